@@ -1,0 +1,49 @@
+# Two commands matter: `make demo` and `make test`. Both create .venv from the pinned lock first.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+BENCH_STAMP := $(VENV)/.installed-bench
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+
+.PHONY: demo test lint typecheck bench fuzz golden reports serve clean
+
+$(STAMP): pyproject.toml requirements.lock
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q -c requirements.lock -e '.[dev]'
+	@touch $(STAMP)
+
+$(BENCH_STAMP): $(STAMP)
+	$(PY) -m pip install -q -c requirements.lock -e '.[dev,bench]'
+	@touch $(BENCH_STAMP)
+
+demo: $(STAMP)
+	$(VENV)/bin/publish site/articles/kv-cache-ttft.yaml
+
+test: $(STAMP)
+	$(PY) -m pytest
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+
+# Regenerate golden files (figures per PDF, rendered HTML) after an intended change; review the diff.
+golden: $(STAMP)
+	$(PY) -m pytest --update-golden -q tests
+
+# Regenerate the bundled example reports from their data files (deterministic bytes).
+reports: $(STAMP)
+	$(PY) tools/make_reports.py
+
+bench: $(BENCH_STAMP)
+	$(PY) tools/bench.py
+
+fuzz: $(STAMP)
+	PROOFPRESS_FUZZ_EXAMPLES=2000 $(PY) -m pytest -q tests -k fuzz
+
+serve: $(STAMP)
+	$(VENV)/bin/publish serve --root site
+
+clean:
+	rm -rf site/public site/.publish .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,1 @@
+"""Evidence store: report PDFs parsed into citable figures, kept in SQLite."""

@@ -1,0 +1,70 @@
+"""The brief `articles/<slug>.yaml`: what marketing asks the drafter to write."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+
+from evidence.errors import InputError
+from evidence.yamlio import read_yaml, validate
+
+SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,99}$")
+
+
+class DrafterChoice(BaseModel):
+    """A brief's own drafter setting, overriding `publish.toml`'s."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    model: str
+    base_url: str | None = None
+    temperature: float | None = None
+    max_repairs: int | None = None
+
+
+class Brief(BaseModel):
+    """One article to write: its questions, the reports it may cite, its audience."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    slug: str
+    title: str
+    lang: Literal["zh", "en"]
+    tags: list[str] = Field(default_factory=list)
+    evidence: list[str] = Field(min_length=1)
+    audience: str
+    brief: str
+    questions: list[str] = Field(min_length=1)
+    faq_count: int = Field(default=3, ge=0, le=20)
+    drafter: str | DrafterChoice | None = None
+
+    @field_validator("slug")
+    @classmethod
+    def _slug(cls, v: str) -> str:
+        if not SLUG.match(v):
+            raise ValueError(f"slug {v!r} must be lower-case letters, digits and dashes")
+        return v
+
+    @field_validator("evidence")
+    @classmethod
+    def _evidence(cls, v: list[str], info: ValidationInfo) -> list[str]:
+        known = (info.context or {}).get("report_ids")
+        if known is not None:
+            unknown = [r for r in v if r not in known]
+            if unknown:
+                raise ValueError(f"unknown report id {', '.join(unknown)} (not in reports/reports.yaml)")
+        return v
+
+
+def load_brief(path: str | Path, report_ids: set[str] | None = None) -> Brief:
+    """Read and validate a brief; its file name must be `<slug>.yaml`."""
+    path = Path(path)
+    doc = read_yaml(path)
+    brief = validate(Brief, doc, context={"report_ids": report_ids} if report_ids is not None else None)
+    if path.stem != brief.slug:
+        raise InputError(f"slug {brief.slug!r} does not match the file name {path.name}", path=path,
+                         line=doc.line_of(("slug",)))
+    return brief

@@ -1,0 +1,165 @@
+"""The content root and its `publish.toml`: found by walking up, validated with pydantic."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from evidence.errors import ConfigError, InputError
+from evidence.models import IngestLimits
+from evidence.yamlio import YamlDoc, validate
+
+CONFIG_NAME = "publish.toml"
+Severity = Literal["error", "warning", "ignore"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SiteConfig(_Strict):
+    """What the public site says about itself."""
+
+    title: str = "Proofpress"
+    brand: str = "Proofpress"
+    description: str = ""
+    base_url: str = "https://example.com/"
+    contact_url: str = "mailto:contact@example.com"
+    output: str = "public"
+
+
+class DrafterConfig(_Strict):
+    """Which drafter writes articles: `offline`, or any LangChain `provider:model`."""
+
+    model: str = "offline"
+    base_url: str | None = None
+    temperature: float = 0.0
+    timeout: float = 120.0
+    max_retries: int = 2
+    max_repairs: int = 2
+
+
+class QCConfig(_Strict):
+    """Severity per QC status (e.g. `uncited = "warning"`)."""
+
+    severity: dict[str, Severity] = Field(default_factory=dict)
+
+
+class Limits(_Strict):
+    """Bounds on inputs, so hostile files end in a clear error instead of a hang."""
+
+    max_pdf_bytes: int = 100 * 1024 * 1024
+    max_pdf_pages: int = 2000
+    max_article_bytes: int = 2 * 1024 * 1024
+    ingest_seconds_per_file: float = 120.0
+
+    def to_ingest(self) -> IngestLimits:
+        return IngestLimits(
+            max_pdf_bytes=self.max_pdf_bytes,
+            max_pdf_pages=self.max_pdf_pages,
+            seconds_per_file=self.ingest_seconds_per_file,
+        )
+
+
+class Config(_Strict):
+    """The whole `publish.toml`; every key is optional, unknown keys are errors."""
+
+    site: SiteConfig = Field(default_factory=SiteConfig)
+    drafter: DrafterConfig = Field(default_factory=DrafterConfig)
+    qc: QCConfig = Field(default_factory=QCConfig)
+    limits: Limits = Field(default_factory=Limits)
+
+
+class ContentRoot:
+    """A content root: the folder holding `publish.toml`, with the paths every stage uses."""
+
+    def __init__(self, path: Path, config: Config) -> None:
+        self.path = path
+        self.config = config
+
+    @property
+    def articles(self) -> Path:
+        return self.path / "articles"
+
+    @property
+    def reports(self) -> Path:
+        return self.path / "reports"
+
+    @property
+    def approvals(self) -> Path:
+        return self.path / "approvals"
+
+    @property
+    def state(self) -> Path:
+        """Derived, rebuildable data (the evidence store, caches); git-ignored."""
+        return self.path / ".publish"
+
+    @property
+    def store(self) -> Path:
+        return self.state / "evidence.sqlite"
+
+    @property
+    def output(self) -> Path:
+        return self.path / self.config.site.output
+
+    def __repr__(self) -> str:
+        return f"ContentRoot({self.path})"
+
+
+def find_root(start: str | Path) -> Path:
+    """Walk up from `start` to the nearest folder holding `publish.toml`."""
+    p = Path(start).resolve()
+    if p.is_file() or not p.exists():
+        p = p.parent
+    for candidate in (p, *p.parents):
+        if (candidate / CONFIG_NAME).is_file():
+            return candidate
+    raise ConfigError(f"no {CONFIG_NAME} found here or in any parent folder", path=start)
+
+
+def load_config(root: Path) -> Config:
+    """Read and validate `root/publish.toml`, reporting every problem with its line."""
+    path = root / CONFIG_NAME
+    try:
+        text = path.read_text(encoding="utf-8")
+        data = tomllib.loads(text)
+    except FileNotFoundError as e:
+        raise ConfigError("file not found", path=path) from e
+    except tomllib.TOMLDecodeError as e:
+        line = getattr(e, "lineno", None)
+        raise ConfigError(f"invalid TOML: {e}", path=path, line=line) from e
+    except UnicodeDecodeError as e:
+        raise ConfigError("not UTF-8 text", path=path) from e
+    return validate(Config, YamlDoc(data, _toml_lines(text), str(path)))
+
+
+def _toml_lines(text: str) -> dict[tuple[str | int, ...], int]:
+    """Approximate key → line map for TOML (tables and `key =` lines), for error messages."""
+    lines: dict[tuple[str | int, ...], int] = {}
+    table: tuple[str | int, ...] = ()
+    for n, raw in enumerate(text.splitlines(), 1):
+        s = raw.strip()
+        if s.startswith("[") and s.endswith("]"):
+            table = tuple(s.strip("[]").strip().split("."))
+            lines.setdefault(table, n)
+        elif "=" in s and not s.startswith("#"):
+            key = s.split("=", 1)[0].strip().strip('"')
+            lines.setdefault(table + (key,), n)
+    return lines
+
+
+def open_root(start: str | Path) -> ContentRoot:
+    """Find and load the content root around `start`."""
+    root = find_root(start)
+    return ContentRoot(root, load_config(root))
+
+
+def inside(root: Path, candidate: Path, what: str) -> Path:
+    """Resolve `candidate` and insist it stays inside `root` (no `..`, absolute paths or symlinks out)."""
+    resolved = candidate.resolve()
+    if not resolved.is_relative_to(root.resolve()):
+        raise InputError(f"{what} points outside the content root ({root})", path=candidate)
+    return resolved

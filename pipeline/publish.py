@@ -1,0 +1,90 @@
+"""The recipe: ingest → draft → check → approval gate → build, for one article brief."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from evidence.errors import AwaitingReview, InputError, QCFailed
+from evidence.ingest import ingest
+from evidence.registry import load_registry
+from evidence.store import Store
+from pipeline.brief import Brief, load_brief
+from pipeline.config import ContentRoot, inside, open_root
+from pipeline.lock import root_lock
+from qc.check import check_draft
+from qc.index import EvidenceIndex
+from qc.review import approval_status
+
+Echo = Callable[..., None]
+
+
+def _quiet(*_: Any, **__: Any) -> None:
+    pass
+
+
+@dataclass
+class PublishResult:
+    """What a full run produced: the article page on disk."""
+
+    slug: str
+    page: Path
+
+
+def _brief(root: ContentRoot, article: Path) -> Brief:
+    article = inside(root.path, article, "article")
+    if article.suffix not in (".yaml", ".yml"):
+        raise InputError("expected a brief (articles/<slug>.yaml)", path=article)
+    ids = {r.id for r in load_registry(root.reports)}
+    return load_brief(article, ids)
+
+
+def publish(article: str | Path, *, redraft: bool = False, out: Path | None = None, echo: Echo = _quiet) -> PublishResult:
+    """Take one brief all the way to a built article page, or stop with the reason."""
+    from pipeline.build import build_site
+    from pipeline.draft import draft_article
+
+    root = open_root(article)
+    with root_lock(root.state):
+        brief = _brief(root, Path(article))
+        summary = ingest(root.reports, root.store, limits=root.config.limits.to_ingest(), progress=echo)
+        summary.raise_for_errors(brief.evidence)
+        with Store(root.store) as store:
+            index = EvidenceIndex.load(store, brief.evidence)
+            outcome = draft_article(brief, root, index, redraft=redraft, echo=echo)
+            if not outcome.ok:
+                raise QCFailed(f"draft {outcome.path} fails QC; see {outcome.report_path}")
+            result = check_draft(outcome.draft, index, severity=root.config.qc.severity)
+            status = approval_status(outcome.draft, result, index, root.approvals)
+            if status.unwaived_errors:
+                raise QCFailed(status.summary())
+            if not status.approved:
+                raise AwaitingReview(status.summary())
+        built = build_site(root, out=out, echo=echo)
+    return PublishResult(brief.slug, built.page_for(brief.slug))
+
+
+def draft_only(article: str | Path, *, redraft: bool = False, drafter: str | None = None, echo: Echo = _quiet) -> Any:
+    """`publish draft`: ingest and draft, without the review gate or the build."""
+    from pipeline.draft import draft_article
+
+    root = open_root(article)
+    with root_lock(root.state):
+        brief = _brief(root, Path(article))
+        summary = ingest(root.reports, root.store, limits=root.config.limits.to_ingest(), progress=echo)
+        summary.raise_for_errors(brief.evidence)
+        with Store(root.store) as store:
+            index = EvidenceIndex.load(store, brief.evidence)
+            return draft_article(brief, root, index, redraft=redraft, drafter=drafter, echo=echo)
+
+
+def build_only(start: str | Path, *, out: Path | None = None, preview: bool = False, echo: Echo = _quiet) -> Any:
+    """`publish build`: ingest what changed, then render every approved article (all with `preview`)."""
+    from pipeline.build import build_site
+
+    root = open_root(start)
+    with root_lock(root.state):
+        ingest(root.reports, root.store, limits=root.config.limits.to_ingest(), progress=echo)
+        return build_site(root, out=out, preview=preview, echo=echo)

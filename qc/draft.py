@@ -1,0 +1,122 @@
+"""The draft format: Markdown with YAML front matter (title, answer, faq, evidence…) and `## question` sections."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from evidence.errors import InputError
+from evidence.fsutil import sha256_bytes
+from evidence.yamlio import parse_yaml, validate
+
+FENCE = "---"
+
+
+class QA(BaseModel):
+    """One key-point question and its answer."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    q: str
+    a: str
+
+
+class Drafted(BaseModel):
+    """What the drafter recorded: the inputs' hash (cache key) and the body it wrote (hand-edit detection)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    drafter: str
+    inputs: str
+    output: str
+
+
+class FrontMatter(BaseModel):
+    """The draft's front matter."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    title: str
+    lang: Literal["zh", "en"]
+    date: dt.date
+    updated: dt.date | None = None
+    tags: list[str] = Field(default_factory=list)
+    evidence: list[str] = Field(default_factory=list)
+    answer: str
+    faq: list[QA] = Field(default_factory=list)
+    slug: str | None = None
+    drafted: Drafted | None = None
+
+
+class Draft(BaseModel):
+    """A parsed draft: front matter, body, and where the body starts in the file."""
+
+    path: str
+    meta: FrontMatter
+    body: str
+    body_line: int  # 1-based line of the file where the body's first line stands
+    text: str  # the whole file as read
+    front_lines: dict[str, int] = Field(default_factory=dict)  # e.g. "title" -> 2, "faq.0.q" -> 9
+
+    @property
+    def sha256(self) -> str:
+        return sha256_bytes(self.text)
+
+    @property
+    def slug(self) -> str:
+        return self.meta.slug or Path(self.path).stem
+
+
+def split_front_matter(text: str, path: str) -> tuple[str, str, int]:
+    """Return (front matter YAML, body, body's first line number)."""
+    lines = text.split("\n")
+    if not lines or lines[0].strip() != FENCE:
+        raise InputError("a draft must start with '---' and YAML front matter", path=path, line=1)
+    for i in range(1, len(lines)):
+        if lines[i].strip() == FENCE:
+            return "\n".join(lines[1:i]), "\n".join(lines[i + 1 :]), i + 2
+    raise InputError("front matter is not closed by a '---' line", path=path, line=1)
+
+
+def parse_draft(text: str, path: str | Path) -> Draft:
+    """Parse a draft's text; every front-matter problem is reported with its line."""
+    path = str(path)
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    front, body, body_line = split_front_matter(text, path)
+    doc = parse_yaml(front, path, line_offset=1)
+    meta = validate(FrontMatter, doc)
+    front_lines = {".".join(str(x) for x in loc): line + 1 for loc, line in doc.lines.items() if loc}
+    return Draft(path=path, meta=meta, body=body, body_line=body_line, text=text, front_lines=front_lines)
+
+
+def read_draft(path: str | Path) -> Draft:
+    """Read and parse a draft file."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError as e:
+        raise InputError("file not found", path=p) from e
+    except (UnicodeDecodeError, IsADirectoryError, PermissionError) as e:
+        raise InputError(f"cannot read: {e}", path=p) from e
+    return parse_draft(text, p)
+
+
+CITATION = re.compile(
+    r"【\s*(?:出处|来源|source)\s*[:：]\s*(?P<zh>[A-Z][A-Za-z0-9_-]*(?:\s*[/、,，]\s*[A-Z][A-Za-z0-9_-]*)*)[^】]*】"
+    r"|\[\s*source\s*:\s*(?P<en>[A-Z][A-Za-z0-9_-]*(?:\s*[,/]\s*[A-Z][A-Za-z0-9_-]*)*)\s*\]",
+    re.IGNORECASE,
+)
+
+
+def citations(text: str) -> list[tuple[int, int, list[str]]]:
+    """Citation markers in `text`: (start, end, report ids) for `【出处:R1/R9 实测】` and `[source: R1, R9]`."""
+    out = []
+    for m in CITATION.finditer(text):
+        ids = m.group("zh") or m.group("en") or ""
+        out.append((m.start(), m.end(), [i for i in re.split(r"[\s/、,，]+", ids) if i]))
+    return out
