@@ -1,0 +1,45 @@
+"""The cited reports' figures and page texts, loaded once into memory for checking and drafting."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from evidence.models import Figure, Page, Report
+
+if TYPE_CHECKING:  # the store is only needed to load; tests build an index from records directly
+    from evidence.store import Store
+
+
+@dataclass
+class EvidenceIndex:
+    """Reports (latest versions), their figures and their pages, keyed by report id."""
+
+    reports: dict[str, Report] = field(default_factory=dict)
+    figures: dict[str, list[Figure]] = field(default_factory=dict)
+    pages: dict[str, list[Page]] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, store: Store, report_ids: Iterable[str] | None = None) -> EvidenceIndex:
+        """Load the latest version of each named report (all reports when `report_ids` is None)."""
+        wanted = list(report_ids) if report_ids is not None else [r.id for r in store.reports()]
+        index = cls()
+        for rid in wanted:
+            report = store.report(rid)
+            if report is None:
+                continue
+            index.reports[rid] = report
+            index.figures[rid] = store.figures(rid, report.version)
+            index.pages[rid] = store.pages(rid, report.version)
+        return index
+
+    def all_figures(self) -> list[Figure]:
+        return [f for figs in self.figures.values() for f in figs]
+
+    def figure(self, figure_id: str) -> Figure | None:
+        for figs in self.figures.values():
+            for f in figs:
+                if f.id == figure_id:
+                    return f
+        return None
