@@ -91,18 +91,20 @@ def _describe(err: dict[str, Any]) -> str:
     return f"{loc}: {msg}" if loc else msg
 
 
-def validate(model: type[M], doc: YamlDoc, *, context: dict[str, Any] | None = None) -> M:
+def validate(
+    model: type[M], doc: YamlDoc, *, context: dict[str, Any] | None = None, error: type[InputError] = InputError
+) -> M:
     """Validate a parsed document against a model, raising every problem at once with its line."""
     data = doc.data
     if data is None:
         data = {}
     if not isinstance(data, dict):
-        raise InputError(f"expected a mapping at the top, got {type(data).__name__}", path=doc.path, line=1)
+        raise error(f"expected a mapping at the top, got {type(data).__name__}", path=doc.path, line=1)
     try:
         return model.model_validate(data, context=context)
     except ValidationError as e:
         problems = [
-            InputError(_describe(err), path=doc.path, line=doc.line_of(tuple(err["loc"]))) for err in e.errors()
+            error(_describe(err), path=doc.path, line=doc.line_of(tuple(err["loc"]))) for err in e.errors()
         ]
         if len(problems) == 1:
             raise problems[0] from e

@@ -12,7 +12,7 @@ import click
 
 from evidence.errors import PublishError
 
-EXIT_OK, EXIT_QC, EXIT_INPUT, EXIT_REVIEW = 0, 1, 2, 3
+EXIT_OK, EXIT_QC, EXIT_INPUT, EXIT_REVIEW, EXIT_INTERNAL = 0, 1, 2, 3, 70
 
 
 class DefaultGroup(click.Group):
@@ -303,6 +303,11 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(e.exit_code)
     except KeyboardInterrupt:
         sys.exit(130)
+    except Exception as e:  # a bug, not bad input: say so in one line, keep the traceback for --debug
+        if debug:
+            traceback.print_exc()
+        click.secho(f"internal error: {type(e).__name__}: {e} (rerun with --debug for the traceback)", err=True, fg="red")
+        sys.exit(EXIT_INTERNAL)
     sys.exit(EXIT_OK)
 
 

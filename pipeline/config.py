@@ -133,7 +133,7 @@ def load_config(root: Path) -> Config:
         raise ConfigError(f"invalid TOML: {e}", path=path, line=line) from e
     except UnicodeDecodeError as e:
         raise ConfigError("not UTF-8 text", path=path) from e
-    return validate(Config, YamlDoc(data, _toml_lines(text), str(path)))
+    return validate(Config, YamlDoc(data, _toml_lines(text), str(path)), error=ConfigError)
 
 
 def _toml_lines(text: str) -> dict[tuple[str | int, ...], int]:
