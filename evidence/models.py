@@ -26,7 +26,7 @@ class ReportEntry(BaseModel):
     @field_validator("id")
     @classmethod
     def _id(cls, v: str) -> str:
-        if not REPORT_ID.match(v):
+        if not REPORT_ID.fullmatch(v):
             raise ValueError(f"report id {v!r} must start with a capital letter (e.g. R2)")
         return v
 
@@ -34,8 +34,11 @@ class ReportEntry(BaseModel):
     @classmethod
     def _file(cls, v: str) -> str:
         # Registry files stay inside the reports folder: no absolute paths, no climbing out.
-        if v.startswith(("/", "\\")) or ".." in re.split(r"[\\/]", v) or not v.strip():
+        parts = re.split(r"[\\/]", v)
+        if v.startswith(("/", "\\")) or ".." in parts or not v.strip() or re.match(r"^[A-Za-z]:", v):
             raise ValueError(f"file {v!r} must be a path inside the reports folder")
+        if any(ord(c) < 32 for c in v):  # a NUL would crash every os call later
+            raise ValueError(f"file {v!r} contains a control character")
         return v
 
 

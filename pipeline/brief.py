@@ -44,7 +44,7 @@ class Brief(BaseModel):
     @field_validator("slug")
     @classmethod
     def _slug(cls, v: str) -> str:
-        if not SLUG.match(v):
+        if not SLUG.fullmatch(v):  # fullmatch: `$` would let a trailing newline through
             raise ValueError(f"slug {v!r} must be lower-case letters, digits and dashes")
         return v
 
@@ -65,6 +65,7 @@ def load_brief(path: str | Path, report_ids: set[str] | None = None) -> Brief:
     doc = read_yaml(path)
     brief = validate(Brief, doc, context={"report_ids": report_ids} if report_ids is not None else None)
     if path.stem != brief.slug:
-        raise InputError(f"slug {brief.slug!r} does not match the file name {path.name}", path=path,
-                         line=doc.line_of(("slug",)))
+        raise InputError(
+            f"slug {brief.slug!r} does not match the file name {path.name}", path=path, line=doc.line_of(("slug",))
+        )
     return brief

@@ -51,10 +51,10 @@ class QCConfig(_Strict):
 class Limits(_Strict):
     """Bounds on inputs, so hostile files end in a clear error instead of a hang."""
 
-    max_pdf_bytes: int = 100 * 1024 * 1024
-    max_pdf_pages: int = 2000
-    max_article_bytes: int = 2 * 1024 * 1024
-    ingest_seconds_per_file: float = 120.0
+    max_pdf_bytes: int = Field(default=100 * 1024 * 1024, gt=0)
+    max_pdf_pages: int = Field(default=2000, gt=0)
+    max_article_bytes: int = Field(default=2 * 1024 * 1024, gt=0)
+    ingest_seconds_per_file: float = Field(default=120.0, gt=0, allow_inf_nan=False)
 
     def to_ingest(self) -> IngestLimits:
         return IngestLimits(
@@ -133,6 +133,10 @@ def load_config(root: Path) -> Config:
         raise ConfigError(f"invalid TOML: {e}", path=path, line=line) from e
     except UnicodeDecodeError as e:
         raise ConfigError("not UTF-8 text", path=path) from e
+    except (ValueError, RecursionError) as e:  # tomllib: a 5,000-digit integer, arrays nested thousands deep
+        raise ConfigError(f"invalid TOML: {e}", path=path) from e
+    except OSError as e:
+        raise ConfigError(f"cannot read: {e.strerror or e}", path=path) from e
     return validate(Config, YamlDoc(data, _toml_lines(text), str(path)), error=ConfigError)
 
 
@@ -147,7 +151,7 @@ def _toml_lines(text: str) -> dict[tuple[str | int, ...], int]:
             lines.setdefault(table, n)
         elif "=" in s and not s.startswith("#"):
             key = s.split("=", 1)[0].strip().strip('"')
-            lines.setdefault(table + (key,), n)
+            lines.setdefault((*table, key), n)
     return lines
 
 
@@ -155,6 +159,34 @@ def open_root(start: str | Path) -> ContentRoot:
     """Find and load the content root around `start`."""
     root = find_root(start)
     return ContentRoot(root, load_config(root))
+
+
+CONTENT = ("publish.toml", "articles", "reports", "approvals", ".publish", ".git")
+
+
+def output_dir(root: ContentRoot, out: str | Path | None = None) -> Path:
+    """Where the site may be built (`out`, else `[site] output`), resolved through symlinks.
+
+    A build replaces the whole folder, so it must not be `/`, the home folder, the content root or a folder above
+    it, a folder inside its content (`articles/`, `reports/`…), or any folder that holds content of its own.
+    """
+    target = Path(out) if out is not None else root.output
+    resolved = target.resolve()
+    base = root.path.resolve()
+    why = None
+    if resolved == Path(resolved.anchor) or resolved == Path.home().resolve():
+        why = "is the file system root or the home folder"
+    elif base.is_relative_to(resolved):
+        why = "is the content root or a folder above it"
+    elif any(resolved.is_relative_to(base / name) for name in CONTENT[1:]):
+        why = "is inside the content root's sources (articles/, reports/, approvals/, .publish/)"
+    elif resolved.is_dir() and any((resolved / name).exists() for name in CONTENT):
+        why = "holds content (publish.toml, articles/, reports/ or .git)"
+    if why:
+        raise InputError(
+            f"the site output folder {why}; choose an empty folder or one holding a built site", path=target
+        )
+    return resolved
 
 
 def inside(root: Path, candidate: Path, what: str) -> Path:

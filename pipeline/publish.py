@@ -12,7 +12,7 @@ from evidence.ingest import ingest
 from evidence.registry import load_registry
 from evidence.store import Store
 from pipeline.brief import Brief, load_brief
-from pipeline.config import ContentRoot, inside, open_root
+from pipeline.config import ContentRoot, inside, open_root, output_dir
 from pipeline.lock import root_lock
 from qc.check import check_draft
 from qc.index import EvidenceIndex
@@ -41,13 +41,16 @@ def _brief(root: ContentRoot, article: Path) -> Brief:
     return load_brief(article, ids)
 
 
-def publish(article: str | Path, *, redraft: bool = False, out: Path | None = None, echo: Echo = _quiet) -> PublishResult:
+def publish(
+    article: str | Path, *, redraft: bool = False, out: Path | None = None, echo: Echo = _quiet
+) -> PublishResult:
     """Take one brief all the way to a built article page, or stop with the reason."""
     from pipeline.build import build_site
     from pipeline.draft import draft_article
 
     root = open_root(article)
-    with root_lock(root.state):
+    target = output_dir(root, out)  # a dangerous --out fails before any work is done
+    with root_lock(root.state, echo=echo):
         brief = _brief(root, Path(article))
         summary = ingest(root.reports, root.store, limits=root.config.limits.to_ingest(), progress=echo)
         summary.raise_for_errors(brief.evidence)
@@ -62,7 +65,7 @@ def publish(article: str | Path, *, redraft: bool = False, out: Path | None = No
                 raise QCFailed(status.summary())
             if not status.approved:
                 raise AwaitingReview(status.summary())
-        built = build_site(root, out=out, echo=echo)
+        built = build_site(root, out=target, echo=echo)
     return PublishResult(brief.slug, built.page_for(brief.slug))
 
 
@@ -71,7 +74,7 @@ def draft_only(article: str | Path, *, redraft: bool = False, drafter: str | Non
     from pipeline.draft import draft_article
 
     root = open_root(article)
-    with root_lock(root.state):
+    with root_lock(root.state, echo=echo):
         brief = _brief(root, Path(article))
         summary = ingest(root.reports, root.store, limits=root.config.limits.to_ingest(), progress=echo)
         summary.raise_for_errors(brief.evidence)
@@ -85,6 +88,7 @@ def build_only(start: str | Path, *, out: Path | None = None, preview: bool = Fa
     from pipeline.build import build_site
 
     root = open_root(start)
-    with root_lock(root.state):
+    target = output_dir(root, out)
+    with root_lock(root.state, echo=echo):
         ingest(root.reports, root.store, limits=root.config.limits.to_ingest(), progress=echo)
-        return build_site(root, out=out, preview=preview, echo=echo)
+        return build_site(root, out=target, preview=preview, echo=echo)

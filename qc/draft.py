@@ -7,13 +7,15 @@ import re
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from evidence.errors import InputError
+from evidence.errors import InputError, LimitError
 from evidence.fsutil import sha256_bytes
 from evidence.yamlio import parse_yaml, validate
 
 FENCE = "---"
+MAX_ARTICLE_BYTES = 2 * 1024 * 1024  # default of publish.toml's [limits] max_article_bytes
+SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,99}")  # the slug names output folders: no dots, slashes or spaces
 
 
 class QA(BaseModel):
@@ -51,6 +53,13 @@ class FrontMatter(BaseModel):
     slug: str | None = None
     drafted: Drafted | None = None
 
+    @field_validator("slug")
+    @classmethod
+    def _slug(cls, v: str | None) -> str | None:
+        if v is not None and not SLUG.fullmatch(v):
+            raise ValueError(f"slug {v!r} must be lower-case letters, digits and dashes")
+        return v
+
 
 class Draft(BaseModel):
     """A parsed draft: front matter, body, and where the body starts in the file."""
@@ -82,9 +91,19 @@ def split_front_matter(text: str, path: str) -> tuple[str, str, int]:
     raise InputError("front matter is not closed by a '---' line", path=path, line=1)
 
 
-def parse_draft(text: str, path: str | Path) -> Draft:
-    """Parse a draft's text; every front-matter problem is reported with its line."""
+def _check_size(size: int, max_bytes: int, path: str | Path) -> None:
+    if size > max_bytes:
+        raise LimitError(
+            f"article is {size:,} bytes, over the limit of {max_bytes:,} (max_article_bytes in publish.toml [limits])",
+            path=path,
+        )
+
+
+def parse_draft(text: str, path: str | Path, *, max_bytes: int = MAX_ARTICLE_BYTES) -> Draft:
+    """Parse a draft's text; every front-matter problem is reported with its line; oversized text is a LimitError."""
     path = str(path)
+    if len(text) * 4 > max_bytes:  # UTF-8 takes at most 4 bytes a character: encode only when it might matter
+        _check_size(len(text.encode("utf-8", "surrogatepass")), max_bytes, path)
     if text.startswith("\ufeff"):
         text = text[1:]
     front, body, body_line = split_front_matter(text, path)
@@ -94,16 +113,19 @@ def parse_draft(text: str, path: str | Path) -> Draft:
     return Draft(path=path, meta=meta, body=body, body_line=body_line, text=text, front_lines=front_lines)
 
 
-def read_draft(path: str | Path) -> Draft:
-    """Read and parse a draft file."""
+def read_draft(path: str | Path, *, max_bytes: int = MAX_ARTICLE_BYTES) -> Draft:
+    """Read and parse a draft file, refusing one over `max_bytes` before reading it."""
     p = Path(path)
     try:
+        _check_size(p.stat().st_size, max_bytes, p)
         text = p.read_text(encoding="utf-8")
     except FileNotFoundError as e:
         raise InputError("file not found", path=p) from e
-    except (UnicodeDecodeError, IsADirectoryError, PermissionError) as e:
-        raise InputError(f"cannot read: {e}", path=p) from e
-    return parse_draft(text, p)
+    except UnicodeDecodeError as e:
+        raise InputError(f"not UTF-8 text: {e.reason} at byte {e.start}", path=p) from e
+    except OSError as e:  # a folder, no permission, a name too long…
+        raise InputError(f"cannot read: {e.strerror or e}", path=p) from e
+    return parse_draft(text, p, max_bytes=max_bytes)
 
 
 CITATION = re.compile(

@@ -1,0 +1,275 @@
+"""Markdown → HTML where every checked number becomes an element carrying its provenance."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+from markupsafe import Markup, escape
+
+from qc.draft import citations
+
+# Private-use sentinels mark spans in the source text; Markdown passes them through untouched, so the
+# rendered HTML still knows where each checked number stands. Each opener is followed by one index char.
+NUM_OPEN, NUM_CLOSE, CITE_OPEN, CITE_CLOSE = "\ue000", "\ue001", "\ue002", "\ue003"
+IDX_BASE, IDX_MAX = 0xE100, 0xF7FF - 0xE100
+_OURS = re.compile("[\ue000-\ue003\ue100-\uf7ff]")
+# The same characters after markdown-it percent-encoded them inside a URL.
+_OURS_ENCODED = re.compile(
+    r"%EE%80%8[0-3]|%EE%(?:8[4-9A-F]|[9AB][0-9A-F])%[89AB][0-9A-F]|%EF%[89][0-9A-F]%[89AB][0-9A-F]"
+)
+_TAG_SPLIT = re.compile(r"(<[^>]*>)")
+_UNSAFE_SCHEME = re.compile(r"^\s*(?:javascript|vbscript|data|file)\s*:", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A checked number to wrap: its span in the source string and what its tooltip says."""
+
+    start: int
+    end: int
+    href: str | None  # the PDF page (or library entry); None renders a focusable span
+    tip: tuple[tuple[str, str], ...]  # (label, text) rows: report, page, quote, derivation
+    kind: str = "verified"  # CSS modifier: verified, derived, exempt or error
+    data: tuple[tuple[str, str], ...] = ()  # extra data-* attributes (report, page, figure)
+
+
+@dataclass
+class Rendered:
+    """One field rendered: safe HTML, its plain text (citation markers removed) and its h2 headings."""
+
+    html: Markup
+    text: str
+    headings: list[str] = field(default_factory=list)
+
+
+def _validate_link(url: str) -> bool:
+    # markdown-it lets `data:image/...` through; the site allows no data:, javascript:, vbscript: or file: links.
+    return not _UNSAFE_SCHEME.match(url)
+
+
+@lru_cache(maxsize=1)
+def _md() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": False}).enable("table")
+    md.validateLink = _validate_link  # type: ignore[method-assign]
+    return md
+
+
+def section_starts(body: str) -> list[int]:
+    """Character offsets in `body` where each `##` section begins (the line of its heading)."""
+    lines = body.split("\n")
+    line_offsets = [0]
+    for line in lines:
+        line_offsets.append(line_offsets[-1] + len(line) + 1)
+    return [line_offsets[t.map[0]] for t in _md().parse(body) if t.type == "heading_open" and t.tag == "h2" and t.map]
+
+
+def _insert_sentinels(text: str, marks: Sequence[Mark], cites: list[tuple[int, int, list[str]]]) -> str:
+    spans: list[tuple[int, int, str, str]] = []
+    taken: list[tuple[int, int]] = []
+    for i, (s, e, _) in enumerate(cites[:IDX_MAX]):
+        spans.append((s, e, CITE_OPEN + chr(IDX_BASE + i), CITE_CLOSE))
+        taken.append((s, e))
+    kept = 0
+    for i, m in enumerate(marks[:IDX_MAX]):
+        # A number inside a citation marker or overlapping an earlier number is not wrapped again.
+        if not (0 <= m.start < m.end <= len(text)) or any(m.start < e and s < m.end for s, e in taken):
+            continue
+        spans.append((m.start, m.end, NUM_OPEN + chr(IDX_BASE + i), NUM_CLOSE))
+        taken.append((m.start, m.end))
+        kept += 1
+    inserts: list[tuple[int, int, str]] = []  # (offset, order, text): closers before openers at one offset
+    for s, e, opener, closer in spans:
+        inserts.append((s, 1, opener))
+        inserts.append((e, 0, closer))
+    inserts.sort(key=lambda x: (x[0], x[1]))
+    out, pos = [], 0
+    for off, _, piece in inserts:
+        out.append(text[pos:off])
+        out.append(piece)
+        pos = off
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _tip_html(mark: Mark, tip_id: str) -> str:
+    rows = "".join(
+        f'<span class="tip-row"><span class="tip-k">{escape(k)}</span> {escape(v)}</span>' for k, v in mark.tip
+    )
+    return f'<span class="tip" role="tooltip" id="{tip_id}">{rows}</span>'
+
+
+def _open_num(mark: Mark, tip_id: str, in_link: bool) -> tuple[str, str]:
+    data = "".join(f' data-{escape(k)}="{escape(v)}"' for k, v in mark.data)
+    cls = f"num num-{escape(mark.kind)}"
+    if mark.href and not in_link:
+        head = f'<a class="{cls}" href="{escape(mark.href)}"{data} aria-describedby="{tip_id}"><span class="num-v">'
+        return head, "</span>" + _tip_html(mark, tip_id) + "</a>"
+    # Inside a Markdown link (or without a target) a focusable span keeps the tooltip without nesting links.
+    head = f'<span class="{cls}" tabindex="0"{data} aria-describedby="{tip_id}"><span class="num-v">'
+    return head, "</span>" + _tip_html(mark, tip_id) + "</span>"
+
+
+def _cite_html(source: str, ids: list[str], cite_href: Callable[[str], str | None]) -> str:
+    html = str(escape(source))
+    for rid in sorted(set(ids), key=len, reverse=True):
+        href = cite_href(rid)
+        if href:
+            html = re.sub(
+                rf"(?<![A-Za-z0-9_-]){re.escape(rid)}(?![A-Za-z0-9_-])",
+                lambda _m, h=href, r=rid: f'<a href="{escape(h)}">{escape(r)}</a>',
+                html,
+            )
+    return f'<span class="cite">{html}</span>'
+
+
+def _finish(
+    html: str,
+    text: str,
+    marks: Sequence[Mark],
+    cites: list[tuple[int, int, list[str]]],
+    cite_href: Callable[[str], str | None],
+    id_prefix: str,
+) -> str:
+    out: list[str] = []
+    link_depth = 0
+    open_close: str | None = None  # closing HTML of the number element currently open
+    for part in _TAG_SPLIT.split(html):
+        if not part:
+            continue
+        if part.startswith("<"):
+            if open_close is not None:  # a number element never spans a tag boundary
+                out.append(open_close)
+                open_close = None
+            part = _OURS.sub("", _OURS_ENCODED.sub("", part))
+            if part.startswith("<a ") or part == "<a>":
+                link_depth += 1
+            elif part == "</a>":
+                link_depth = max(0, link_depth - 1)
+            out.append(part)
+            continue
+        i, n = 0, len(part)
+        while i < n:
+            ch = part[i]
+            if ch == CITE_OPEN and i + 1 < n:
+                k = ord(part[i + 1]) - IDX_BASE
+                j = part.find(CITE_CLOSE, i + 2)
+                if j != -1 and 0 <= k < len(cites):
+                    s, e, ids = cites[k]
+                    out.append(_cite_html(text[s:e], ids, cite_href))
+                    i = j + 1
+                    continue
+                i += 2
+            elif ch == NUM_OPEN and i + 1 < n:
+                k = ord(part[i + 1]) - IDX_BASE
+                if open_close is None and 0 <= k < len(marks):
+                    head, open_close = _open_num(marks[k], f"{id_prefix}{k}", link_depth > 0)
+                    out.append(head)
+                i += 2
+            elif ch == NUM_CLOSE:
+                if open_close is not None:
+                    out.append(open_close)
+                    open_close = None
+                i += 1
+            elif ch in (CITE_CLOSE,) or IDX_BASE <= ord(ch) <= IDX_BASE + IDX_MAX:
+                i += 1
+            else:
+                j = i
+                while (
+                    j < n
+                    and part[j] not in (CITE_OPEN, NUM_OPEN, NUM_CLOSE, CITE_CLOSE)
+                    and not (IDX_BASE <= ord(part[j]) <= IDX_BASE + IDX_MAX)
+                ):
+                    j += 1
+                out.append(part[i:j])
+                i = j
+    if open_close is not None:
+        out.append(open_close)
+    return "".join(out)
+
+
+def _plain(tokens: Sequence[Token]) -> tuple[str, list[str]]:
+    """Plain text of a token stream (citation markers dropped) and the text of each h2."""
+    blocks: list[str] = []
+    headings: list[str] = []
+    in_h2 = False
+    for t in tokens:
+        if t.type == "heading_open":
+            in_h2 = t.tag == "h2"
+        elif t.type == "heading_close":
+            in_h2 = False
+        if t.type != "inline" or not t.children:
+            continue
+        pieces = []
+        for c in t.children:
+            if c.type in ("text", "code_inline"):
+                pieces.append(c.content)
+            elif c.type in ("softbreak", "hardbreak"):
+                pieces.append(" ")
+        line = re.sub(rf"\s*{CITE_OPEN}[^{CITE_CLOSE}]*{CITE_CLOSE}", "", "".join(pieces))
+        line = _OURS.sub("", line).strip()
+        if line:
+            blocks.append(line)
+            if in_h2:
+                headings.append(line)
+    return "\n".join(blocks), headings
+
+
+def render_field(
+    text: str,
+    marks: Sequence[Mark] = (),
+    *,
+    inline: bool = False,
+    cite_href: Callable[[str], str | None] = lambda _rid: None,
+    id_prefix: str = "n",
+    after_section: Mapping[int, str] | None = None,
+) -> Rendered:
+    """Render one field (`inline` for title/answer/FAQ strings, block for the body) with its numbers wrapped.
+
+    `marks` carry character offsets into `text` (a QC `NumberCheck`'s `start`/`end`); citation markers become
+    links from `cite_href(report_id)`; `after_section[k]` is raw HTML (charts) placed at the end of section k,
+    where section 0 is the text before the first `##` heading.
+    """
+    text = _OURS.sub("\ufffd", text)  # foreign private-use chars in our range would read as sentinels
+    cites = citations(text)
+    source = _insert_sentinels(text, marks, cites)
+    md = _md()
+    env: dict[str, object] = {}
+    if inline:
+        tokens = md.parseInline(source, env)
+        html = md.renderer.render(tokens[0].children or [], md.options, env) if tokens else ""
+    else:
+        tokens = _decorate(md.parse(source, env), after_section or {})
+        html = md.renderer.render(tokens, md.options, env)
+    plain, headings = _plain(tokens)
+    return Rendered(Markup(_finish(html, text, marks, cites, cite_href, id_prefix)), plain, headings)
+
+
+def _html_token(content: str) -> Token:
+    t = Token("html_block", "", 0)
+    t.content = content
+    return t
+
+
+def _decorate(tokens: list[Token], after_section: Mapping[int, str]) -> list[Token]:
+    """Give h2 headings ids, wrap tables for narrow screens, and place charts at the end of their section."""
+    out: list[Token] = []
+    section = 0
+    for t in tokens:
+        if t.type == "heading_open" and t.tag == "h2":
+            if after_section.get(section):
+                out.append(_html_token(after_section[section]))
+            section += 1
+            t.attrSet("id", f"q{section}")
+        if t.type == "table_open":
+            out.append(_html_token('<div class="table-wrap">\n'))
+        out.append(t)
+        if t.type == "table_close":
+            out.append(_html_token("</div>\n"))
+    if after_section.get(section):
+        out.append(_html_token(after_section[section]))
+    return out

@@ -1,0 +1,839 @@
+"""QC verdicts: every number of a draft against the figures of the reports cited in its scope."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from evidence.errors import InputError
+from evidence.models import Figure, Page
+from qc.draft import Draft, citations
+from qc.index import EvidenceIndex
+from qc.models import ALL_STATUSES, ERROR_STATUSES, FileResult, NumberCheck, Source, TermCheck
+from qc.numbers import CHANGE_RE, NUM_RE, Quantity, extract
+from qc.units import NONE, Unit, display, parse_unit
+
+# ---------------------------------------------------------------------------------------------------------------
+# Context tokens: what a sentence or a figure's labels talk about (latin words, row keys, CJK bigrams).
+
+_DEC = re.compile(r"\d+\.\d+")
+_CAPTION = re.compile(r"(?:表|图|table|tab\.|fig\.|figure)\s*[a-z]?\d+(?:[-.–]\d+)*", re.I)
+_SECTION_NO = re.compile(r"^\s*\d+(?:\.\d+)*\s+")
+_LAT = re.compile(r"[a-z0-9]+")
+_CJK = re.compile(r"[\u3400-\u9fff]+")
+_STOP = frozenset(
+    "s ms us ns gb mb kb tb gib mib b tok token tokens x h min the of and or in on to a an vs for with by is are at "
+    "from per sec gbe gb/s".split()
+)
+
+
+@lru_cache(maxsize=4096)
+def _tokens(text: str) -> frozenset[str]:
+    t = _SECTION_NO.sub(" ", _CAPTION.sub(" ", _DEC.sub(" ", text.lower())))
+    out = {w for w in _LAT.findall(t) if w not in _STOP and not (len(w) == 1 and w.isalpha())}
+    for run in _CJK.findall(t):
+        if len(run) == 1:
+            out.add(run)
+        else:
+            out.update(run[i : i + 2] for i in range(len(run) - 1))
+    return frozenset(out)
+
+
+def _norm(text: str) -> str:
+    """Text compared verbatim: NFKC, case-folded, without whitespace (PDF text wraps and spaces freely)."""
+    return re.sub(r"\s+", "", unicodedata.normalize("NFKC", text).casefold().replace("\x00", ""))
+
+
+def _norm_cuts(text: str) -> tuple[str, frozenset[int]]:
+    """`_norm(text)` and the positions in it where whitespace was removed (word boundaries of the original)."""
+    parts = re.split(r"\s+", unicodedata.normalize("NFKC", text).casefold().replace("\x00", ""))
+    cuts, pos = set(), 0
+    for part in parts:
+        pos += len(part)
+        cuts.add(pos)
+    return "".join(parts), frozenset(cuts)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The index, prepared once per EvidenceIndex: figures by dimension and value, tables, rows, normalised pages.
+
+_BOUND_BEFORE = re.compile(r"(≥|>=|⩾|不低于|不少于|至少|at least|≤|<=|⩽|不超过|最多|最高|up to|at most|>|超过|<|低于)\s*$", re.I)
+_BOUND_SIGN = {"≥": "≥", ">=": "≥", "⩾": "≥", "不低于": "≥", "不少于": "≥", "至少": "≥", "at least": "≥", "≤": "≤",
+               "<=": "≤", "⩽": "≤", "不超过": "≤", "最多": "≤", "最高": "≤", "up to": "≤", "at most": "≤", ">": ">",
+               "超过": ">", "<": "<", "低于": "<"}  # fmt: skip
+
+
+@dataclass(eq=False)
+class _Fig:
+    f: Figure
+    unit: Unit
+    base: float  # |value| in the dimension's base unit
+    tokens: frozenset[str]
+    bound: str | None
+    table: str | None  # figures of one printed table share this key
+    row: str | None
+    raw_num: str
+    col: frozenset[str] | None = None  # labels naming the column within its row (None outside tables)
+
+
+@dataclass
+class _Prep:
+    figs: list[_Fig] = field(default_factory=list)
+    by_dim: dict[str, tuple[list[float], list[_Fig]]] = field(default_factory=dict)
+    by_table: dict[str, list[_Fig]] = field(default_factory=dict)
+    rows: dict[str, list[list[_Fig]]] = field(default_factory=dict)  # report → rows
+    ints: dict[str, dict[str, list[tuple[_Fig, str]]]] = field(default_factory=dict)  # report → int → (fig, label)
+    pages: dict[str, list[tuple[Page, tuple[str, frozenset[int]], list[tuple[str, tuple[str, frozenset[int]]]]]]] = field(
+        default_factory=dict
+    )
+
+
+def _is_caption(label: str) -> bool:
+    return bool(re.match(r"\s*(?:表|图|Table|Fig\.?|Figure)\s*[A-Z]?\d", label, re.I))
+
+
+def _figure_bound(f: Figure, raw_num: str) -> str | None:
+    for text in (f.raw, f.quote):
+        i = text.find(raw_num) if raw_num else -1
+        if i > 0 and (m := _BOUND_BEFORE.search(text[:i])):
+            return _BOUND_SIGN.get(m.group(1).lower(), _BOUND_SIGN.get(m.group(1)))
+    return None
+
+
+def _prepare(index: EvidenceIndex) -> _Prep:
+    sig = tuple((rid, id(figs), len(figs)) for rid, figs in index.figures.items()) + tuple(
+        (rid, id(p), len(p)) for rid, p in index.pages.items()
+    )
+    cached = getattr(index, "_qc_prep", None)
+    if cached and cached[0] == sig:
+        return cached[1]
+    prep = _Prep()
+    for rid, figs in index.figures.items():
+        for f in figs:
+            unit = parse_unit(f.unit)
+            m = NUM_RE.search(f.raw or "")
+            raw_num = m.group() if m else ""
+            caps = [lab for lab in f.labels if _is_caption(lab)]
+            table = f"{rid}\x1f{caps[0]}" if caps else None
+            row = f"{rid}\x1f{f.page}\x1f{f.quote}" if f.kind == "cell" and f.quote else None
+            toks = frozenset().union(*(_tokens(lab) for lab in f.labels)) if f.labels else frozenset()
+            prep.figs.append(_Fig(f, unit, abs(f.value) * unit.factor, toks, _figure_bound(f, raw_num), table, row, raw_num))
+    for x in prep.figs:
+        pair = prep.by_dim.setdefault(x.unit.dim, ([], []))
+        pair[1].append(x)
+        if x.table:
+            prep.by_table.setdefault(x.table, []).append(x)
+    for dim, (_, lst) in list(prep.by_dim.items()):
+        lst.sort(key=lambda x: x.base)
+        prep.by_dim[dim] = ([x.base for x in lst], lst)
+    # Tables without a caption label: figures sharing two or more labels count as one table.
+    rows: dict[str, list[_Fig]] = {}
+    for x in prep.figs:
+        if x.row:
+            rows.setdefault(x.row, []).append(x)
+    for key, members in rows.items():
+        if len(members) >= 2:
+            prep.rows.setdefault(key.split("\x1f", 1)[0], []).append(members)
+    for members in rows.values():  # a row's own labels (row keys) vs each cell's column labels
+        measured = [x for x in members if x.unit.dim] or members
+        common = set(measured[0].f.labels).intersection(*(x.f.labels for x in measured[1:])) if len(measured) > 1 else set()
+        for x in members:
+            x.col = frozenset(lab for lab in x.f.labels if lab not in common)
+    for x in prep.figs:
+        for lab in x.f.labels:
+            for tok in _tokens(lab):
+                if tok.isdigit():
+                    prep.ints.setdefault(x.f.report, {}).setdefault(tok, []).append((x, lab))
+    for rid, pages in index.pages.items():
+        prep.pages[rid] = [(p, _norm_cuts(p.text), _page_lines(p.text)) for p in pages]
+    index._qc_prep = (sig, prep)  # type: ignore[attr-defined]  # cache on the instance; keyed by content identity
+    return prep
+
+
+def _page_lines(text: str) -> list[tuple[str, tuple[str, frozenset[int]]]]:
+    lines = [ln.strip() for ln in text.replace("\x00", "").split("\n") if ln.strip()]
+    out = [(ln, _norm_cuts(ln)) for ln in lines]
+    out += [(a + " " + b, _norm_cuts(a + " " + b)) for a, b in zip(lines, lines[1:], strict=False)]
+    return out
+
+
+def _matches(prep: _Prep, value: float, step: float, unit: Unit, reports: Iterable[str] | None) -> list[_Fig]:
+    """Figures equal to `value` within the printed precision (`step`), in compatible units."""
+    wanted = set(reports) if reports is not None else None
+    v = abs(value)
+    out: list[_Fig] = []
+    dims = [unit.dim, ""] if unit.dim and not unit.dim.startswith("count:") else list(prep.by_dim)
+    if unit.dim.startswith("count:"):
+        dims = [unit.dim, ""]
+    for dim in dims:
+        if dim not in prep.by_dim:
+            continue
+        factor = unit.factor if dim else 1.0
+        tol = step * factor / 2 * (1 + 1e-9) + 1e-12
+        bases, figs = prep.by_dim[dim]
+        lo = bisect_left(bases, v * factor - tol)
+        hi = bisect_right(bases, v * factor + tol)
+        out.extend(x for x in figs[lo:hi] if wanted is None or x.f.report in wanted)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The draft as blocks: front-matter fields, headings, paragraphs, list items, table cells.
+
+_SENT_END = re.compile(r"[。!?;!?;]+|(?<!e\.g)(?<!i\.e)(?<!vs)(?<!al)(?<!No)(?<!Fig)(?<!approx)[.!?](?=\s|$)|\n\s*\n")
+_MARKER = re.compile(r"^[ \t]*(?:>[ \t]?)*(?:(?:[-*+]|\d{1,9}[.)])(?:[ \t]+|$))?")
+_HEADING = re.compile(r"^[ \t]*#{1,6}(?:[ \t]+(?:\d+(?:\.\d+)*\.?(?=[ \t]))?|$)|[ \t]+#+[ \t]*$")
+_QUOTE_PREFIX = re.compile(r"^[ \t]*(?:>[ \t]?)*")
+
+
+@dataclass(eq=False)
+class _Item:
+    parent: _Item | None
+    intro: list[str]  # citations of the paragraph that introduces the list
+    cites: list[str] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class _Block:
+    field: str
+    offset: int  # where `text` starts in the field's string
+    text: str  # the field's text here, with Markdown markers blanked (same length)
+    kind: str  # front, heading, para, item, table
+    item: _Item | None = None
+    intro: list[str] = field(default_factory=list)
+    cites: list[str] = field(default_factory=list)
+    cells: list[tuple[int, int, str, str]] = field(default_factory=list)  # (start, end, header, row) in `text`
+
+
+def _blank(text: str, pattern: re.Pattern[str], first_only: bool = False) -> str:
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if first_only and i > 0:
+            lines[i] = _QUOTE_PREFIX.sub(lambda m: " " * len(m.group()), line)
+            continue
+        lines[i] = pattern.sub(lambda m: " " * len(m.group()), line)
+    return "\n".join(lines)
+
+
+def _cite_ids(text: str) -> list[str]:
+    out: list[str] = []
+    for _, _, ids in citations(text):
+        out.extend(i for i in ids if i not in out)
+    return out
+
+
+def _split_cells(line: str) -> list[tuple[int, int]]:
+    """(start, end) of each cell of a Markdown table row (escaped pipes stay in the cell)."""
+    bars = [i for i, c in enumerate(line) if c == "|" and (i == 0 or line[i - 1] != "\\")]
+    s = line.lstrip()
+    if not s.startswith("|"):
+        bars = [-1, *bars]
+    if not line.rstrip().endswith("|") or line.rstrip().endswith("\\|"):
+        bars.append(len(line))
+    return [(a + 1, b) for a, b in zip(bars, bars[1:], strict=False)]
+
+
+def _body_blocks(body: str) -> list[_Block]:
+    from markdown_it import MarkdownIt  # imported on first use: keeps `publish` start-up light
+
+    md = _md_cache.get("md")
+    if md is None:
+        md = _md_cache["md"] = MarkdownIt("commonmark").enable("table")
+    starts = [0]
+    for i, c in enumerate(body):
+        if c == "\n":
+            starts.append(i + 1)
+
+    def span(m: list[int]) -> tuple[int, int]:
+        a = starts[m[0]] if m[0] < len(starts) else len(body)
+        b = starts[m[1]] - 1 if m[1] < len(starts) else len(body)
+        return a, max(a, b)
+
+    blocks: list[_Block] = []
+    items: list[_Item | None] = [None]
+    lists: list[list[str]] = []
+    last_para: dict[int, _Block | None] = {}
+    for tok in md.parse(body):
+        ctx = id(items[-1])
+        if tok.type in ("bullet_list_open", "ordered_list_open"):
+            prev = last_para.get(ctx)
+            lists.append(prev.cites if prev else (items[-1].cites if items[-1] else []))
+        elif tok.type in ("bullet_list_close", "ordered_list_close"):
+            lists.pop()
+        elif tok.type == "list_item_open":
+            parent = items[-1]
+            items.append(_Item(parent, lists[-1] if lists else []))
+        elif tok.type == "list_item_close":
+            items.pop()
+        elif tok.type in ("paragraph_open", "heading_open") and tok.map:
+            a, b = span(tok.map)
+            raw = body[a:b]
+            item = items[-1]
+            if tok.type == "heading_open":
+                text, kind = _blank(raw, _HEADING), "heading"
+                last_para[ctx] = None
+            else:
+                first = item is not None and not any(bl.item is item for bl in blocks)
+                text = _blank(raw, _MARKER, first_only=True) if first else _blank(raw, _QUOTE_PREFIX)
+                kind = "item" if item else "para"
+            bl = _Block("body", a, text, kind, item=item, cites=_cite_ids(raw))
+            if item is not None:
+                item.cites.extend(c for c in bl.cites if c not in item.cites)
+            blocks.append(bl)
+            if kind != "heading":
+                last_para[ctx] = bl
+        elif tok.type == "table_open" and tok.map:
+            a, b = span(tok.map)
+            raw = body[a:b]
+            prev = last_para.get(ctx)
+            bl = _Block("body", a, raw, "table", item=items[-1], intro=prev.cites if prev else [], cites=_cite_ids(raw))
+            lines = raw.split("\n")
+            header_cells: list[str] = []
+            pos = 0
+            for ln_no, line in enumerate(lines):
+                cells = _split_cells(line)
+                if ln_no == 0:
+                    header_cells = [line[s:e].strip() for s, e in cells]
+                if ln_no != 1:  # the delimiter row holds no numbers
+                    for ci, (s, e) in enumerate(cells):
+                        hdr = header_cells[ci] if ci < len(header_cells) and ln_no > 0 else ""
+                        bl.cells.append((pos + s, pos + e, hdr, line.replace("|", " ").strip()))
+                pos += len(line) + 1
+            blocks.append(bl)
+            last_para[ctx] = None
+    return blocks
+
+
+_md_cache: dict[str, Any] = {}
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Checking one number.
+
+
+@dataclass
+class _Verdict:
+    status: str
+    source: Source | None = None
+    derivation: str | None = None
+    message: str = ""
+    term: tuple[str, Page, str] | None = None  # (term text, page, quote) when verified verbatim
+    fig: _Fig | None = None
+    cands: list[_Fig] = field(default_factory=list)  # every figure the number fits (for from→to pairs)
+
+
+def _labels(f: Figure, limit: int = 4) -> str:
+    labs = [lab for lab in f.labels if lab and lab != f.quote][:limit]
+    return ", ".join(labs)
+
+
+def _source(x: _Fig) -> Source:
+    f = x.f
+    return Source(report=f.report, figure=f.id, page=f.page, value=f.value, unit=x.unit.name, quote=f.quote or f.raw,
+                  version=f.version, page_label=f.page_label, labels=list(f.labels))  # fmt: skip
+
+
+def _shown(x: _Fig) -> str:
+    """A figure as printed (`26.0%`, `29.8K token`, `7.53 s`), falling back to its value."""
+    raw = (x.f.raw or "").strip()
+    if not raw or not NUM_RE.search(raw):
+        return display(x.f.value, x.unit)
+    name = x.unit.name
+    if not name or name in raw or (name == "x" and re.search(r"[倍x×]", raw)):
+        return raw
+    if name == "x":
+        return raw + "×"
+    return raw + ("" if name == "%" else " ") + name
+
+
+def _say(x: _Fig) -> str:
+    labs = _labels(x.f)
+    return f"{x.f.report} p.{x.f.page} says {_shown(x)}" + (f" ({labs})" if labs else "")
+
+
+def _fmt(v: float) -> str:
+    if v == 0:
+        return "0"
+    digits = 2 if abs(v) >= 1 else 4
+    return f"{v:.{digits}f}".rstrip("0").rstrip(".")
+
+
+@dataclass
+class _Sentence:
+    start: int
+    end: int
+    text: str  # citation markers removed
+    cites: list[str]
+    tokens: frozenset[str]
+    quantities: list[Quantity] = field(default_factory=list)
+
+
+class _Checker:
+    def __init__(self, draft: Draft, index: EvidenceIndex, severity: dict[str, str] | None) -> None:
+        self.draft = draft
+        self.index = index
+        self.prep = _prepare(index)
+        self.severity = severity or {}
+        self.evidence = list(draft.meta.evidence)
+        self.numbers: list[NumberCheck] = []
+        self.terms: list[TermCheck] = []
+        self.ids: dict[str, int] = {}
+
+    # -- scopes ---------------------------------------------------------------------------------------------
+    def _unknown(self, ids: Iterable[str], fld: str, offset: int) -> None:
+        for rid in ids:
+            if rid not in self.index.reports:
+                line, _ = self._pos(fld, offset, rid)
+                raise InputError(f"unknown report id {rid!r} in citation (not in the evidence registry)",
+                                 path=self.draft.path, line=line)  # fmt: skip
+
+    def _scope(self, bl: _Block, sent: _Sentence) -> list[str]:
+        if bl.kind in ("front", "heading"):
+            return list(dict.fromkeys([*self.evidence, *sent.cites]))
+        if sent.cites:
+            return sent.cites
+        if bl.kind == "item" and bl.item is not None:
+            item: _Item | None = bl.item
+            while item is not None:
+                if item.cites:
+                    return item.cites
+                if item.intro:
+                    return item.intro
+                item = item.parent
+            return []
+        if bl.cites:
+            return bl.cites
+        return bl.intro
+
+    # -- positions ------------------------------------------------------------------------------------------
+    def _field_text(self, fld: str) -> str:
+        meta = self.draft.meta
+        if fld == "body":
+            return self.draft.body
+        if fld == "title":
+            return meta.title
+        if fld == "answer":
+            return meta.answer
+        _, n, qa = fld.split(".")
+        return getattr(meta.faq[int(n)], qa)
+
+    def _pos(self, fld: str, offset: int, text: str) -> tuple[int, int]:
+        """1-based (line, column) in the file of `text` standing at `offset` of field `fld`."""
+        if fld == "body":
+            body = self.draft.body
+            line = self.draft.body_line + body.count("\n", 0, offset)
+            return line, offset - (body.rfind("\n", 0, offset) + 1) + 1
+        key_line = self.draft.front_lines.get(fld, 1)
+        src = self.draft.text
+        lines = src.split("\n")
+        base = sum(len(ln) + 1 for ln in lines[: key_line - 1])
+        ftext = self._field_text(fld)
+        k = ftext.count(text, 0, offset)
+        i = base - 1
+        for _ in range(k + 1):
+            i = src.find(text, i + 1)
+            if i < 0:
+                return key_line, 1
+        return src.count("\n", 0, i) + 1, i - (src.rfind("\n", 0, i) + 1) + 1
+
+    # -- verdicts -------------------------------------------------------------------------------------------
+    def _accounted(self, g: _Fig, sent: _Sentence, q: Quantity, value: float | None = None) -> bool:
+        """Whether another number of the sentence (or the range's other end) stands for figure `g`."""
+        for other in sent.quantities:
+            if other.exempt or (other is q and not q.is_range):
+                continue
+            unit = parse_unit(other.unit)
+            for v, step in other.endpoints():
+                if other is q and v == value:
+                    continue
+                tol = step * (unit.factor if unit.dim else g.unit.factor) / 2 * (1 + 1e-9) + 1e-12
+                if (not unit.dim or unit.dim == g.unit.dim) and abs(abs(v) * (unit.factor if unit.dim else g.unit.factor) - g.base) <= tol:
+                    return True
+        return False
+
+    def _rival(self, f: _Fig, q: Quantity, value: float, step: float, unit: Unit, sent: _Sentence) -> _Fig | None:
+        """A figure of the same table the sentence describes better than `f` (another row or metric)."""
+        if not f.table:
+            return None
+        ctx = sent.tokens
+        best, best_adv = None, 0
+        tol = step * (unit.factor if unit.dim else f.unit.factor) / 2 * (1 + 1e-9) + 1e-12
+        for g in self.prep.by_table.get(f.table, ()):
+            if g is f or g.unit.dim != f.unit.dim:
+                continue
+            if abs(g.base - abs(value) * (unit.factor if unit.dim else f.unit.factor)) <= tol:
+                continue
+            adv = len(ctx & (g.tokens - f.tokens)) - len(ctx & (f.tokens - g.tokens))
+            if adv > best_adv and not self._accounted(g, sent, q, value):
+                best, best_adv = g, adv
+        return best
+
+    def _direct(self, q: Quantity, value: float, step: float, unit: Unit, sent: _Sentence, scope: list[str]) -> _Verdict | None:
+        cands = [x for x in _matches(self.prep, value, step, unit, scope) if self._bound_ok(q, x)]
+        if not cands:
+            return None
+        ctx = sent.tokens
+        v = abs(value) * (unit.factor if unit.dim else 1.0)
+        cands.sort(key=lambda x: (-len(ctx & x.tokens), abs(x.base - v * (1.0 if unit.dim else x.unit.factor))))
+        rivals = []
+        fitting = [x for x in cands if self._rival(x, q, value, step, unit, sent) is None]
+        if fitting:
+            x = fitting[0]
+            labs = _labels(x.f)
+            msg = f"{x.f.report} p.{x.f.page}: {_shown(x)}" + (f" ({labs})" if labs else "")
+            return _Verdict("verified", _source(x), message=msg, fig=x, cands=fitting)
+        for x in cands:
+            rival = self._rival(x, q, value, step, unit, sent)
+            if rival is not None:
+                rivals.append((x, rival))
+        x, g = rivals[0]
+        return _Verdict("mismatch", _source(g), fig=g,
+                        message=f"{_say(g)}; {_shown(x)} is {_labels(x.f) or 'another figure'}")  # fmt: skip
+
+    @staticmethod
+    def _bound_ok(q: Quantity, x: _Fig) -> bool:
+        return x.bound is None or x.bound == q.bound
+
+    def _label(self, q: Quantity, value: float, sent: _Sentence, scope: list[str]) -> _Verdict | None:
+        """A row key such as `并发 8` that names a table row of a cited report."""
+        if value != int(value) or q.magnitude or (q.unit and not parse_unit(q.unit).dim.startswith("count:")):
+            return None
+        key = str(int(abs(value)))
+        for rid in scope:
+            for x, lab in self.prep.ints.get(rid, {}).get(key, ()):
+                own = _tokens(lab) - {key}
+                if (own and sent.tokens & own) or (not own and len(sent.tokens & x.tokens) >= 2):
+                    src = Source(report=rid, figure="", page=x.f.page, value=value, unit=q.unit, quote=lab,
+                                 version=x.f.version, page_label=x.f.page_label, labels=[lab])  # fmt: skip
+                    return _Verdict("verified", src, message=f"{rid} p.{x.f.page}: {lab}")
+        return None
+
+    def _derive(self, q: Quantity, value: float, step: float, unit: Unit, sent: _Sentence, scope: list[str]) -> _Verdict | None:
+        """Percent change, ratio or difference of two numbers of the sentence, or of one table row of a cited report."""
+        target = abs(value)
+        if not unit.dim or unit.dim.startswith("count:"):
+            return None
+        tol = step / 2 * (1 + 1e-9) + 1e-12
+        ops: list[tuple[float, str, Unit]] = []
+        for other in sent.quantities:
+            if other is q or other.exempt or other.count or not other.unit:
+                continue
+            u = parse_unit(other.unit)
+            for v, _ in other.endpoints():
+                ops.append((abs(v), _num_text(v), u))
+        hit = _formula(ops, target, tol, unit, q)
+        if hit:
+            return _Verdict("derived", derivation=hit[0], message="derived from numbers of the sentence")
+        ctx = sent.tokens
+        rows = [r for rid in scope for r in self.prep.rows.get(rid, ())]
+        scored = sorted(((len(ctx & frozenset().union(*(x.tokens for x in r))), i, r) for i, r in enumerate(rows)), reverse=True)
+        for score, _, row in scored:
+            if score < 1:
+                break
+            ops = [(abs(x.f.value), x.raw_num or _num_text(x.f.value), x.unit) for x in row]
+            hit = _formula(ops, target, tol, unit, q)
+            if hit:
+                first = row[0]
+                src = _source(hit[1]) if hit[1] else _source(first)
+                return _Verdict("derived", src, derivation=hit[0],
+                                message=f"derived from {first.f.report} p.{first.f.page} ({_labels(first.f, 2)})")  # fmt: skip
+        return None
+
+    def _verbatim(self, bl: _Block, q: Quantity, reports: Iterable[str]) -> tuple[str, Page, str] | None:
+        """The number with its neighbouring words (`4 盘 RAID0`, `DeepSeek-32B`) as printed in a report's text."""
+        for cand, strict in _term_candidates(bl.text, q):
+            n = _norm(cand)
+            if not n or (strict and len(n) < 2):
+                continue
+            for rid in reports:
+                for page, text, lines in self.prep.pages.get(rid, ()):
+                    if _find_bounded(text, n):
+                        quote = next((ln for ln, nl in lines if _find_bounded(nl, n)), cand)
+                        return cand.strip(), page, quote
+        return None
+
+    def check(self, bl: _Block, q: Quantity, sent: _Sentence, scope: list[str]) -> _Verdict:
+        unit = parse_unit(q.unit) if q.unit else NONE
+        if q.is_range:
+            parts = [self._one(bl, q, v, s, unit, sent, scope, endpoint=True) for v, s in q.endpoints()]
+            bad = next((p for p in parts if p.status not in ("verified", "derived")), None)
+            if bad:
+                bad.message = f"{_num_text(q.low if bad is parts[0] else q.high)}: {bad.message}"
+                return bad
+            status = "derived" if any(p.status == "derived" for p in parts) else "verified"
+            deriv = "; ".join(p.derivation for p in parts if p.derivation) or None
+            return _Verdict(status, parts[0].source, deriv, " | ".join(p.message for p in parts), fig=parts[0].fig)
+        return self._one(bl, q, q.value or 0.0, q.step, unit, sent, scope)
+
+    def _one(self, bl: _Block, q: Quantity, value: float, step: float, unit: Unit, sent: _Sentence,
+             scope: list[str], endpoint: bool = False) -> _Verdict:  # fmt: skip
+        counting = q.count or unit.dim.startswith("count:")
+        if counting or (not unit.dim and not q.magnitude):
+            v = self._label(q, value, sent, scope)
+            if v:
+                return v
+        v = self._direct(q, value, step, unit, sent, scope)
+        if v:
+            return v
+        v = self._derive(q, value, step, unit, sent, scope)
+        if v:
+            return v
+        if not endpoint:
+            term = self._verbatim(bl, q, scope)
+            if term:
+                t, page, quote = term
+                src = Source(report=page.report, figure="", page=page.page, value=value, unit=unit.name, quote=quote,
+                             version=page.version, page_label=page.label)  # fmt: skip
+                return _Verdict("verified", src, message=f"{page.report} p.{page.page}: “{t}” verbatim", term=term)
+        others = [r for r in self.index.reports if r not in scope]
+        out = [x for x in _matches(self.prep, value, step, unit, others) if self._bound_ok(q, x)]
+        if out:
+            x = out[0]
+            where = ", ".join(scope) if scope else "no report"
+            return _Verdict("uncited", _source(x), fig=x,
+                            message=f"only {x.f.report} has it (p.{x.f.page}, {_labels(x.f, 3)}); this sentence cites {where}")  # fmt: skip
+        if not endpoint and others and (term := self._verbatim(bl, q, others)):
+            t, page, quote = term
+            src = Source(report=page.report, figure="", page=page.page, value=value, unit=unit.name, quote=quote,
+                         version=page.version, page_label=page.label)  # fmt: skip
+            return _Verdict("uncited", src, message=f"only {page.report} has “{t}” (p.{page.page}); this sentence cites {', '.join(scope) or 'no report'}")
+        near = self._nearest(q, value, unit, sent, scope)
+        if near:
+            return _Verdict("mismatch", _source(near), fig=near, message=_say(near))
+        where = ", ".join(scope) if scope else "no report is cited here"
+        return _Verdict("unsupported", message=f"no cited report has {q.text.strip()} ({where})")
+
+    def _nearest(self, q: Quantity, value: float, unit: Unit, sent: _Sentence, scope: list[str]) -> _Fig | None:
+        """The figure of a cited report that the sentence most likely meant (same kind of unit, most shared labels)."""
+        if not unit.dim or unit.dim.startswith("count:") or q.count:
+            return None
+        v = abs(value) * unit.factor
+        best, best_key = None, None
+        for rid in scope:
+            for x in self.prep.figs:
+                if x.f.report != rid or x.unit.dim != unit.dim:
+                    continue
+                score = len(sent.tokens & x.tokens)
+                rel = abs(x.base - v) / max(x.base, v, 1e-12)
+                if score < 1 and rel > 0.25:
+                    continue
+                key = (score, not self._accounted(x, sent, q), -rel)
+                if best_key is None or key > best_key:
+                    best, best_key = x, key
+        return best
+
+    # -- driving --------------------------------------------------------------------------------------------
+    def _sentences(self, text: str, spans: list[tuple[int, int]] | None = None) -> list[_Sentence]:
+        out: list[_Sentence] = []
+        regions = spans or [(0, len(text))]
+        for a, b in regions:
+            pos = a
+            cuts = [m.end() for m in _SENT_END.finditer(text, a, b)]
+            for end in [*cuts, b]:
+                if end <= pos:
+                    continue
+                chunk = text[pos:end]
+                if out and out[-1].end == pos and not re.sub(r"【[^】]*】|\[source:[^\]]*\]|[\s。.;;,,]", "", chunk, flags=re.I):
+                    prev = out[-1]  # a citation marker after the full stop belongs to the sentence before it
+                    prev.end = end
+                    prev.cites = list(dict.fromkeys([*prev.cites, *_cite_ids(chunk)]))
+                elif chunk.strip():
+                    out.append(self._sentence(text, pos, end))
+                pos = end
+        return out
+
+    def _sentence(self, text: str, a: int, b: int, extra: str = "") -> _Sentence:
+        chunk = text[a:b]
+        plain = chunk
+        for s, e, _ in reversed(citations(chunk)):
+            plain = plain[:s] + plain[e:]
+        plain = re.sub(r"\s+", " ", plain).strip()
+        return _Sentence(a, b, plain, _cite_ids(chunk), _tokens(plain + " " + extra))
+
+    def run_block(self, bl: _Block) -> None:
+        ftext = bl.text
+        self._unknown(bl.cites, bl.field, bl.offset)
+        if bl.kind == "table":
+            units = {}
+            for s, e, hdr, row in bl.cells:
+                m = re.search(r"[((]([^()()]+)[))]\s*$|/\s*([A-Za-z%/]+)\s*$", hdr)
+                hu = parse_unit((m.group(1) or m.group(2)) if m else "") if hdr else NONE
+                units[(s, e)] = hu
+                sent = self._sentence(ftext, s, e, extra=f"{row} {hdr}")
+                sent.text = row
+                qs = [q for q in extract(ftext[s:e])]
+                for q in qs:
+                    _shift(q, s)
+                    if not q.exempt and not q.unit and not q.count and hu.dim:
+                        q.unit = hu.name
+                sent.quantities = qs
+                self._emit(bl, sent, qs)
+            return
+        quantities = extract(ftext)
+        sents = self._sentences(ftext)
+        for sent in sents:
+            sent.quantities = [q for q in quantities if sent.start <= q.start < sent.end]
+        for sent in sents:
+            self._emit(bl, sent, sent.quantities)
+
+    def _pairs(self, text: str, qs: list[Quantity], verdicts: list[_Verdict]) -> None:
+        """`从 A 降至 B`: A and B must be two figures of one row, or of one column, of the same table."""
+        live = [(q, v) for q, v in zip(qs, verdicts, strict=True) if not q.exempt]
+        for (a, va), (b, vb) in zip(live, live[1:], strict=False):
+            if a.is_range or b.is_range or va.status != "verified" or vb.status != "verified":
+                continue
+            if not va.cands or not vb.cands or not CHANGE_RE.fullmatch(text, a.end, b.start):
+                continue
+            same_table = [(x, y) for x in va.cands for y in vb.cands if x.table and x.table == y.table]
+            if not same_table or len(same_table) < len([(x, y) for x in va.cands for y in vb.cands]):
+                continue  # the pair spans tables or prose: nothing to compare
+            if any(x is not y and (x.row == y.row or (x.col is not None and x.col == y.col)) for x, y in same_table):
+                continue
+            x, y = same_table[0]
+            mate = next((m for m in self.prep.by_table.get(x.table or "", ()) if m.row == x.row and m is not x
+                         and m.unit.dim == y.unit.dim), None)  # fmt: skip
+            target = mate or y
+            msg = (f"{a.text.strip()} and {b.text.strip()} are not one before/after pair of {x.f.report} "
+                   f"({_labels(x.f, 3)} vs {_labels(y.f, 3)})") + (f"; {_say(mate)}" if mate else "")  # fmt: skip
+            verdicts[verdicts.index(vb)] = _Verdict("mismatch", _source(target), message=msg, fig=target)
+
+    def _emit(self, bl: _Block, sent: _Sentence, qs: list[Quantity]) -> None:
+        scope = self._scope(bl, sent)
+        self._unknown(sent.cites, bl.field, bl.offset + sent.start)
+        verdicts = [
+            _Verdict("exempt", message={"id": "identifier", "date": "date", "citation": "citation"}[q.exempt])
+            if q.exempt
+            else self.check(bl, q, sent, scope)
+            for q in qs
+        ]
+        self._pairs(bl.text, qs, verdicts)
+        for q, v in zip(qs, verdicts, strict=True):
+            start, end = bl.offset + q.start, bl.offset + q.end
+            text = q.text
+            line, col = self._pos(bl.field, start, text)
+            base_id = f"{bl.field}\x1f{sent.text}\x1f{text}"
+            k = self.ids.get(base_id, 0)
+            self.ids[base_id] = k + 1
+            fid = hashlib.sha256((base_id + (f"\x1f{k}" if k else "")).encode()).hexdigest()[:12]
+            status = v.status
+            sev = "ok" if status not in ERROR_STATUSES else self.severity.get(status, "error")
+            value = None if q.exempt or q.is_range else q.value
+            self.numbers.append(NumberCheck(
+                text=text, line=line, column=col, value=value, unit=q.unit, status=status, severity=sev,  # type: ignore[arg-type]
+                cited=list(scope), source=v.source, derivation=v.derivation, message=v.message, field=bl.field,
+                start=start, end=end, sentence=sent.text, id=fid,
+            ))  # fmt: skip
+            if v.term:
+                t, page, quote = v.term
+                self.terms.append(TermCheck(text=t, line=line, column=col, report=page.report, page=page.page,
+                                            quote=quote, field=bl.field, start=start, end=end))  # fmt: skip
+
+    def run(self) -> FileResult:
+        meta = self.draft.meta
+        missing = [r for r in self.evidence if r not in self.index.reports]
+        if missing:
+            raise InputError(f"unknown report id {', '.join(missing)} in evidence (not in the evidence registry)",
+                             path=self.draft.path, line=self.draft.front_lines.get("evidence"))  # fmt: skip
+        fields = [("title", meta.title), ("answer", meta.answer)]
+        for i, qa in enumerate(meta.faq):
+            fields += [(f"faq.{i}.q", qa.q), (f"faq.{i}.a", qa.a)]
+        for name, text in fields:
+            self.run_block(_Block(name, 0, text, "front", cites=_cite_ids(text)))
+        for bl in _body_blocks(self.draft.body):
+            self.run_block(bl)
+        summary = {s: 0 for s in ALL_STATUSES}
+        for n in self.numbers:
+            summary[n.status] += 1
+        ok = not any(n.severity == "error" for n in self.numbers)
+        return FileResult(file=self.draft.path, ok=ok, numbers=self.numbers, terms=self.terms, summary=summary)
+
+
+def _shift(q: Quantity, by: int) -> None:
+    q.start += by
+    q.end += by
+    q.num_start += by
+    q.num_end += by
+    if q.low_end:
+        q.low_end += by
+
+
+def _num_text(v: float | None) -> str:
+    if v is None:
+        return ""
+    return f"{v:.6f}".rstrip("0").rstrip(".")
+
+
+def _formula(ops: list[tuple[float, str, Unit]], target: float, tol: float, unit: Unit, q: Quantity) -> tuple[str, _Fig | None] | None:
+    """Search percent change, ratio and difference of two operands for `target` (within `tol`)."""
+    shown = q.text.strip()
+    for i, (a, ta, ua) in enumerate(ops):
+        for j, (b, tb, ub) in enumerate(ops):
+            if i == j or not ua.dim or ua.dim != ub.dim or ua.dim in ("%", "x") or a <= 0 or b <= 0:
+                continue
+            a_, b_ = a * ua.factor, b * ub.factor
+            if a_ == b_:
+                continue
+            if unit.dim == "%":
+                pct = abs(a_ - b_) / a_ * 100
+                if abs(pct - target) <= tol:
+                    return f"({ta}−{tb})/{ta} = {_fmt(pct)}% ≈ {shown}" if a_ > b_ else f"({tb}−{ta})/{ta} = {_fmt(pct)}% ≈ {shown}", None
+            elif unit.dim == "x":
+                r = a_ / b_
+                if r >= 1 and abs(r - target) <= tol:
+                    return f"{ta}/{tb} = {_fmt(r)} ≈ {shown}", None
+            elif unit.dim == ua.dim and i < j:
+                d = abs(a_ - b_) / unit.factor
+                if abs(d - target) <= tol:
+                    return f"{ta}−{tb} = {_fmt(d)} ≈ {shown}" if a_ > b_ else f"{tb}−{ta} = {_fmt(d)} ≈ {shown}", None
+    return None
+
+
+_LEFT_GLUED = re.compile(r"[A-Za-z0-9_.\-]*$")
+_LEFT_WORD = re.compile(r"([A-Za-z][A-Za-z0-9_.\-]*)[ \u00a0]$")
+_RIGHT_WORD = re.compile(r"[ \u00a0]?([A-Za-z0-9][A-Za-z0-9_.\-]*|[\u3400-\u9fff]{1,2})")
+
+
+def _term_candidates(text: str, q: Quantity) -> list[tuple[str, bool]]:
+    """Strings to look up verbatim, most specific first; a bare number only where it carries a unit or magnitude."""
+    core_start = q.num_start - 1 if q.count and q.num_start > 0 and text[q.num_start - 1] in "×xX" else q.num_start
+    core = text[core_start : q.end]
+    glued = _LEFT_GLUED.search(text, 0, core_start)
+    lg = glued.group() if glued else ""
+    before = core_start - len(lg)
+    lw = _LEFT_WORD.search(text, max(0, before - 40), before)
+    left = (lw.group(0) if lw else "") + lg
+    rm = _RIGHT_WORD.match(text, q.end)
+    right = rm.group(0) if rm and not (rm.group(1)[0].isdigit() and not rm.group(1)[-1].isalpha()) else ""
+    out: list[tuple[str, bool]] = []
+    for cand in (left + core + right, left + core, core + right):
+        if cand != core and cand not in [c for c, _ in out]:
+            out.append((cand, True))
+    if q.unit or q.magnitude or q.count:
+        out.append((core, False))
+    return out
+
+
+def _find_bounded(norm: tuple[str, frozenset[int]], needle: str) -> bool:
+    """`needle` in normalised text not as part of a longer number or word (`4盘` must not match in `14盘`)."""
+    hay, cuts = norm
+    i = hay.find(needle)
+    while i >= 0:
+        before = hay[i - 1] if i > 0 and i not in cuts else ""
+        after = hay[i + len(needle)] if i + len(needle) < len(hay) and i + len(needle) not in cuts else ""
+        ok_b = not (needle[0].isalnum() and needle[0].isascii() and (before.isascii() and before.isalnum() or before == "."))
+        ok_a = not (needle[-1].isascii() and needle[-1].isalnum() and after.isascii() and (after.isalnum() or after == "." and needle[-1].isdigit()))
+        if ok_b and ok_a:
+            return True
+        i = hay.find(needle, i + 1)
+    return False
+
+
+def check_draft(draft: Draft, index: EvidenceIndex, severity: dict[str, str] | None = None) -> FileResult:
+    """Check every number of `draft` (front matter and body) against the figures of the reports each one cites."""
+    return _Checker(draft, index, severity).run()

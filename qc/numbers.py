@@ -1,0 +1,270 @@
+"""Extraction of every number in zh/en prose: values, units, ranges, bounds, magnitudes, and what is exempt."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+
+from qc.draft import citations
+from qc.units import COUNT_WORDS, aliases, is_latin, parse_unit
+
+
+@dataclass(slots=True)
+class Quantity:
+    """One number (or range) as written: where it stands, its value in `unit`, how precisely it was printed."""
+
+    start: int
+    end: int
+    text: str
+    value: float | None  # None for ranges and exempt tokens
+    unit: str = ""  # canonical unit name (`s`, `GB`, `%`, `x`, `token`, `卡` …); "" when none
+    low: float | None = None  # range endpoints
+    high: float | None = None
+    step: float = 1.0  # printed precision of `value` (of `high` for a range), in `unit`: 26% → 1, 29.8K → 100
+    low_step: float = 1.0
+    approx: bool = False  # 约, about, ~, ≈
+    bound: str | None = None  # "≥", "≤", ">" or "<" (at least, up to, 超过 …)
+    exempt: str | None = None  # "id", "date" or "citation": not checked
+    sign: str = ""  # "+" or "-" when printed
+    count: bool = False  # a multiplier of things, not a speedup: "×8", "8×H100"
+    magnitude: bool = False  # printed with K/M/B/万/亿
+    num_start: int = 0  # span of the number itself (without prefix words and unit), for term look-ups
+    num_end: int = 0
+    low_end: int = 0  # for a range: where the low endpoint's text ends
+
+    @property
+    def is_range(self) -> bool:
+        return self.low is not None
+
+    def endpoints(self) -> list[tuple[float, float]]:
+        """(value, step) of the number, or of each endpoint of a range."""
+        if self.low is not None and self.high is not None:
+            return [(self.low, self.low_step), (self.high, self.step)]
+        return [] if self.value is None else [(self.value, self.step)]
+
+
+_NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])|\d+(?:\.\d+)?"
+NUM_RE = re.compile(_NUM)
+_UNIT_ALTS = "|".join(re.escape(a) + ("(?![A-Za-z0-9])" if is_latin(a) else "") for a in aliases())
+UNIT_RE = re.compile(rf"[ \u00a0]?(?P<u>{_UNIT_ALTS})")
+MAG_RE = re.compile(r"[KkMB](?![A-Za-z/])|[ \u00a0]?[万亿](?!分)")
+_MAG = {"K": 1e3, "k": 1e3, "M": 1e6, "B": 1e9, "万": 1e4, "亿": 1e8}
+_MONTHS = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
+DATE_RE = re.compile(
+    rf"(?<![\d.])(?:(?:19|20)\d{{2}}[-/.](?:0?[1-9]|1[0-2])[-/.](?:0?[1-9]|[12]\d|3[01])(?![\d.])"
+    rf"|(?:19|20)\d{{2}}\s*年(?:\s*\d{{1,2}}\s*月(?:\s*\d{{1,2}}\s*[日号])?)?"
+    rf"|\d{{1,2}}\s*月\s*\d{{1,2}}\s*[日号]"
+    rf"|(?:19|20)\d{{2}}-(?:0[1-9]|1[0-2])(?![\d.])"
+    rf"|{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+(?:19|20)\d{{2}}"
+    rf"|\d{{1,2}}\s+{_MONTHS}\s+(?:19|20)\d{{2}}"
+    rf"|{_MONTHS}\s+(?:19|20)\d{{2}}"
+    rf"|Q[1-4]\s*(?:19|20)\d{{2}}|(?:19|20)\d{{2}}\s*Q[1-4])"
+)
+# Spans never read as numbers: inline code, URLs, Markdown link targets, HTML tags, footnote refs.
+MASK_RE = re.compile(
+    r"`[^`\n]+`|(?:https?://|www\.)[^\s)>\]】]+|\]\([^)\s]*(?:\s+\"[^\"]*\")?\)|<[^>\n]+>|\[\^[^\]\s]+\]"
+)
+PREFIX_RE = re.compile(
+    r"(?:(?P<approx>约为|约|大约|大概|近|将近|接近|~|～|≈|about|around|approximately|approx\.|roughly|nearly|almost|some)"
+    r"|(?P<ge>≥|>=|⩾|不低于|不少于|至少|at least|no less than)"
+    r"|(?P<gt>>|超过|逾|多于|高于|more than|over|above|exceeding)"
+    r"|(?P<le>≤|<=|⩽|不超过|最多|最高|高达|up to|at most|no more than)"
+    r"|(?P<lt><|低于|少于|不到|less than|under|below))[ \u00a0]*$",
+    re.IGNORECASE,
+)
+ID_PREFIX_RE = re.compile(r"(?:表|图|Table|Tab\.|Fig\.|Figure|Section|Sec\.|§|Eq\.|Equation|No\.|#|第|章节|Step|Gate)[ \u00a0]*$")
+ID_TAIL_RE = re.compile(r"[0-9]*(?:[.\-–][0-9]+)*(?:[ \u00a0]*(?:章|节|页|条|部分|轮|次|步|阶段|期))?")
+RANGE_SEP_RE = re.compile(r"[ \u00a0]*(?:–|—|~|～|至|到|to|and)[ \u00a0]*|-")
+CHANGE_RE = re.compile(
+    r"[ \u00a0]*(?:降至|降到|降低到|降低至|减至|减少到|减少至|缩短至|缩短到|提升至|提升到|提高至|提高到|增至|增加到|增加至|"
+    r"升至|上升至|上升到|增长到|增长至|变为|→|->|to)[ \u00a0]*"
+)
+ID_CHARS = re.compile(r"[A-Za-z0-9_]*(?:(?:\.|×)[0-9][A-Za-z0-9_]*)*")
+LEFT_WORD = re.compile(r"[A-Za-z0-9_]+$")
+COUNT_AFTER = re.compile(r"[ \u00a0]?[A-Z0-9]")
+_COUNTS = frozenset(COUNT_WORDS)
+
+
+def _decimals(num: str) -> int:
+    return len(num.split(".", 1)[1]) if "." in num else 0
+
+
+class _Scanner:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.out: list[Quantity] = []
+        spans: list[tuple[int, int]] = []
+        for start, end, ids in citations(text):
+            spans.append((start, end))
+            pos = start
+            for rid in ids:
+                i = text.find(rid, pos, end)
+                if i >= 0:
+                    self.out.append(Quantity(i, i + len(rid), rid, None, exempt="citation", num_start=i, num_end=i + len(rid)))
+                    pos = i + len(rid)
+        for m in MASK_RE.finditer(text):
+            spans.append(m.span())
+        for m in DATE_RE.finditer(text):
+            if not self._inside(spans, m.start()):
+                self.out.append(Quantity(m.start(), m.end(), m.group(), None, exempt="date", num_start=m.start(), num_end=m.end()))
+                spans.append(m.span())
+        merged: list[list[int]] = []
+        for a, b in sorted(spans):
+            if merged and a <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], b)
+            else:
+                merged.append([a, b])
+        self.starts = [a for a, _ in merged]
+        self.ends = [b for _, b in merged]
+
+    @staticmethod
+    def _inside(spans: list[tuple[int, int]], pos: int) -> bool:
+        return any(s <= pos < e for s, e in spans)
+
+    def masked(self, pos: int) -> bool:
+        i = bisect_right(self.starts, pos) - 1
+        return i >= 0 and pos < self.ends[i]
+
+    def ident(self, start: int, end: int) -> Quantity:
+        """An identifier token (TP8, MI308X, RAID0, p50, 表 4-1): its whole span."""
+        t = self.text
+        while start > 0 and (t[start - 1].isascii() and (t[start - 1].isalnum() or t[start - 1] == "_")):
+            start -= 1
+        m = ID_CHARS.match(t, end)
+        end = m.end() if m else end
+        while end > start and t[end - 1] in ".-":
+            end -= 1
+        return Quantity(start, end, t[start:end], None, exempt="id", num_start=start, num_end=end)
+
+    def atom(self, m: re.Match[str], allow_sign: bool = True) -> Quantity | None:
+        """Parse the number at `m` with its magnitude, unit, sign and prefix words; None if it is not a quantity."""
+        t = self.text
+        s, num = m.start(), m.group()
+        c1 = t[s - 1] if s > 0 else ""
+        c2 = t[s - 2] if s > 1 else ""
+        pos = m.end()
+        if pos < len(t) - 1 and t[pos] == "." and t[pos + 1].isdigit():  # 1.2.3 or an IP address
+            return None
+        value = float(num.replace(",", ""))
+        step = 10.0 ** -_decimals(num)
+        magnitude = False
+        mm = MAG_RE.match(t, pos)
+        if mm:  # glued K/M/B (480B, 29.8K) or 万/亿; a spaced "B" stays bytes
+            factor = _MAG[mm.group().strip()]
+            value, step, pos, magnitude = value * factor, step * factor, mm.end(), True
+        unit = ""
+        count = False
+        um = UNIT_RE.match(t, pos)
+        if um:
+            u = um.group("u")
+            if u in ("x", "X", "×") and COUNT_AFTER.match(t, um.end()):
+                count = True  # 8×H100, 8x A100: eight of something
+            else:
+                unit = parse_unit(u).name
+            pos = um.end()
+        elif pos < len(t) and t[pos].isascii() and t[pos].isalpha():
+            return None  # glued letters that are no unit: 3D, 5G, 2nd
+        start = s
+        sign = ""
+        if c1 == "×" and not count and not unit:
+            count, start = True, s - 1
+        elif allow_sign and c1 in "+-−–" and not ((c2.isascii() and c2.isalnum()) or c2 in ".%)"):  # 为-5%: signed
+            sign, start = ("-" if c1 != "+" else "+"), s - 1
+            if sign == "-":
+                value = -value
+        approx, bound = False, None
+        pm = PREFIX_RE.search(t, max(0, start - 16), start)
+        if pm:
+            kind = pm.lastgroup
+            if kind == "approx":
+                approx = True
+            else:
+                bound = {"ge": "≥", "gt": ">", "le": "≤", "lt": "<"}[kind or "ge"]
+            start = pm.start()
+        return Quantity(
+            start, pos, t[start:pos], value, unit, step=step, approx=approx, bound=bound, sign=sign,
+            count=count, magnitude=magnitude, num_start=s, num_end=m.end(),
+        )  # fmt: skip
+
+    def classify(self, m: re.Match[str]) -> Quantity | None:
+        t = self.text
+        s = m.start()
+        c1 = t[s - 1] if s > 0 else ""
+        c2 = t[s - 2] if s > 1 else ""
+        if c1.isascii() and (c1.isalpha() or c1 == "_"):
+            return self.ident(s, m.end())
+        if c1 == "." and c2.isdigit():
+            return None
+        if c1 == "-" and c2.isascii() and c2.isalnum():  # DeepSeek-32B is a model size; Llama-3 a name
+            q = self.atom(m, allow_sign=False)
+            return q if q is not None and q.magnitude else self.ident(s, m.end())
+        if ID_PREFIX_RE.search(t, max(0, s - 10), s):
+            tail = ID_TAIL_RE.match(t, s)
+            end = tail.end() if tail else m.end()
+            while end > s and t[end - 1] in ".-– ":
+                end -= 1
+            return Quantity(s, end, t[s:end], None, exempt="id", num_start=s, num_end=end)
+        q = self.atom(m)
+        if q is None:
+            return self.ident(s, m.end())
+        if (
+            q.unit == "" and not q.magnitude and not q.count and "." not in m.group() and 1990 <= (q.value or 0) <= 2039
+        ):  # a bare year
+            return Quantity(q.num_start, q.num_end, m.group(), None, exempt="date", num_start=s, num_end=m.end())
+        return q
+
+    def range_from(self, a: Quantity) -> Quantity:
+        """Merge `a` with a following `–B`, `~B`, `至 B`, `to B` into one range."""
+        t = self.text
+        sep = RANGE_SEP_RE.match(t, a.end)
+        if not sep or a.count or a.bound and a.unit:
+            return a
+        word = sep.group().strip()
+        if word == "and" and not re.search(r"between\s+$", t[max(0, a.start - 9) : a.start], re.I):
+            return a
+        m = NUM_RE.match(t, sep.end())
+        if not m or self.masked(m.start()):
+            return a
+        b = self.atom(m, allow_sign=False)
+        if b is None or b.count or b.bound or b.approx:
+            return a
+        if a.unit and b.unit and a.unit != b.unit:
+            return a
+        unit = b.unit or a.unit
+        low = abs(a.value or 0.0) if a.sign == "+" else a.value
+        return Quantity(
+            a.start, b.end, t[a.start : b.end], None, unit, low=low, high=b.value, step=b.step, low_step=a.step,
+            approx=a.approx, bound=a.bound, sign=a.sign, magnitude=a.magnitude or b.magnitude,
+            num_start=a.num_start, num_end=b.num_end, low_end=a.end,
+        )  # fmt: skip
+
+    def run(self) -> list[Quantity]:
+        t = self.text
+        consumed = 0
+        for m in NUM_RE.finditer(t):
+            if m.start() < consumed or self.masked(m.start()):
+                continue
+            q = self.classify(m)
+            if q is None:
+                consumed = m.end()
+                continue
+            if q.exempt is None:
+                q = self.range_from(q)
+            consumed = max(q.end, m.end())
+            self.out.append(q)
+        self.out.sort(key=lambda q: q.start)
+        self._propagate_units()
+        return self.out
+
+    def _propagate_units(self) -> None:
+        """`从 10.17 降至 7.53s`, `from 4.1 to 74.9 tok/s`: the first number takes the second's unit."""
+        qs = [q for q in self.out if q.exempt is None]
+        for a, b in zip(qs, qs[1:], strict=False):
+            if not a.unit and b.unit and not a.count and not a.is_range and CHANGE_RE.fullmatch(self.text, a.end, b.start):
+                a.unit = b.unit
+
+
+def extract(text: str) -> list[Quantity]:
+    """Every number in `text`, in order: quantities with value/unit/precision, and exempt ids, dates and citations."""
+    return _Scanner(text).run()

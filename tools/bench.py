@@ -1,0 +1,777 @@
+"""`make bench`: time Proofpress against MkDocs, Hugo and a bare Python loop on synthetic content; write docs/benchmarks.md."""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import importlib.metadata as md
+import io
+import json
+import os
+import platform
+import pstats
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "tools"))
+sys.path.insert(0, str(REPO))
+
+import synth  # noqa: E402
+from mkdocs_site import write_hugo, write_mkdocs  # noqa: E402
+
+WORK = REPO / ".bench"
+DOC = REPO / "docs" / "benchmarks.md"
+PY = sys.executable
+BIN = Path(sys.executable).parent
+PUBLISH = [str(BIN / "publish")] if (BIN / "publish").exists() else [PY, "-m", "pipeline.cli"]
+ENV = {**{k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}, "NO_MKDOCS_2_WARNING": "1"}
+
+
+# --- measuring whole processes ----------------------------------------------------------------------
+
+
+@dataclass
+class Run:
+    """One process: wall seconds, peak RSS (MiB, largest process of the tree) and exit code."""
+
+    seconds: float
+    rss_mb: float
+    rc: int
+    tail: str = ""
+
+
+def run_process(cmd: Sequence[str], *, cwd: Path | None = None, env: dict[str, str] | None = None) -> Run:
+    """Run `cmd` to completion; peak RSS comes from `os.wait4`'s rusage (children's peaks included)."""
+    with tempfile.TemporaryFile() as log:
+        start = time.perf_counter()
+        p = subprocess.Popen(list(cmd), cwd=cwd, env=env or ENV, stdout=log, stderr=subprocess.STDOUT)
+        _, status, usage = os.wait4(p.pid, 0)
+        seconds = time.perf_counter() - start
+        p.returncode = rc = os.waitstatus_to_exitcode(status)  # reaped here, so Popen must not wait again
+        log.seek(0)
+        lines = log.read().decode("utf-8", "replace").strip().splitlines()
+    return Run(seconds, usage.ru_maxrss / 1024, rc, lines[-1][:200] if lines else "")
+
+
+@dataclass
+class Measurement:
+    """Several runs of one command: median, min–max and peak RSS; `failed` when an exit code was unexpected."""
+
+    name: str
+    n: int | None
+    runs: list[Run] = field(default_factory=list)
+    failed: str = ""
+    note: str = ""
+    unit: str = "s"  # "s" for processes; "ms" for in-process figures given directly
+    value: float | None = None  # for in-process figures: the median of `values`
+    values: list[float] = field(default_factory=list)
+
+    @property
+    def median(self) -> float | None:
+        if self.value is not None:
+            return self.value
+        return statistics.median(r.seconds for r in self.runs) if self.runs and not self.failed else None
+
+    @property
+    def lo(self) -> float | None:
+        if self.values:
+            return min(self.values)
+        return min(r.seconds for r in self.runs) if self.runs and not self.failed else None
+
+    @property
+    def hi(self) -> float | None:
+        if self.values:
+            return max(self.values)
+        return max(r.seconds for r in self.runs) if self.runs and not self.failed else None
+
+    @property
+    def rss(self) -> float | None:
+        return max(r.rss_mb for r in self.runs) if self.runs else None
+
+
+def measure(
+    name: str,
+    n: int | None,
+    cmd: Sequence[str] | Callable[[int], Sequence[str]],
+    *,
+    repeats: int,
+    setup: Callable[[int], None] | None = None,
+    ok_codes: Sequence[int] = (0,),
+    cwd: Path | None = None,
+    note: str = "",
+    echo: Callable[[str], None] = print,
+) -> Measurement:
+    """Run `setup(i)` (untimed) then `cmd` `repeats` times; stop at the first unexpected exit code."""
+    m = Measurement(name, n, note=note)
+    for i in range(repeats):
+        if setup:
+            setup(i)
+        run = run_process(cmd(i) if callable(cmd) else cmd, cwd=cwd)
+        m.runs.append(run)
+        if run.rc not in ok_codes:
+            m.failed = f"exit {run.rc}: {run.tail}"
+            break
+    shown = f"{m.median:.3f} s" if m.median is not None else f"FAILED ({m.failed})"
+    echo(f"  {name}{f' N={n}' if n else ''}: {shown}")
+    return m
+
+
+def rmtree(path: Path) -> None:
+    shutil.rmtree(path, ignore_errors=True)
+
+
+# --- probes that run in their own process -----------------------------------------------------------
+
+
+def probe_qc(root: Path, samples: int) -> dict[str, Any]:
+    """In-process QC timing: load the index once, then time read_draft + check_draft per article."""
+    from evidence.store import Store
+    from pipeline.config import open_root
+    from qc.check import check_draft
+    from qc.draft import read_draft
+    from qc.index import EvidenceIndex
+
+    content = open_root(root)
+    files = sorted(content.articles.glob("*.md"))[:samples]
+    t0 = time.perf_counter()
+    with Store(content.store, readonly=True) as store:
+        index = EvidenceIndex.load(store)
+    load_ms = (time.perf_counter() - t0) * 1000
+    check_draft(read_draft(files[0]), index)  # warm-up: first-call imports and regex compilation
+    times, statuses = [], {}
+    for f in files:
+        t = time.perf_counter()
+        result = check_draft(read_draft(f), index)
+        times.append((time.perf_counter() - t) * 1000)
+        for k, v in result.summary.items():
+            statuses[k] = statuses.get(k, 0) + v
+    return {"index_ms": load_ms, "median_ms": statistics.median(times), "max_ms": max(times), "statuses": statuses}
+
+
+def probe_langchain(article: Path) -> dict[str, Any]:
+    """Run `publish check ARTICLE` in-process and list the LangChain modules it imported."""
+    from pipeline.cli import main
+
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            main(["check", str(article), "--format", "json", "--out", str(Path(tmp) / "r.json")])
+        except SystemExit as e:
+            code = e.code
+    loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("langchain", "langchain_core", "langchain_openai"))
+    return {"exit": code, "langchain_modules": loaded}
+
+
+def probe_ingest(root: Path) -> dict[str, Any]:
+    """In-process `ingest()` time of the content root's reports (whatever state its store is in)."""
+    from evidence.ingest import ingest
+    from pipeline.config import open_root
+
+    content = open_root(root)
+    t = time.perf_counter()
+    summary = ingest(content.reports, content.store, limits=content.config.limits.to_ingest())
+    seconds = time.perf_counter() - t
+    if not summary.ok:
+        raise SystemExit(f"ingest failed: {summary}")
+    return {"seconds": seconds}
+
+
+def probe_pdfplumber(folder: Path) -> dict[str, Any]:
+    """`pdfplumber` `extract_text` of every page of every PDF in `folder`."""
+    import pdfplumber
+
+    pages = 0
+    t = time.perf_counter()
+    for pdf in sorted(folder.glob("*.pdf")):
+        with pdfplumber.open(pdf) as doc:
+            for page in doc.pages:
+                page.extract_text()
+                pages += 1
+    return {"seconds": time.perf_counter() - t, "pages": pages}
+
+
+PROBES: dict[str, Callable[..., dict[str, Any]]] = {
+    "qc": lambda root, samples="50": probe_qc(Path(root), int(samples)),
+    "langchain": lambda article: probe_langchain(Path(article)),
+    "ingest": lambda root: probe_ingest(Path(root)),
+    "pdfplumber": lambda folder: probe_pdfplumber(Path(folder)),
+}
+
+
+def run_probe(name: str, *args: str) -> tuple[dict[str, Any] | None, Run]:
+    """Run a probe in a fresh interpreter; its last stdout line is JSON."""
+    with tempfile.NamedTemporaryFile(suffix=".json") as out:
+        run = run_process([PY, __file__, "--probe", name, "--probe-out", out.name, *args])
+        data = Path(out.name).read_text(encoding="utf-8")
+    return (json.loads(data) if run.rc == 0 and data else None), run
+
+
+# --- the benchmark ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Results:
+    rows: list[Measurement] = field(default_factory=list)
+    facts: dict[str, Any] = field(default_factory=dict)
+    hotspots: str = ""
+
+    def add(self, m: Measurement) -> Measurement:
+        self.rows.append(m)
+        return m
+
+    def get(self, name: str, n: int | None = None) -> Measurement | None:
+        return next((m for m in self.rows if m.name == name and m.n == n), None)
+
+
+def bench_sites(res: Results, root: Path, n: int, repeats: int, echo: Callable[[str], None]) -> None:
+    """Full builds: Proofpress cold and warm, the bare loop, MkDocs plain and Material, Hugo; then rebuilds."""
+    work = WORK / f"out-{n}"
+    out = work / "publish"
+    articles = root / "articles"
+
+    def clean_all(_: int) -> None:
+        rmtree(out)
+        rmtree(root / ".publish")
+
+    def clean_out(_: int) -> None:
+        rmtree(out)
+
+    build = [*PUBLISH, "build", "--root", str(root), "--preview", "--out", str(out)]
+    res.add(
+        measure("publish build (cold)", n, build, repeats=repeats, setup=clean_all, note="no .publish cache", echo=echo)
+    )
+    res.add(
+        measure(
+            "publish build (warm)",
+            n,
+            build,
+            repeats=repeats,
+            setup=clean_out,
+            note="caches kept, output clean",
+            echo=echo,
+        )
+    )
+    built = (out / "index.html").exists()
+    res.add(measure("publish build (no-op)", n, build, repeats=repeats, note="nothing changed", echo=echo))
+
+    target = sorted(articles.glob("*.md"))[n // 2]
+    original = target.read_text(encoding="utf-8")
+
+    def edit(i: int) -> None:
+        # A new sentence in one article (atomic replace, so hard-linked copies elsewhere keep the old bytes).
+        tmp = target.with_suffix(".tmp")
+        tmp.write_text(original + f"\nEdited paragraph number {i + 1}.\n", encoding="utf-8")
+        os.replace(tmp, target)
+
+    res.add(
+        measure("publish build (1 edit)", n, build, repeats=repeats, setup=edit, note="one article edited", echo=echo)
+    )
+    tmp = target.with_suffix(".tmp")
+    tmp.write_text(original, encoding="utf-8")
+    os.replace(tmp, target)
+    if built:
+        res.facts[f"pages_{n}"] = sum(1 for _ in out.rglob("*.html"))
+
+    bare = work / "bare"
+    res.add(
+        measure(
+            "bare loop (markdown-it + Jinja2)",
+            n,
+            [PY, str(REPO / "tools" / "bare_loop.py"), str(root), str(bare)],
+            repeats=repeats,
+            setup=lambda _: rmtree(bare),
+            note="1 process, no QC",
+            echo=echo,
+        )
+    )
+    for theme, label in (("mkdocs", "MkDocs (plain theme, nav)"), ("material", "MkDocs Material (nav)")):
+        cfg = write_mkdocs(articles, work / theme, theme)
+        site_dir = work / f"{theme}-site"
+        res.add(
+            measure(
+                label,
+                n,
+                [str(BIN / "mkdocs"), "build", "-q", "-f", str(cfg), "-d", str(site_dir)],
+                repeats=repeats,
+                setup=lambda _, d=site_dir: rmtree(d),
+                echo=echo,
+            )
+        )
+        if theme == "material":
+            res.add(
+                measure(
+                    "MkDocs Material --dirty (no-op)",
+                    n,
+                    [str(BIN / "mkdocs"), "build", "-q", "--dirty", "-f", str(cfg), "-d", str(site_dir)],
+                    repeats=repeats,
+                    echo=echo,
+                )
+            )
+    hugo = shutil.which("hugo")
+    if hugo:
+        project = write_hugo(articles, work / "hugo")
+        hout = work / "hugo-site"
+        res.add(
+            measure(
+                "Hugo",
+                n,
+                [hugo, "--quiet", "-s", str(project), "-d", str(hout)],
+                repeats=repeats,
+                setup=lambda _: rmtree(hout),
+                echo=echo,
+            )
+        )
+    else:
+        res.add(Measurement("Hugo", n, failed="not installed (apt-get install hugo)"))
+
+
+def bench_check(res: Results, root: Path, n: int, repeats: int, echo: Callable[[str], None]) -> None:
+    """`publish check` of one article and of all N (evidence ingested by the builds before)."""
+    files = sorted((root / "articles").glob("*.md"))
+    report = WORK / f"check-{n}.json"
+    one = [*PUBLISH, "check", str(files[0]), "--format", "json", "--out", str(report)]
+    res.add(measure("publish check (1 article)", n, one, repeats=max(repeats, 5), ok_codes=(0, 1), echo=echo))
+    every = [*PUBLISH, "check", *map(str, files), "--format", "json", "--out", str(report)]
+    m = res.add(
+        measure("publish check (all)", n, every, repeats=1 if n > 2000 else repeats, ok_codes=(0, 1), echo=echo)
+    )
+    if not m.failed and report.exists():
+        data = json.loads(report.read_text(encoding="utf-8"))
+        totals: dict[str, int] = {}
+        for f in data.get("files", []):
+            for k, v in f.get("summary", {}).items():
+                totals[k] = totals.get(k, 0) + v
+        res.facts[f"check_statuses_{n}"] = totals
+        res.facts[f"check_files_ok_{n}"] = sum(1 for f in data.get("files", []) if f.get("ok"))
+
+
+def bench_once(res: Results, root: Path, repeats: int, echo: Callable[[str], None]) -> None:
+    """Start-up, in-process QC, LangChain import, ingest vs pdfplumber (independent of N)."""
+    res.add(
+        measure(
+            "publish check --help (start-up)", None, [*PUBLISH, "check", "--help"], repeats=max(repeats, 5), echo=echo
+        )
+    )
+    article = sorted((root / "articles").glob("*.md"))[0]
+    data, run = run_probe("langchain", str(article))
+    if data and data["exit"] in (0, 1):
+        res.facts["langchain_modules"] = data["langchain_modules"]
+    else:
+        res.facts["langchain_modules"] = f"probe failed: {data['exit'] if data else run.tail}"
+    echo(f"  LangChain modules imported by publish check: {res.facts['langchain_modules'] or 'none'}")
+    runs = [run_probe("qc", str(root), "50") for _ in range(repeats)]
+    ok = [d for d, _ in runs if d]
+    if ok:
+        m = in_process("QC of one article, in-process", [d["median_ms"] for d in ok], [r for _, r in runs], unit="ms")
+        m.note = f"median of 50 articles per run; slowest {max(d['max_ms'] for d in ok):.1f} ms; index load "
+        m.note += f"{statistics.median(d['index_ms'] for d in ok):.0f} ms"
+        res.add(m)
+        res.facts["qc_statuses_50_articles"] = ok[0]["statuses"]
+        echo(f"  QC in-process: {m.median:.2f} ms median; statuses of 50 articles: {ok[0]['statuses']}")
+    else:
+        res.add(Measurement("QC of one article, in-process", None, unit="ms", failed=runs[0][1].tail))
+    bench_ingest(res, root, repeats, echo)
+
+
+def in_process(name: str, values: list[float], runs: list[Run], unit: str = "s", note: str = "") -> Measurement:
+    """A figure timed inside a probe process (`values`, one per run); RSS comes from the probes' processes."""
+    return Measurement(name, None, runs=runs, unit=unit, value=statistics.median(values), values=values, note=note)
+
+
+def bench_ingest(res: Results, root: Path, repeats: int, echo: Callable[[str], None]) -> None:
+    """Evidence ingest of the 20 reports, cold and cached, as processes and in-process, next to pdfplumber."""
+    from pypdf import PdfReader
+
+    reports = root / "reports"
+    pages = sum(len(PdfReader(p).pages) for p in reports.glob("*.pdf"))
+    res.facts["ingest_pages"] = pages
+    res.facts["ingest_reports"] = len(list(reports.glob("*.pdf")))
+    cmd = [*PUBLISH, "evidence", "ingest", "--root", str(root)]
+    clean = lambda _: rmtree(root / ".publish")  # noqa: E731
+    res.add(
+        measure("evidence ingest (cold)", None, cmd, repeats=repeats, setup=clean, note=f"{pages} pages", echo=echo)
+    )
+    res.add(measure("evidence ingest (unchanged)", None, cmd, repeats=repeats, echo=echo))
+    cold: list[tuple[dict[str, Any] | None, Run]] = []
+    warm: list[tuple[dict[str, Any] | None, Run]] = []
+    for _ in range(repeats):
+        rmtree(root / ".publish")
+        cold.append(run_probe("ingest", str(root)))
+        warm.append(run_probe("ingest", str(root)))
+    for name, probes in (("ingest() cold, in-process", cold), ("ingest() unchanged, in-process", warm)):
+        values = [d["seconds"] for d, _ in probes if d]
+        if values:
+            res.add(in_process(name, values, [r for _, r in probes]))
+        else:
+            res.add(Measurement(name, None, failed=probes[0][1].tail))
+    plumber = [run_probe("pdfplumber", str(reports)) for _ in range(repeats)]
+    values = [d["seconds"] for d, _ in plumber if d]
+    if values:
+        res.add(in_process("pdfplumber extract_text, in-process", values, [r for _, r in plumber]))
+    else:
+        res.add(Measurement("pdfplumber extract_text, in-process", None, failed=plumber[0][1].tail))
+
+
+def bench_accuracy(res: Results, echo: Callable[[str], None]) -> None:
+    """QC accuracy by error injection, from tools/qc_accuracy.py when it exists."""
+    tool = REPO / "tools" / "qc_accuracy.py"
+    if not tool.exists():
+        res.facts["qc_accuracy"] = "tools/qc_accuracy.py is not there yet"
+        return
+    proc = subprocess.run([PY, str(tool), "--json"], capture_output=True, text=True, env=ENV, cwd=REPO, timeout=900)
+    try:
+        res.facts["qc_accuracy"] = json.loads(proc.stdout.strip().splitlines()[-1])
+    except (json.JSONDecodeError, IndexError):
+        res.facts["qc_accuracy"] = (proc.stdout.strip() or proc.stderr.strip())[-2000:]
+    echo("  QC accuracy: done")
+
+
+def profile_build(root: Path, n: int, top: int = 18) -> str:
+    """cProfile one cold `publish build` in a fresh process; the functions with the most own time."""
+    out = WORK / f"out-{n}" / "profile-site"
+    prof = WORK / f"build-{n}.prof"
+    rmtree(out)
+    rmtree(root / ".publish")
+    script = WORK / "profile_build.py"
+    script.write_text(
+        "import sys\nfrom pipeline.cli import main\n"
+        f"main(['build', '--root', {str(root)!r}, '--preview', '--out', {str(out)!r}])\n",
+        encoding="utf-8",
+    )
+    run_process([PY, "-m", "cProfile", "-o", str(prof), str(script)], cwd=REPO)
+    if not prof.exists():
+        return "profile failed"
+    buf = io.StringIO()
+    stats = pstats.Stats(str(prof), stream=buf)
+    stats.sort_stats("tottime").print_stats(top)
+    text = buf.getvalue()
+    return text[text.find("   ncalls") :] if "   ncalls" in text else text
+
+
+# --- targets, table and report ------------------------------------------------------------------------
+
+
+@dataclass
+class Target:
+    what: str
+    measured: str
+    met: bool | None  # None: could not be measured
+    why: str = ""
+
+
+def _s(m: Measurement | None) -> float | None:
+    return m.median if m and not m.failed else None
+
+
+def targets(res: Results, ns: list[int], big: int | None) -> list[Target]:
+    """Each target of issue #8 with its verdict and, when missed, the measured reason."""
+    out: list[Target] = []
+
+    def add(what: str, value: float | None, ok: Callable[[float], bool], shown: str, why: str = "") -> None:
+        if value is None:
+            out.append(Target(what, "not measured", None, "the command failed or does not exist yet"))
+        else:
+            met = ok(value)
+            out.append(Target(what, shown.format(value), met, "" if met else why))
+
+    ingest_cold = _s(res.get("ingest() cold, in-process"))
+    startup = _s(res.get("publish check --help (start-up)"))
+    pages = res.facts.get("ingest_pages", 0)
+    for n in ns:
+        bare, mat = _s(res.get("bare loop (markdown-it + Jinja2)", n)), _s(res.get("MkDocs Material (nav)", n))
+        warm = _s(res.get("publish build (warm)", n))
+        for kind in ("cold", "warm"):
+            b = _s(res.get(f"publish build ({kind})", n))
+            why = "see Hot spots"
+            if b and bare:
+                why = f"{b - bare:.1f} s more than the bare loop"
+                if kind == "cold" and warm and ingest_cold:
+                    why += f"; a cold build also parses {pages} PDF pages (ingest alone {ingest_cold:.1f} s) and QCs every article (warm build {warm:.1f} s)"
+                else:
+                    why += "; see Hot spots"
+            add(
+                f"full build ({kind}) ≤ bare loop, N={n}",
+                b / bare if b and bare else None,
+                lambda r: r <= 1.0,
+                "{:.2f}× the bare loop",
+                why,
+            )
+            add(
+                f"full build ({kind}) ≥ 2× faster than MkDocs Material w/ nav, N={n}",
+                mat / b if b and mat else None,
+                lambda r: r >= 2.0,
+                "{:.2f}× faster",
+                f"Material takes {mat or 0:.1f} s, Proofpress {b or 0:.1f} s",
+            )
+    small = min(ns)
+    fixed = (
+        f"process start-up alone is {startup:.2f} s; the rest is per-article work (see Hot spots)" if startup else ""
+    )
+    add(
+        f"no-op rebuild < 0.3 s, N={small}",
+        _s(res.get("publish build (no-op)", small)),
+        lambda v: v < 0.3,
+        "{:.3f} s",
+        fixed,
+    )
+    for n in ns:
+        add(
+            f"one edit rebuilt < 0.5 s, N={n}",
+            _s(res.get("publish build (1 edit)", n)),
+            lambda v: v < 0.5,
+            "{:.3f} s",
+            fixed,
+        )
+    qc = res.get("QC of one article, in-process")
+    add("QC of one article < 20 ms", qc.value if qc else None, lambda v: v < 20, "{:.2f} ms", "see qc/check.py")
+    add("`publish check` start-up < 0.3 s", startup, lambda v: v < 0.3, "{:.3f} s", "imports at start-up")
+    lc = res.facts.get("langchain_modules")
+    found = isinstance(lc, list)
+    out.append(
+        Target(
+            "`publish check` imports no LangChain",
+            ("none" if not lc else ", ".join(lc)[:80]) if found else "not measured",
+            (not lc) if found else None,
+            "" if not lc or not found else "LangChain imported",
+        )
+    )
+    plumber = _s(res.get("pdfplumber extract_text, in-process"))
+    add(
+        "ingest ≥ 1.5× pdfplumber (pages/s)",
+        plumber / ingest_cold if ingest_cold and plumber else None,
+        lambda r: r >= 1.5,
+        "{:.2f}×",
+        f"ingest {pages / (ingest_cold or 1):.0f} pages/s, pdfplumber {pages / (plumber or 1):.0f} pages/s",
+    )
+    add(
+        "second ingest of unchanged reports < 0.1 s (in-process)",
+        _s(res.get("ingest() unchanged, in-process")),
+        lambda v: v < 0.1,
+        "{:.3f} s",
+        "unchanged reports are hashed and looked up; see evidence/ingest.py",
+    )
+    if big:
+        for kind in ("cold", "warm"):
+            a, b = _s(res.get(f"publish build ({kind})", small)), _s(res.get(f"publish build ({kind})", big))
+            add(
+                f"{big} build ({kind}) ≤ {1.1 * big / small:.1f}× the {small} build",
+                b / a if a and b else None,
+                lambda r: r <= 1.1 * big / small,
+                "{:.2f}×",
+                f"{big / small:.0f}× the articles cost {(b or 0) / (a or 1):.1f}× the time: superlinear work",
+            )
+    return out
+
+
+def _fmt_row(m: Measurement, res: Results) -> list[str]:
+    rss = f"{m.rss:.0f}" if m.rss else ""
+    if m.failed:
+        return [m.name, str(m.n or ""), "—", "—", rss, m.failed[:90]]
+    med = m.median or 0.0
+    value = f"{med:.2f} ms" if m.unit == "ms" else f"{med:.3f} s"
+    spread = (
+        f"{m.lo:.3f}–{m.hi:.3f}" if m.lo is not None and m.hi is not None and len(m.values or m.runs) > 1 else "(1 run)"
+    )
+    ratio = []
+    bare = _s(res.get("bare loop (markdown-it + Jinja2)", m.n)) if m.n else None
+    mat = _s(res.get("MkDocs Material (nav)", m.n)) if m.n else None
+    if m.name in FULL_BUILDS:
+        if bare and not m.name.startswith("bare"):
+            ratio.append(f"{med / bare:.2f}× bare")
+        if mat and m.name != "MkDocs Material (nav)":
+            ratio.append(f"{mat / med:.1f}× faster than Material" if med < mat else f"{med / mat:.1f}× Material")
+    pages = res.facts.get("ingest_pages")
+    if pages and ("ingest" in m.name or "pdfplumber" in m.name) and "unchanged" not in m.name:
+        ratio.append(f"{pages / med:.0f} pages/s")
+    return [m.name, str(m.n or ""), value, spread, rss, "; ".join([*ratio, m.note] if m.note else ratio)]
+
+
+FULL_BUILDS = {
+    "publish build (cold)",
+    "publish build (warm)",
+    "bare loop (markdown-it + Jinja2)",
+    "MkDocs (plain theme, nav)",
+    "MkDocs Material (nav)",
+    "Hugo",
+}
+HEADERS = ["measurement", "N", "median", "min–max", "peak RSS (MiB)", "ratios / notes"]
+
+
+def machine() -> dict[str, str]:
+    cpu = "unknown"
+    with open("/proc/cpuinfo", encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    with open("/proc/meminfo", encoding="utf-8") as f:
+        mem_kb = int(next(line for line in f if line.startswith("MemTotal")).split()[1])
+    versions = []
+    for pkg in (
+        "proofpress",
+        "pypdf",
+        "jinja2",
+        "markdown-it-py",
+        "pydantic",
+        "mkdocs",
+        "mkdocs-material",
+        "pdfplumber",
+        "reportlab",
+    ):
+        try:
+            versions.append(f"{pkg} {md.version(pkg)}")
+        except md.PackageNotFoundError:
+            versions.append(f"{pkg} (not installed)")
+    hugo = shutil.which("hugo")
+    if hugo:
+        v = subprocess.run([hugo, "version"], capture_output=True, text=True).stdout.split()
+        versions.append(f"hugo {v[1] if len(v) > 1 else '?'}")
+    else:
+        versions.append("hugo (not installed)")
+    return {
+        "CPU": f"{cpu} ({os.cpu_count()} cores)",
+        "RAM": f"{mem_kb / 1024 / 1024:.1f} GiB",
+        "OS": platform.platform(),
+        "Python": platform.python_version(),
+        "packages": ", ".join(versions),
+    }
+
+
+def render_markdown(res: Results, tgts: list[Target], args: argparse.Namespace, elapsed: float) -> str:
+    lines = [
+        "# Benchmarks",
+        "",
+        "Written by `make bench` (`tools/bench.py`); do not edit by hand. Whole processes are timed (median of "
+        f"{args.repeats} runs, min–max shown); peak RSS is `ru_maxrss` from `os.wait4` (the largest process of the tree).",
+        "",
+        f"Run {dt.datetime.now().strftime('%Y-%m-%d %H:%M')}, N = {', '.join(map(str, args.n))}, "
+        f"{'quick' if args.quick else 'full'} run, {elapsed / 60:.1f} min in all.",
+        "",
+        "## Machine",
+        "",
+        *[f"- **{k}**: {v}" for k, v in machine().items()],
+        "",
+        "## Content",
+        "",
+        f"`tools/synth.py` (seed {args.seed}): {res.facts.get('ingest_reports', 20)} generated report PDFs "
+        f"({res.facts.get('ingest_pages', '?')} pages, 10–50 each, rendered by `tools/make_reports.py`) and N drafts of "
+        "~1,200 words: 5 question sections, lists, a Markdown table, ~90 cited numbers, 70 % zh / 30 % en, tags from a pool of 50.",
+        "",
+        "## Results",
+        "",
+        "| " + " | ".join(HEADERS) + " |",
+        "|" + "---|" * len(HEADERS),
+        *["| " + " | ".join(c.replace("|", "/") for c in _fmt_row(m, res)) + " |" for m in res.rows],
+        "",
+    ]
+    facts = {k: v for k, v in res.facts.items() if k not in ("ingest_pages", "ingest_reports")}
+    if facts:
+        lines += ["Other facts:", ""]
+        lines += [
+            f"- `{k}`: {json.dumps(v, ensure_ascii=False) if not isinstance(v, str) else v}" for k, v in facts.items()
+        ]
+        lines.append("")
+    lines += ["## Targets", "", "| target | measured | verdict | why |", "|---|---|---|---|"]
+    for t in tgts:
+        verdict = "not measured" if t.met is None else ("**met**" if t.met else "**missed**")
+        lines.append(f"| {t.what} | {t.measured} | {verdict} | {t.why} |")
+    lines.append("")
+    if res.hotspots:
+        lines += [
+            f"## Hot spots (cProfile of one cold `publish build`, N={min(args.n)}, by own time)",
+            "",
+            "Only the main process is profiled; work done in worker processes shows up as waiting.",
+            "",
+            "```",
+            res.hotspots.rstrip(),
+            "```",
+            "",
+        ]
+    return "\n".join(lines)
+
+
+def print_table(res: Results, tgts: list[Target]) -> None:
+    from rich.console import Console
+    from rich.table import Table as RichTable
+
+    table = RichTable(title="Proofpress bench")
+    for h in HEADERS:
+        table.add_column(h, overflow="fold")
+    for m in res.rows:
+        table.add_row(*_fmt_row(m, res))
+    console = Console(width=max(shutil.get_terminal_size().columns, 150))
+    console.print(table)
+    tt = RichTable(title="Targets")
+    for h in ("target", "measured", "verdict"):
+        tt.add_column(h)
+    for t in tgts:
+        tt.add_row(t.what, t.measured, "n/a" if t.met is None else ("[green]met" if t.met else "[red]missed"))
+    console.print(tt)
+
+
+def run(args: argparse.Namespace, echo: Callable[[str], None] = print) -> tuple[Results, list[Target]]:
+    """The whole benchmark; returns the measurements and the target verdicts."""
+    started = time.perf_counter()
+    res = Results()
+    roots: dict[int, Path] = {}
+    for n in args.n:
+        root = WORK / f"root-{n}"
+        rmtree(root)
+        t = time.perf_counter()
+        synth.make_root(root, n, args.reports, args.seed)
+        echo(f"N={n}: generated {root} in {time.perf_counter() - t:.1f} s")
+        roots[n] = root
+        bench_sites(res, root, n, args.repeats, echo)
+        bench_check(res, root, n, args.repeats, echo)
+    small = roots[min(args.n)]
+    bench_once(res, small, args.repeats, echo)
+    if not args.no_accuracy:
+        bench_accuracy(res, echo)
+    if not args.no_profile:
+        res.hotspots = profile_build(small, min(args.n))
+    big = max(args.n) if len(args.n) > 1 else None
+    tgts = targets(res, sorted(args.n), big)
+    if args.write:
+        from evidence.fsutil import atomic_write
+
+        atomic_write(args.doc, render_markdown(res, tgts, args, time.perf_counter() - started))
+        echo(f"wrote {args.doc}")
+    return res, tgts
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="N=200 and 2 repeats (a smoke run; still writes the doc)")
+    parser.add_argument("-n", type=int, action="append", help="article counts (default 1000 and 5000)")
+    parser.add_argument("--repeats", type=int, default=None, help="runs per measurement (default 3)")
+    parser.add_argument("--reports", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--doc", type=Path, default=DOC, help="where to write the Markdown report")
+    parser.add_argument("--no-write", dest="write", action="store_false")
+    parser.add_argument("--no-profile", action="store_true")
+    parser.add_argument("--no-accuracy", action="store_true")
+    parser.add_argument("--probe", help=argparse.SUPPRESS)
+    parser.add_argument("--probe-out", help=argparse.SUPPRESS)
+    args, rest = parser.parse_known_args(argv)
+    if args.probe:
+        result = PROBES[args.probe](*rest)
+        Path(args.probe_out).write_text(json.dumps(result), encoding="utf-8")
+        return 0
+    args.n = args.n or ([200] if args.quick else [1000, 5000])
+    args.repeats = args.repeats or (2 if args.quick else 3)
+    WORK.mkdir(exist_ok=True)
+    res, tgts = run(args)
+    print_table(res, tgts)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
