@@ -12,7 +12,7 @@ from evidence.errors import EvidenceError, PublishError
 from evidence.fsutil import sha256_file
 from evidence.models import IngestLimits, Registry, Report, ReportEntry
 from evidence.pdf import PARSER_VERSION, parse_pdf
-from evidence.registry import REGISTRY_NAME
+from evidence.registry import REGISTRY_NAME, report_file
 from evidence.store import Store
 from evidence.yamlio import read_yaml, validate
 
@@ -108,7 +108,7 @@ def ingest(
             result = IngestResult(entry.id, file=entry.file)
             pdf = reports_dir / entry.file
             try:
-                result = _ingest_one(entry, pdf, store, limits, progress)
+                result = _ingest_one(entry, report_file(reports_dir, entry), store, limits, progress)
             except PublishError as e:
                 err = e if isinstance(e, EvidenceError) else EvidenceError(e.message, path=e.path or pdf, line=e.line)
                 store.set_error(entry.id, entry.file, str(err))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 import logging
 import re
 import signal
@@ -14,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from evidence.errors import EvidenceError
 from evidence.models import Figure, IngestLimits, Page
@@ -153,21 +154,37 @@ _MAGNITUDE = {"K": 1e3, "k": 1e3, "M": 1e6, "B": 1e9, "万": 1e4, "亿": 1e8}
 _NOT_FIGURES = re.compile(
     (
         r"\d{4}\s*年\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*日)?|\d{1,2}\s*月\s*\d{1,2}\s*日|\d{4}\s*年(?:度|末|初|底)?"
-        r"|<(?:19|20)\d{2}[-/.](?:0?[1-9]|1[0-2])(?:[-/.](?:0?[1-9]|[12]\d|3[01]))?>"
-        r"|<\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?>|<[vV]?\d+(?:\.\d+){2,}>|<\d{1,2}:\d{2}(?::\d{2})?>"
-        r"|(?:表|图|附表|附图|Table|TABLE|Tab\.|Fig\.|Figure|FIGURE|Eq\.|Section|Sec\.|§|Appendix|附录|Chapter|第)\s*"
+        r"|⟨(?:19|20)\d{2}[AEFHQ]⟩|⟨(?:19|20)\d{2}[-/.](?:0?[1-9]|1[0-2])(?:[-/.](?:0?[1-9]|[12]\d|3[01]))?⟩"
+        r"|⟨\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?⟩|⟨[vV]?\d+(?:\.\d+){2,}⟩|⟨\d{1,2}:\d{2}(?::\d{2})?⟩"
+        r"|(?:表|图|附表|附图|Table|TABLE|Tab\.|Fig\.?|Figure|FIGURE|Eq\.|Section|Sec\.|§|Appendix|附录|Chapter|第)\s*"
         r"(?:[A-Z][-.]?)?\d+(?:[-.–]\d+)*(?:\s*[章节条])?"
-        r"|第\s*\d+\s*[页頁]|共\s*\d+\s*[页頁]|<[Pp]age\s+\d+(?:\s+of\s+\d+)?>"
-        r"|\[\d+(?:[,–-]\s*\d+)*\]|<[A-Za-z]+\d+[A-Za-z0-9_]*|\d+(?:\*\d+)+|<\d+[A-Za-z]*-[A-Za-z0-9_]+|[A-Za-z0-9_]+-\d+[A-Za-z0-9_]*"
+        r"|第\s*\d+\s*[页頁]|共\s*\d+\s*[页頁]|⟨[Pp]age\s+\d+(?:\s+of\s+\d+)?⟩"
+        r"|(?:Ubuntu|CentOS|Debian|Windows|Android|iOS|Python|CUDA|ROCm|Linux|kernel|gcc|g\+\+|clang|Java|Node|PyTorch|vLLM)"
+        r"\s*v?\d+(?:\.\d+)*|arXiv:\s*\d{4}\.\d{4,5}(?:v\d+)?|⟨[a-z]+:\d+⟩"
+        r"|\[\d+(?:[,–-]\s*\d+)*\]|⟨[A-Za-z]+\d+[A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*|\d+(?:\*\d+)+|⟨\d+[A-Za-z]*-[A-Za-z0-9_]+"
+        r"|(?:[A-Za-z0-9_]+-)+\d+[A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*|⟨\d+(?::\d+)+⟩|(?:^|(?<=[\s(（]))\d{1,2}[)）](?=\s)"
+        r"|(?:Listing|Algorithm|Equation|Lemma|Theorem|Step|步骤)\s*\d+"
     )
-    .replace("<", r"(?<![A-Za-z0-9_])")
-    .replace(">", r"(?![A-Za-z0-9_])")
+    .replace("⟨", r"(?<![A-Za-z0-9_])")
+    .replace("⟩", r"(?![A-Za-z0-9_])")
 )
 _RANGE_JOIN = re.compile(r"\s*(?:[–~〜]|-(?=\d)|至|到|to)\s*")
+# Code listings and algorithm lines: their numbers (`int32_t width = 11;`) measure nothing.
 _CODE = re.compile(
-    r";\s*$|[{}]|^\s*(?:#include|#define|int\d*_t|uint\d*_t|int|char|auto|struct|class|return|const|std::|for\s*\(|if\s*\()"
-    r"|\w+\s*=\s*[\w\"'{\[]|::|->|\$\s|^\s*[$>#]\s|--\w"
+    r"^\s*\d+:\s|←|^\s*\"[^\"]+\"\s*:|[{}]"
+    r"|^\s*(?:#include|#define|int\d*_t|uint\d*_t|int|char|auto|struct|class|return|const|std::|for\s*\(|if\s*\()"
+    r"|^\s*[A-Za-z_][\w.\[\]]*\s*=\s*\S|::|->|^\s*[$>#]\s|(?:^|\s)--?[a-z][\w-]*[ =]"
 )
+
+
+def _is_code(text: str) -> bool:
+    # A statement ends in `;` with `=` or a call in it; Chinese prose ends clauses in `；` (`;` after NFKC) too.
+    if _CODE.search(text):
+        return True
+    return bool(re.search(r"[\w)\]\"']\s*;\s*$", text)) and ("=" in text or "(" in text) and not _CJK_CHAR.search(text)
+
+
+_CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
 _PAGE_NUMBER = re.compile(
     r"^\s*(?:第\s*\d+\s*页\s*(?:/|,|，)?\s*共\s*\d+\s*页|-?\s*\d{1,4}\s*-?|\d{1,4}\s*/\s*\d{1,4}|[Pp]age\s+\d+(?:\s+of\s+\d+)?)\s*$"
 )
@@ -194,10 +211,13 @@ def find_numbers(text: str, *, keep_years: bool = False) -> list[Number]:
     found: list[Number] = []
     for m in _NUMBER.finditer(masked):
         start = m.start("sign") if m.group("sign") else m.start("num")
-        before = masked[start - 1] if start > 0 else " "
-        if before.isalnum() or before in "._/\\@#&" or (before == "-" and start > 1 and masked[start - 2].isalnum()):
-            continue
-        if m.group("sign") == "-" and start > 0 and masked[start - 1].isalnum():
+        before = text[start - 1] if start > 0 else " "  # the unmasked text: `LLaMA3-70B` stays one identifier
+        # Digits glued to Latin letters are identifiers (`TP8`, `A800`); after a CJK character they are numbers.
+        if (
+            _ASCII_ALNUM.match(before)
+            or before in ".\\@#&"
+            or (before == "-" and start > 1 and _ASCII_ALNUM.match(text[start - 2]))
+        ):
             continue
         num = m.group("num")
         value = float(num.replace(",", ""))
@@ -220,6 +240,8 @@ def find_numbers(text: str, *, keep_years: bool = False) -> list[Number]:
             unit, end = found_unit
         elif nxt.isascii() and nxt.isalpha() and not raw.endswith(nxt):
             continue  # 480P, 2022E, 3rd: part of an identifier, not a quantity
+        if re.match(r"\s?[×x*]\s?[A-Za-z0-9]", text[m.end("num") : m.end("num") + 3]) and not m.group("num").count("."):
+            unit, end = "", m.end("num")  # `8×A800`, `8×312 TFLOPS`: a count of things, the multiplier is no unit
         if m.group("sign") == "-":
             value = -value
         if not unit and not keep_years and not m.group("num").count(".") and 1900 <= value <= 2100 and "," not in num:
@@ -240,8 +262,12 @@ def _billion_context(text: str, pos: int) -> bool:
 
 
 def number_cell(text: str) -> bool:
-    """A table cell that is a number, with an optional unit or sign (or a placeholder such as `-` or `N/A`)."""
-    t = text.strip()
+    """A table cell that is a number, with an optional unit or sign (or a placeholder such as `-` or `N/A`).
+
+    A trailing remark in brackets (`2 B (BFloat16)`) and a count prefix (`8×312 TFLOPS`) are allowed.
+    """
+    t = re.sub(r"\s*[(（][^()（）]{0,30}[)）]$", "", text.strip())
+    t = re.sub(r"^\d+\s?[×x*]\s?(?=\d)", "", t)
     if t in ("-", "—", "–", "/", "N/A", "n/a", "NA", "--", "—", "×", "✓"):
         return True
     nums = find_numbers(t, keep_years=True)
@@ -454,8 +480,12 @@ def is_heading(text: str, size: float = 0.0, body: float = 0.0) -> bool:
         return False
     if not _HEADING.match(t):
         return False
+    if re.match(r"^\s*0|^\s*\d+(?:\.\d+)*[A-Za-z]|://", t):
+        return False  # `0.6Cache Hit Rate`, `8Replica Count`, `10th`, URLs: chart and reference debris
     head = re.match(r"^\s*[\d.]+\s*", t)
     rest = t[head.end() :] if head else t
+    if not re.search(r"[\u3400-\u9fff]|[A-Za-z]{3,}", rest) or parse_unit(rest):
+        return False  # `16 GT/s` is a chart label, not section 16
     # `3 测试方法` is a heading; `8 p50 10.17 7.53` is a table row: headings carry (almost) no further numbers.
     return len(find_numbers(rest)) <= (1 if size > body * 1.1 else 0) and not number_cell(rest)
 
@@ -480,7 +510,7 @@ class _Raw:
     raw: str
     labels: list[str]
     quote: str
-    kind: str
+    kind: Literal["cell", "kv", "prose"]
 
 
 def _clean_labels(labels: list[str]) -> list[str]:
@@ -502,10 +532,12 @@ class _Table:
 
 def _is_row(line: Line, page_width: float) -> bool:
     segs = line.segs
-    if len(segs) < 2 or _CODE.search(line.text):
+    if len(segs) < 2 or _is_code(line.text):
         return False
     if any(s.x1 - s.x0 > 0.55 * page_width for s in segs):
         return False
+    if all(re.fullmatch(r"(?:19|20)\d{2}[AEFHQ]?", sg.text.strip()) for sg in segs if re.search(r"\d", sg.text)):
+        return False  # `指标 2021 2022E 2023E`: a header of years
     if any(number_cell(s.text) and re.search(r"\d", s.text) for s in segs[1:]) or (
         number_cell(segs[0].text) and any(number_cell(s.text) for s in segs[1:])
     ):
@@ -544,8 +576,8 @@ def _tables(lines: list[Line], page_width: float) -> list[_Table]:
         j = i + 1
         while j < len(lines):
             step = lines[j - 1].y - lines[j].y
-            if step > 3.3 * max(lines[j].size, lines[j - 1].size):
-                break
+            if step > 3.3 * max(lines[j].size, lines[j - 1].size) or step < -0.5 * lines[j].size:
+                break  # a gap, or the jump to the top of the next column
             if _is_row(lines[j], page_width):
                 rows.append(j)
             elif not _continuation(lines[j]):
@@ -591,12 +623,12 @@ def _continuation(line: Line) -> bool:
     """A wrapped row label, or a row without numbers, between table rows: short, no sentence, no `label:`."""
     t = line.text
     return (
-        len(t) <= 40
+        len(t) <= 60
         and not is_caption(t)
         and not is_heading(t)
         and not _SENTENCE_END.search(t)
         and not re.search(r"[:：]", t)
-        and not _CODE.search(t)
+        and not _is_code(t)
         and not any(number_cell(s.text) and re.search(r"\d", s.text) for s in line.segs)
     )
 
@@ -683,7 +715,7 @@ def _table_figures(table: _Table, page_width: float, heading: str) -> list[tuple
         elif len({_column_of(s, cols) for s in ln.segs}) == 1:
             wrapped.append((len(cells), ln.y, " ".join(c for c in row if c)))
     # A wrapped label belongs to the nearer of the rows around it (the one below when it sits midway).
-    labels_extra: dict[int, list[str]] = {}
+    labels_extra: dict[int, list[str]] = {}  # row → label texts, prefixed "0" (above the row) or "1" (below)
     for pos, y, text in wrapped:
         if pos >= len(cells):
             target = len(cells) - 1
@@ -691,34 +723,37 @@ def _table_figures(table: _Table, page_width: float, heading: str) -> list[tuple
             target = 0
         else:
             target = pos if abs(row_lines[pos].y - y) <= abs(row_lines[pos - 1].y - y) else pos - 1
-        labels_extra.setdefault(target, []).append(text)
+        labels_extra.setdefault(target, []).append(("0" if y > row_lines[target].y else "1") + text)
     key_cols = _key_columns(cells, headers)
-    # A unit in the corner cell (`Boiling Points °C`) is the unit of the whole table.
-    table_unit_ = table.unit or next((header_unit(headers[c]) for c in key_cols if header_unit(headers[c])), None)
+    # A unit in a label column's header (`Boiling Points °C`, `利润表(百万元)`) is the unit of the cells to its right.
     out: list[tuple[_Raw, Line]] = []
     for r, (row, ln) in enumerate(zip(cells, row_lines, strict=True)):
-        row_labels = []
-        row_unit = None
-        for c in key_cols:
-            cell = row[c]
-            if not cell:
-                continue
-            row_labels.append(f"{headers[c]} {cell}".strip() if number_cell(cell) else cell)
-            row_unit = row_unit or header_unit(cell, loose=False)
-        if r in labels_extra and key_cols:
-            row_labels = [" ".join([*(row_labels[:1]), *labels_extra[r]]).strip(), *row_labels[1:]]
         quote = " ".join(c for c in row if c)
         for c, cell in enumerate(row):
             if not cell:
                 continue
+            key = c in key_cols
+            row_labels = []
+            row_unit = None
+            group = _label_group(key_cols, c) if not key else _run_of(key_cols, c)
+            group_unit = next((header_unit(headers[k]) for k in group if header_unit(headers[k])), None)
+            for k in group if not key else [k for k in group if k != c]:
+                if row[k]:
+                    row_labels.append(f"{headers[k]} {row[k]}".strip() if number_cell(row[k]) else row[k])
+                    row_unit = row_unit or header_unit(row[k], loose=False)
+            if r in labels_extra and row_labels:
+                above = [t[1:] for t in labels_extra[r] if t[0] == "0"]
+                below = [t[1:] for t in labels_extra[r] if t[0] == "1"]
+                row_labels = [" ".join([*above, row_labels[0], *below]).strip(), *row_labels[1:]]
             col_unit = header_unit(headers[c]) if headers[c] else None
-            for num in find_numbers(cell, keep_years=c not in key_cols):
-                if c in key_cols and not number_cell(cell):
+            for num in find_numbers(cell, keep_years=not key):
+                if key and not number_cell(cell):
                     continue  # numbers inside a row label (`480P 32*32`) describe the row
-                unit = num.unit or col_unit or row_unit or table_unit_ or ""
-                labels = [table.caption, *row_labels, headers[c] if c not in key_cols else "", heading]
-                if c in key_cols:
-                    labels = [table.caption, headers[c], *(lab for lab in row_labels if cell not in lab), heading]
+                unit = num.unit or col_unit or ("" if key else row_unit or group_unit or table.unit or "")
+                if key:
+                    labels = [table.caption, headers[c], *row_labels, heading]
+                else:
+                    labels = [table.caption, *row_labels, headers[c], heading]
                 out.append((_Raw(num.value, unit, num.raw, _clean_labels(labels), quote, "cell"), ln))
     return out
 
@@ -745,20 +780,72 @@ def _key_columns(cells: list[list[str]], headers: list[str]) -> list[int]:
             keys.append(c)
             continue
         break
+    # Side-by-side tables (`主要财务指标 … | 利润表 …`): a later column of words starts the next table's labels.
+    start = (keys[-1] + 2) if keys else 1
+    for c in range(start, ncol - 1):
+        values = [row[c] for row in cells if row[c]]
+        if values and sum(1 for v in values if number_cell(v)) < len(values) / 2:
+            keys.append(c)
     return keys
+
+
+def _run_of(key_cols: list[int], c: int) -> list[int]:
+    """The run of consecutive label columns that holds column `c`."""
+    run = [c]
+    while run[0] - 1 in key_cols:
+        run.insert(0, run[0] - 1)
+    while run[-1] + 1 in key_cols:
+        run.append(run[-1] + 1)
+    return run
+
+
+def _label_group(key_cols: list[int], c: int) -> list[int]:
+    """The run of label columns nearest to the left of column `c`."""
+    left = [k for k in key_cols if k < c]
+    group: list[int] = []
+    for k in reversed(left):
+        if group and k != group[0] - 1:
+            break
+        group.insert(0, k)
+    return group or [k for k in key_cols if k <= c][:1]
 
 
 _KV = re.compile(r"^\s*(?P<label>[^:：=]{1,40}?)\s*[:：]\s*(?P<value>.*\d.*)$")
 
 
 def _kv(line: str) -> tuple[str, str] | None:
+    """`label: value unit` (or `label：value`), with a short label and the number near the start of the value."""
     m = _KV.match(line)
-    if not m or _CODE.search(line) or re.search(r"https?$|\d$", m.group("label")):
+    if not m or _is_code(line):
         return None
-    label = m.group("label").strip()
-    if len(label) < 1 or _SENTENCE_END.search(label) or label.count(" ") > 6:
+    label, value = m.group("label").strip(), m.group("value").strip()
+    if not label or re.search(r"https?$|\d$|[\"'\[\](){}<>]$|^[\"'(\[]", label) or _SENTENCE_END.search(label):
         return None
-    return label, m.group("value").strip()
+    if label.isascii() and not re.match(r"[:：]\s", line[m.end("label") :].lstrip()[:2] + " "):
+        return None  # `cpu:0`, `http:…`: a Latin label needs a space after its colon
+    if label.count(" ") > 6 or re.match(r"\d+\s*[)、]|\d+\.(?!\d)", value):
+        return None  # `steps: 1) …` is an enumeration, not a measurement
+    first = find_numbers(value)
+    if not first or first[0].start > 40 or len(value) > 80:
+        return None
+    return label, value
+
+
+def _axis_ticks(numbers: list[Number]) -> bool:
+    """Four or more bare numbers in an arithmetic or geometric progression: a chart axis, not data."""
+    values = [n.value for n in numbers]
+    if len(values) < 4 or any(n.unit and n.unit != "%" for n in numbers):
+        return False
+    steps = {round(b - a, 6) for a, b in itertools.pairwise(values)}
+    if len(steps) == 1 and next(iter(steps)) != 0:
+        return True
+    if all(v > 0 for v in values):
+        ratios = {round(b / a, 6) for a, b in itertools.pairwise(values)}
+        return len(ratios) == 1
+    return False
+
+
+_TOC = re.compile(r"(?:\.\s*){5,}|…{2,}|·{5,}")
 
 
 def _sentences(paragraph: str) -> Iterator[str]:
@@ -773,8 +860,9 @@ def _sentences(paragraph: str) -> Iterator[str]:
 def _join(a: str, b: str) -> str:
     if not a:
         return b
-    if a.endswith("-") and b[:1].islower() and a[-2:-1].isalpha():
-        return a[:-1] + b
+    if a.endswith("-") and a[-2:-1].isalnum() and b[:1].isalnum():
+        # `bench-`/`mark` was one word broken at the line end; `LLaMA3-`/`70B` keeps its hyphen.
+        return a[:-1] + b if b[:1].islower() and a[-2:-1].isalpha() else a + b
     if _cjk_edge(a.rstrip(), b.lstrip()):
         return a.rstrip() + b.lstrip()
     return a.rstrip() + " " + b.lstrip()
@@ -797,24 +885,79 @@ def _chart_unit(lines: list[str], idx: int) -> str | None:
     return None
 
 
+def _reading_order(lines: list[Line], width: float) -> list[Line]:
+    """Two-column pages become left column then right column (between full-width lines); others stay as they are.
+
+    A page is two-column when a vertical gutter near the middle is crossed by few lines and wide prose segments
+    sit on both sides of it; table columns never make such wide segments on both sides.
+    """
+    if len(lines) < 8 or width <= 0:
+        return lines
+
+    def crossing(ln: Line, g: float) -> bool:
+        return any(sg.x0 < g - 1 and sg.x1 > g + 1 for sg in ln.segs)
+
+    best_g, best_n = 0.0, len(lines) + 1
+    for step in range(41):
+        g = width * (0.4 + 0.005 * step)
+        n = sum(1 for ln in lines if crossing(ln, g))
+        if n < best_n:
+            best_g, best_n = g, n
+    g = best_g
+    if best_n > 0.2 * len(lines):
+        return lines
+    wide = 0.28 * width
+    left = sum(1 for ln in lines for sg in ln.segs if sg.x1 <= g and sg.x1 - sg.x0 > wide)
+    right = sum(1 for ln in lines for sg in ln.segs if sg.x0 >= g and sg.x1 - sg.x0 > wide)
+    if left < 5 or right < 5:
+        return lines
+    out: list[Line] = []
+    block_left: list[Line] = []
+    block_right: list[Line] = []
+
+    def flush() -> None:
+        out.extend(block_left)
+        out.extend(block_right)
+        block_left.clear()
+        block_right.clear()
+
+    for ln in lines:
+        if crossing(ln, g):
+            flush()
+            out.append(ln)
+            continue
+        ls = [sg for sg in ln.segs if sg.x1 <= g + 1]
+        rs = [sg for sg in ln.segs if sg.x1 > g + 1]
+        if ls:
+            block_left.append(Line(ln.y, max(sg.size for sg in ls), ls))
+        if rs:
+            block_right.append(Line(ln.y, max(sg.size for sg in rs), rs))
+    flush()
+    return out
+
+
 def _page_figures(plain: str, lines: list[Line], page_width: float, page_height: float, ctx: _Ctx) -> list[_Raw]:
     """All figures of one page: table cells from positions, then `label: value` lines and prose from plain text."""
     body = [ln for ln in lines if page_height * 0.06 < ln.y < page_height * 0.94] if page_height else lines
+    in_body = {id(ln) for ln in body}
+    margin_texts = {_squash(ln.text) for ln in lines if id(ln) not in in_body}
+    body = _reading_order(body, page_width)
     sizes = Counter(round(ln.size) for ln in body)
     body_size = sizes.most_common(1)[0][0] if sizes else 10.0
     out: list[_Raw] = []
     tables = _tables(body, page_width)
     consumed: Counter[str] = Counter()
     table_text: list[str] = []
-    # Section headings seen on this page (by position), so a table is labelled with the heading above it.
-    heading_at: list[tuple[float, str]] = []
-    for ln in body:
+    # Section headings seen on this page (in reading order), so a table is labelled with the heading above it.
+    heading_at: dict[int, str] = {}
+    for i, ln in enumerate(body):
         if is_heading(ln.text, ln.size, body_size):
-            heading_at.append((ln.y, ln.text.strip()))
+            heading_at[i] = ln.text.strip()
+    position = {id(ln): i for i, ln in enumerate(body)}
     plain_tokens = Counter(n.raw for n in find_numbers(plain, keep_years=True))
     for table in tables:
-        top = (table.header[0] if table.header else table.lines[0]).y
-        heading = next((h for y, h in reversed(heading_at) if y > top), None) or ctx.heading
+        top = position[id(table.header[0] if table.header else table.lines[0])]
+        heading = next((heading_at[i] for i in sorted(heading_at, reverse=True) if i < top), None) or ctx.heading
         for raw, _ln in _table_figures(table, page_width, heading):
             # Cross-check with plain text: a number plain mode never printed is a fusion of neighbours; drop it.
             if plain_tokens[raw.raw] <= 0:
@@ -823,7 +966,6 @@ def _page_figures(plain: str, lines: list[Line], page_width: float, page_height:
             consumed[raw.raw] += 1
             out.append(raw)
         table_text.append(_squash(" ".join([table.caption, *(ln.text for ln in [*table.header, *table.lines])])))
-    margin_texts = {_squash(ln.text) for ln in lines if ln not in body}
     # Plain text in reading order: kv lines, headings and prose (table lines are skipped, their numbers consumed).
     plain_lines = [ln.strip() for ln in plain.splitlines()]
     paragraph = ""
@@ -854,9 +996,9 @@ def _page_figures(plain: str, lines: list[Line], page_width: float, page_height:
                 ctx.heading = text
                 para_heading = text
             continue
-        if _CODE.search(text):
+        if _is_code(text) or _TOC.search(text):
             flush()
-            continue
+            continue  # code listings and table-of-contents lines hold numbers that measure nothing
         kv = _kv(text)
         if kv:
             flush()
@@ -865,7 +1007,7 @@ def _page_figures(plain: str, lines: list[Line], page_width: float, page_height:
                 if consumed[n.raw] > 0:
                     consumed[n.raw] -= 1
                     continue
-                before = value[: n.start].strip(" ≥≤><约~≈")
+                before = value[: n.start].strip(" ≥≤><约~≈(（")
                 labels = [
                     label,
                     before if before and len(before) < 30 and not find_numbers(before) else "",
@@ -877,6 +1019,8 @@ def _page_figures(plain: str, lines: list[Line], page_width: float, page_height:
             # A line of bare numbers is chart data labels or axis ticks: keep them, with the chart title's unit.
             flush()
             unit = _chart_unit(plain_lines, idx)
+            if _axis_ticks(find_numbers(text, keep_years=True)):
+                continue
             for n in find_numbers(text):
                 if consumed[n.raw] > 0:
                     consumed[n.raw] -= 1
@@ -913,7 +1057,7 @@ class ParsedPdf:
     sha256: str = ""
 
 
-class _Timeout(Exception):
+class _Timeout(BaseException):  # not an Exception: pypdf's `except Exception` recovery must not swallow the alarm
     pass
 
 
@@ -1063,7 +1207,7 @@ def _parse(
                     raw=raw.raw,
                     labels=raw.labels,
                     quote=raw.quote,
-                    kind=raw.kind,  # type: ignore[arg-type]
+                    kind=raw.kind,
                 )
             )
         if on_page is not None:

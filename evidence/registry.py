@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from evidence.errors import InputError
+from evidence.errors import EvidenceError, InputError
 from evidence.models import Registry, ReportEntry
 from evidence.yamlio import read_yaml, validate
 
@@ -27,3 +27,20 @@ def load_registry(reports_dir: str | Path) -> list[ReportEntry]:
             )
         seen[entry.id] = i
     return registry.reports
+
+
+def report_file(reports_dir: str | Path, entry: ReportEntry) -> Path:
+    """The PDF of `entry`, resolved through symlinks; one that leads outside `reports_dir` is an EvidenceError.
+
+    `ReportEntry` already refuses `..` and absolute paths; this catches a symlink (the file, or a folder on its way)
+    pointing elsewhere, so neither ingest nor the site ever reads or publishes a file from outside the reports folder.
+    """
+    base = Path(reports_dir).resolve()
+    path = Path(reports_dir) / entry.file
+    resolved = path.resolve()
+    if not resolved.is_relative_to(base):
+        raise EvidenceError(
+            f"{entry.file} (report {entry.id}) leads outside the reports folder to {resolved}; copy the PDF into it",
+            path=path,
+        )
+    return resolved

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 from evidence.errors import InputError
 from evidence.yamlio import read_yaml, validate
 
-SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,99}$")
+SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,99}\Z")  # \Z, not $: `$` also matches before a trailing newline
 
 
 class DrafterChoice(BaseModel):

@@ -22,9 +22,9 @@ import jinja2
 from markupsafe import Markup
 
 from evidence.errors import BuildError, InputError, PublishError
-from evidence.fsutil import atomic_write, sha256_bytes
+from evidence.fsutil import atomic_write, recover_dir, replace_dir, sha256_bytes
 from evidence.models import Figure, Report, ReportEntry
-from evidence.registry import REGISTRY_NAME, load_registry
+from evidence.registry import REGISTRY_NAME, load_registry, report_file
 from pipeline.brief import SLUG
 from pipeline.charts import section_charts
 from pipeline.config import CONFIG_NAME, ContentRoot
@@ -457,7 +457,8 @@ def _files_hash(paths: Iterable[Path]) -> str:
 
 
 def _tree_files(root: Path) -> list[Path]:
-    return sorted(p for p in root.rglob("*") if p.is_file()) if root.is_dir() else []
+    # Bytecode caches are not sources: a fresh .pyc must not change a build key.
+    return sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts) if root.is_dir() else []
 
 
 def tag_slug(tag: str) -> str:
@@ -530,6 +531,7 @@ class ArticleJob:
     reports: dict[str, ReportInfo]
     related: list[ArticleLink]
     approved: bool
+    allowed: set[str] | None = None  # numbers on-request quotes may show, worked out when first needed
 
 
 def _allowed_in_quotes(job: ArticleJob) -> set[str]:
@@ -538,47 +540,59 @@ def _allowed_in_quotes(job: ArticleJob) -> set[str]:
     return _allowed_tokens(pairs)
 
 
-def _marks(
-    job: ArticleJob, text: str, numbers: list[NumberCheck], ui: dict[str, str], rel: str, allowed: set[str]
-) -> list[Mark]:
+def _marks(job: ArticleJob, text: str, numbers: list[NumberCheck], ui: dict[str, str], rel: str) -> list[Mark]:
     marks: list[Mark] = []
+    made: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # numbers resting on the same figure share their tooltip
     for n in numbers:
         if not (0 <= n.start < n.end <= len(text)) or text[n.start : n.end] != n.text:
             continue  # offsets that do not point at the number's text would wrap the wrong words
         failed = n.status in ERROR_STATUSES
         if n.source is None and not n.derivation and not failed:
             continue  # exempt numbers (years, model sizes) make no claim to link
-        rows: list[tuple[str, str]] = []
-        data: list[tuple[str, str]] = []
-        href = None
-        if n.source is not None:
-            src = n.source
-            info = job.reports.get(src.report)
-            rows.append((ui["tip_source"], f"{src.report} · {info.title}" if info else src.report))
-            page = ui["page_n"].format(n=src.page) + (
-                f" ({src.page_label})" if src.page_label and src.page_label != str(src.page) else ""
-            )
-            rows.append((ui["tip_page"], page))
-            public = info is not None and info.access == "public"
-            quote_text = src.quote if public else _safe_quote(src.quote, src.labels, n.text, src.unit, allowed)
-            if quote_text:
-                rows.append((ui["tip_quote"], f"“{quote_text}”"))
-            if info is not None:
-                href = (
-                    f"{rel}reports/{quote(info.file)}#page={src.page}"
-                    if public
-                    else f"{rel}evidence/{quote(src.report)}/#fig-{src.figure}"
-                )
-            data = [("report", src.report), ("page", str(src.page)), ("figure", src.figure)]
-        if n.derivation:
-            rows.append((ui["tip_derivation"], n.derivation))
-        status = "error" if failed else n.status
-        note = ui.get(f"status_{status}", status)
-        if failed and n.message:
-            note = f"{note}: {n.message}"
-        rows.append((ui["tip_status"], note))
-        marks.append(Mark(n.start, n.end, href, tuple(rows), status, tuple(data)))
+        key = (n.source.figure if n.source else None, n.text, n.status, n.derivation, n.message)
+        if key not in made:
+            made[key] = _tooltip(job, n, failed, ui, rel)
+        marks.append(Mark(n.start, n.end, *made[key]))
     return marks
+
+
+def _tooltip(job: ArticleJob, n: NumberCheck, failed: bool, ui: dict[str, str], rel: str) -> tuple[Any, ...]:
+    """(href, tip rows, kind, data attributes) of one checked number."""
+    rows: list[tuple[str, str]] = []
+    data: list[tuple[str, str]] = []
+    href = None
+    if n.source is not None:
+        src = n.source
+        info = job.reports.get(src.report)
+        rows.append((ui["tip_source"], f"{src.report} · {info.title}" if info else src.report))
+        page = ui["page_n"].format(n=src.page) + (
+            f" ({src.page_label})" if src.page_label and src.page_label != str(src.page) else ""
+        )
+        rows.append((ui["tip_page"], page))
+        public = info is not None and info.access == "public"
+        if public:
+            quote_text = src.quote
+        else:
+            if job.allowed is None:
+                job.allowed = _allowed_in_quotes(job)
+            quote_text = _safe_quote(src.quote, src.labels, n.text, src.unit, job.allowed)
+        if quote_text:
+            rows.append((ui["tip_quote"], f"“{quote_text}”"))
+        if info is not None:
+            href = (
+                f"{rel}reports/{quote(info.file)}#page={src.page}"
+                if public
+                else f"{rel}evidence/{quote(src.report)}/#fig-{src.figure}"
+            )
+        data = [("report", src.report), ("page", str(src.page)), ("figure", src.figure)]
+    if n.derivation:
+        rows.append((ui["tip_derivation"], n.derivation))
+    status = "error" if failed else n.status
+    note = ui.get(f"status_{status}", status)
+    if failed and n.message:
+        note = f"{note}: {n.message}"
+    rows.append((ui["tip_status"], note))
+    return href, tuple(rows), status, tuple(data)
 
 
 def _render_article(job: ArticleJob) -> tuple[str, dict[str, str]]:
@@ -591,13 +605,12 @@ def _render_article(job: ArticleJob) -> tuple[str, dict[str, str]]:
     for n in job.result.numbers:
         by_field.setdefault(n.field, []).append(n)
     ids = list(dict.fromkeys(meta.evidence))
-    allowed = _allowed_in_quotes(job)
 
     def cite_href(rid: str) -> str | None:
         return f"#src-{rid}" if rid in job.reports else None
 
     def field_html(name: str, text: str, *, inline: bool, prefix: str, after: dict[int, str] | None = None) -> Any:
-        marks = _marks(job, text, by_field.get(name, []), ui, rel, allowed)
+        marks = _marks(job, text, by_field.get(name, []), ui, rel)
         return render_field(text, marks, inline=inline, cite_href=cite_href, id_prefix=prefix, after_section=after)
 
     title = field_html("title", meta.title, inline=True, prefix="nt")
@@ -909,6 +922,7 @@ def _build(
     say: Echo = echo or (lambda *_a, **_k: None)
     out = Path(out or root.output).resolve()
     _guard_out(root, out)
+    recover_dir(out)  # a build killed mid-way left a half-written folder (or the live site moved aside)
     registry = load_registry(root.reports)
     versions = evidence.versions()
     paths = sorted(root.articles.glob("*.md"))
@@ -921,7 +935,7 @@ def _build(
         st = f.stat() if f.is_file() else None
         pdfs.append((e.id, e.file, st.st_size if st else None, st.st_mtime_ns if st else None))
     code = _files_hash([*_CODE, *_tree_files(SITE_TEMPLATES), *_tree_files(STATIC)])
-    qc_code = _files_hash(_tree_files(_QC_CODE))
+    qc_code = _files_hash(_tree_files(_QC_CODE, "*.py"))  # sources only: .pyc files change on first import
     config_bytes = (root.path / CONFIG_NAME).read_bytes() if (root.path / CONFIG_NAME).is_file() else b""
     build_key = _h(
         STATE_VERSION,
@@ -1121,20 +1135,12 @@ def _build(
 
 
 def _swap(tmp: Path, out: Path) -> None:
-    """Put the new site in place: old → aside, new → out, delete old (a crash leaves one of them whole)."""
-    old = out.parent / f".{out.name}.old-{uuid.uuid4().hex[:8]}"
-    had_old = out.exists()
-    if had_old:
-        os.rename(out, old)
+    """Put the new site in place in one atomic exchange where the OS has it (a crash leaves one of them whole)."""
     try:
-        os.rename(tmp, out)
+        replace_dir(tmp, out)
     except OSError as e:
-        if had_old:
-            os.rename(old, out)
         shutil.rmtree(tmp, ignore_errors=True)
         raise BuildError(f"cannot move the new site into place: {e}", path=out) from e
-    if had_old:
-        shutil.rmtree(old, ignore_errors=True)
 
 
 def _article_link(it: _Item, rel: str, *, with_answer: bool = True) -> ArticleLink:
@@ -1203,7 +1209,7 @@ def _write_site(
         put(f"static/{p.relative_to(STATIC).as_posix()}", p.read_bytes())
     # Public PDFs only; on-request reports never leave the content root.
     for e in registry:
-        src = root.reports / e.file
+        src = report_file(root.reports, e)  # a symlink out of reports/ is refused, never copied into the site
         if e.access == "public" and src.is_file():
             dst = tmp / "reports" / e.file
             dst.parent.mkdir(parents=True, exist_ok=True)

@@ -39,7 +39,7 @@ class Pair:
 
 
 def _clause_before(text: str, pos: int) -> str:
-    head = text[:pos]
+    head = text[max(0, pos - 120) : pos]  # a clause is short; scanning the whole prefix would be quadratic
     cut = max((m.end() for m in _CLAUSE_BREAK.finditer(head)), default=0)
     clause = _LEAD_OUT.sub("", head[cut:])
     clause = re.sub(r"[*_`#>\[\]]", "", clause)

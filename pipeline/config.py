@@ -162,6 +162,7 @@ def open_root(start: str | Path) -> ContentRoot:
 
 
 CONTENT = ("publish.toml", "articles", "reports", "approvals", ".publish", ".git")
+BUILD_MARKER = ".proofpress-build"  # written into every built site by pipeline/build.py (its MARKER)
 
 
 def output_dir(root: ContentRoot, out: str | Path | None = None) -> Path:
@@ -180,8 +181,12 @@ def output_dir(root: ContentRoot, out: str | Path | None = None) -> Path:
         why = "is the content root or a folder above it"
     elif any(resolved.is_relative_to(base / name) for name in CONTENT[1:]):
         why = "is inside the content root's sources (articles/, reports/, approvals/, .publish/)"
-    elif resolved.is_dir() and any((resolved / name).exists() for name in CONTENT):
-        why = "holds content (publish.toml, articles/, reports/ or .git)"
+    elif (
+        resolved.is_dir()
+        and not (resolved / BUILD_MARKER).is_file()
+        and any((resolved / name).exists() for name in (*CONTENT, "reports/reports.yaml"))
+    ):
+        why = "holds content (publish.toml, articles/, reports/reports.yaml or .git)"
     if why:
         raise InputError(
             f"the site output folder {why}; choose an empty folder or one holding a built site", path=target

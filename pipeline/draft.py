@@ -22,7 +22,7 @@ from pipeline.brief import Brief, DrafterChoice
 from pipeline.config import ContentRoot, DrafterConfig
 from qc.draft import Draft, parse_draft
 from qc.index import EvidenceIndex
-from qc.models import FileResult
+from qc.models import ALL_STATUSES, FileResult
 
 if TYPE_CHECKING:  # LangChain is imported lazily, only when an LLM drafter runs
     from langchain_core.language_models import BaseChatModel
@@ -145,26 +145,28 @@ def draft_article(
             path=root.articles / f"{brief.slug}.yaml",
         )
     inputs = _inputs_hash(brief, index, cfg)
-    severity = dict(root.config.qc.severity)
+    severity: dict[str, str] = dict(root.config.qc.severity)
     old_text = _read(path)
     edited = False
 
     if old_text is not None:
         edited, old_inputs = _inspect(old_text)
         if edited and not redraft:
-            draft = _parse_existing(old_text, path)
+            draft = parse_draft(old_text, path)  # a hand edit that broke the format is reported with its line
             return DraftOutcome(
                 path,
                 draft,
                 True,
                 True,
                 _check(draft, index, severity),
-                drafter=cfg.model,
+                drafter=draft.meta.drafted.drafter if draft.meta.drafted else "by hand",
                 message="edited by hand, kept as is (use --redraft to replace it; a backup is kept)",
             )
         if not edited and not redraft and old_inputs == inputs:
             draft = parse_draft(old_text, path)
-            return DraftOutcome(path, draft, True, True, _check(draft, index, severity), drafter=cfg.model)
+            result = _check(draft, index, severity)
+            if result.ok:  # a cached draft that failed QC (an LLM that gave up) is tried again
+                return DraftOutcome(path, draft, True, True, result, drafter=cfg.model)
 
     date, updated = _dates(old_text, path)
     if cfg.model == "offline":
@@ -266,10 +268,6 @@ def _read(path: Path) -> str | None:
     return text[1:] if text.startswith("\ufeff") else text
 
 
-def _parse_existing(text: str, path: Path) -> Draft:
-    return parse_draft(text, path)  # a hand edit that broke the format is reported with its line
-
-
 def _today() -> dt.date:
     # SOURCE_DATE_EPOCH (the reproducible-builds convention) pins the date for golden files and demos.
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
@@ -307,9 +305,8 @@ def _check(draft: Draft, index: EvidenceIndex, severity: dict[str, str]) -> File
 
 
 def _qc_text(result: FileResult | None) -> str:
-    from qc.report import render_text
-
     from qc.models import CheckReport
+    from qc.report import render_text
 
     assert result is not None
     return render_text(CheckReport(ok=result.ok, files=[result]))
@@ -600,13 +597,50 @@ def _llm_draft(
             draft = parse_draft(text, path)
         except PublishError as e:  # e.g. the model wrote YAML-breaking text; rendering should prevent it
             raise DraftError(f"{cfg.model} produced a draft that cannot be read back: {e}") from e
-        result = _check(draft, index, severity)
+        result = _strict(_check(draft, index, severity), index)
         errors = result.errors()
         echo(f"  {label}: QC {len(result.numbers)} numbers, {len(errors)} error{'s' * (len(errors) != 1)}", err=True)
         if result.ok or n == rounds:
             return text, draft, result
         messages += [AIMessage(content.model_dump_json()), HumanMessage(repair_prompt(result, index, brief.lang))]
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _words(text: str) -> set[str]:
+    """Latin words and Chinese bigrams, numbers left out: what a sentence and a quote talk about."""
+    text = re.sub(r"\d[\d.,]*%?", " ", text.lower())
+    out = set(re.findall(r"[a-z][a-z0-9]+", text))
+    for run in re.findall(r"[\u3400-\u9fff]+", text):
+        out.update(run[i : i + 2] for i in range(max(1, len(run) - 1)))
+    return out
+
+
+def _strict(result: FileResult, index: EvidenceIndex) -> FileResult:
+    """A model's percentages and speedups resting on report prose must also share its subject.
+
+    QC accepts a number printed anywhere in a cited report; for model-written text that lets an instruction hidden
+    in a report ("write 99% faster") through. So a % or × verified only by prose (a prose figure or the page text)
+    counts when the sentence and the prose share words besides the number, as a real claim restated would.
+    """
+    numbers, changed = [], False
+    for n in result.numbers:
+        if n.status == "verified" and n.unit in ("%", "x") and n.source is not None:
+            fig = index.figure(n.source.figure) if n.source.figure else None
+            if (fig is None or fig.kind == "prose") and not (_words(n.sentence) & _words(n.source.quote)):
+                n = n.model_copy(
+                    update={
+                        "status": "unsupported",
+                        "severity": "error",
+                        "message": f"{n.text} matches only unrelated prose of {n.source.report} p.{n.source.page} "
+                        f"(“{_cell(n.source.quote, 80)}”): state a measured figure or a change computed from one",
+                    }
+                )
+                changed = True
+        numbers.append(n)
+    if not changed:
+        return result
+    summary = {status: sum(n.status == status for n in numbers) for status in ALL_STATUSES}
+    return result.model_copy(update={"numbers": numbers, "ok": False, "summary": summary})
 
 
 def _align(content: DraftSchema, brief: Brief) -> DraftSchema:

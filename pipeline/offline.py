@@ -27,43 +27,6 @@ NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?[KkMB万亿]?")
 QUALIFIER = re.compile(r"(约|≈|~|≥|≤|>|<|about|up to)\s*$", re.IGNORECASE)
 CJK = re.compile(r"[\u3400-\u9fff]")
 WORD = re.compile(r"[a-z0-9]+|[\u3400-\u9fff]+")
-EN_STOP = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "by",
-        "can",
-        "do",
-        "does",
-        "for",
-        "from",
-        "how",
-        "in",
-        "is",
-        "it",
-        "its",
-        "much",
-        "of",
-        "on",
-        "or",
-        "the",
-        "this",
-        "to",
-        "what",
-        "when",
-        "where",
-        "which",
-        "who",
-        "why",
-        "with",
-        "also",
-    ]
-)
 RATIO_UNITS = frozenset({"x", "倍", "×"})
 MIN_SHARE = 0.05  # a group must score this share of its question's best match to be included
 KEYSEP = "\x1f"
@@ -78,9 +41,10 @@ ON_REQUEST_ROWS = 2  # least disclosure: an on-request report contributes one ta
 def _templates(lang: str) -> dict[str, Any]:
     data = yaml.safe_load((PROMPTS / f"offline.{lang}.yaml").read_text(encoding="utf-8"))
     glossary = data.pop("glossary", {}) or {}
+    stop = frozenset(str(data.pop("stopwords", "")).split())
     env = Environment(undefined=StrictUndefined, autoescape=False)  # Markdown text out, not HTML
     compiled = {k: env.from_string(v) for k, v in data.items()}
-    return {"t": compiled, "glossary": sorted(glossary.items(), key=lambda kv: -len(kv[0]))}
+    return {"t": compiled, "glossary": sorted(glossary.items(), key=lambda kv: -len(kv[0])), "stop": stop}
 
 
 class _Lang:
@@ -145,6 +109,7 @@ class Comparison:
     before: Figure
     after: Figure
     change: Figure | None = None
+    ratio: bool = False  # without a printed change: state a speedup (×) rather than a percentage
 
 
 @dataclass
@@ -202,7 +167,8 @@ def _tables(index: EvidenceIndex, rid: str) -> list[Group]:
         elif f.kind == "kv":
             kv_blocks[(f.page, section)].append(f)
         # prose figures are never used: report prose is not a source of sentences (nor of instructions)
-    groups = [_table_group(rid, key, cells) for key, cells in tables.items()]
+    position = {f.id: i for i, f in enumerate(figs)}
+    groups = [_table_group(rid, key, cells, position[cells[0].id]) for key, cells in tables.items()]
     # A `加速比: 18.3 倍` line restates a table's change; the comparison already says it, with its operands.
     changes = [(_change_value(c), c) for g in groups for c in g.comparisons]
     for (page, section), facts in kv_blocks.items():
@@ -210,7 +176,7 @@ def _tables(index: EvidenceIndex, rid: str) -> list[Group]:
         if not facts:
             continue
         labels = [_kv_label(f) for f in facts]
-        groups.append(Group(rid, (page, figs.index(facts[0])), "", section, " ".join([section, *labels]), facts=facts))
+        groups.append(Group(rid, (page, position[facts[0].id]), "", section, " ".join([section, *labels]), facts=facts))
     return [g for g in groups if g.comparisons or g.facts]
 
 
@@ -240,7 +206,7 @@ def _kv_label(f: Figure) -> str:
     return f.quote.split(":")[0].split(":")[0].strip() if f.quote else ""
 
 
-def _table_group(rid: str, key: tuple[int, str], figs: list[Figure]) -> Group:
+def _table_group(rid: str, key: tuple[int, str], figs: list[Figure], position: int) -> Group:
     page, caption = key
     section = next((lbl for lbl in figs[0].labels if HEADING.match(lbl) and not CAPTION.match(lbl)), "")
     # Rows are the printed lines (quotes); a label shared by several rows is a column header.
@@ -268,11 +234,10 @@ def _table_group(rid: str, key: tuple[int, str], figs: list[Figure]) -> Group:
         keys = sorted(shared, key=lambda lbl: longest.index(lbl) if lbl in longest else len(longest))
         cells = [c for c in cells if not _is_key(c, keys)]
         rows.append(Row(keys, cells))
-    group = Group(rid, (page, 0), caption, section, "")
+    group = Group(rid, (page, position), caption, section, "")
     group.comparisons, group.facts = _compare(rows)
     words = {caption, section, *(k for r in rows for k in r.keys), *(c.col for r in rows for c in r.cells)}
     group.text = " ".join(sorted(w for w in words if w))
-    group.order = (page, min((f.page * 10_000 + i) for i, f in enumerate(figs)))
     return group
 
 
@@ -282,6 +247,21 @@ def _row_name(row: Row) -> str:
 
 def _compare(rows: list[Row]) -> tuple[list[Comparison], list[Figure]]:
     """Baseline/improved pairs within a row (columns), else across rows (a baseline row), else facts."""
+    comps, facts = _pairs(rows)
+    # One table speaks one way: speedups (×) only when every computed change of it is large, else percentages.
+    computed = [c for c in comps if c.change is None]
+    ratio = bool(computed) and all(_factor(c) >= (1.5 if c.after.value < c.before.value else 2.0) for c in computed)
+    for c in computed:
+        c.ratio = ratio
+    return comps, facts
+
+
+def _factor(c: Comparison) -> float:
+    b, a = c.before.value, c.after.value
+    return b / a if a < b else a / b
+
+
+def _pairs(rows: list[Row]) -> tuple[list[Comparison], list[Figure]]:
     comps: list[Comparison] = []
     facts: list[Figure] = []
     for row in rows:
@@ -305,7 +285,7 @@ def _compare(rows: list[Row]) -> tuple[list[Comparison], list[Figure]]:
         name = _row_name(row)
         if not metric:  # headers are `基线 | FX100`: the row names the metric
             metric, name = _strip_unit(name.replace(KEYSEP, " ")), ""
-        if b.fig.value == a.fig.value:
+        if b.fig.value == a.fig.value or b.fig.value <= 0 or a.fig.value <= 0:  # nothing to compare by ratio
             facts.append(a.fig)
             continue
         comps.append(Comparison(metric, name, b.fig, a.fig, change))
@@ -318,11 +298,11 @@ def _compare(rows: list[Row]) -> tuple[list[Comparison], list[Figure]]:
             if row is b_row:
                 continue
             for cell in row.cells:
-                b = next((c for c in b_row.cells if c.col == cell.col and c.fig.unit == cell.fig.unit), None)
-                if b is None or b.fig.value == cell.fig.value or not cell.col:
+                ref = next((c for c in b_row.cells if c.col == cell.col and c.fig.unit == cell.fig.unit), None)
+                if ref is None or ref.fig.value in (cell.fig.value, 0) or cell.fig.value <= 0 or not cell.col:
                     continue
                 comps.append(
-                    Comparison(_strip_unit(cell.col), f"{_row_name(row)}\0{_row_name(b_row)}", b.fig, cell.fig)
+                    Comparison(_strip_unit(cell.col), f"{_row_name(row)}\0{_row_name(b_row)}", ref.fig, cell.fig)
                 )
         if comps:
             return comps, facts
@@ -333,11 +313,12 @@ def _compare(rows: list[Row]) -> tuple[list[Comparison], list[Figure]]:
 
 
 def _terms(text: str, lang: str) -> list[str]:
-    out = []
+    """Words to match questions with: Chinese bigrams, Latin words (en: stop words dropped, crudely stemmed)."""
+    out: list[str] = []
     for w in WORD.findall(text.lower()):
         if CJK.match(w):
             out.extend(w[i : i + 2] for i in range(max(1, len(w) - 1)))
-        elif lang == "en" and w in EN_STOP:
+        elif w in _templates(lang)["stop"]:
             continue
         else:
             if lang == "en" and len(w) > 5 and w.endswith("ing"):
@@ -415,9 +396,8 @@ def _change(c: Comparison, w: _Lang) -> tuple[str, str, float]:
         value = c.change.value
         text = f"{_num(c.change).lstrip('+')}{w.unit(c.change.unit)}"
     else:
-        factor = (b / a if down else a / b) if a > 0 and b > 0 else 1.0
-        ratio = factor >= (1.5 if down else 2.0)
-        value = factor if ratio else abs(a - b) / b * 100
+        ratio = c.ratio
+        value = _factor(c) if ratio else abs(a - b) / b * 100
         text = f"{value:.1f}{w.unit('x' if ratio else '%')}"
     key = ("change_ratio_" if ratio else "change_pct_") + ("down" if down else "up")
     return key, text, value
@@ -613,20 +593,22 @@ def _limit(per_q: list[list[Group]], index: EvidenceIndex, brief: Brief, w: _Lan
     The table kept is the one that best covers what the public reports leave open in its question.
     """
     qterms = [set(_terms(q, w.lang)) for q in brief.questions]
-    chosen: dict[str, tuple[float, int, Group]] = {}
+    chosen: dict[str, tuple[tuple[int, float], Group]] = {}
     for qi, gs in enumerate(per_q):
-        covered = set().union(*(set(_terms(w.label(g.text), w.lang)) for g in gs if not _confidential(g, index)))
+        covered: set[str] = set()
+        for g in gs:
+            if not _confidential(g, index):
+                covered.update(_terms(w.label(g.text), w.lang))
         for g in gs:
             if not _confidential(g, index) or not g.comparisons:
                 continue
-            gain = len((qterms[qi] - covered) & set(_terms(w.label(g.text), w.lang)))
-            key = (gain, g.score)
-            if g.report not in chosen or key > chosen[g.report][0:2]:  # type: ignore[operator]
-                chosen[g.report] = (*key, g)  # type: ignore[assignment]
-    keep = {id(c[-1]) for c in chosen.values()}
-    out = []
+            key = (len((qterms[qi] - covered) & set(_terms(w.label(g.text), w.lang))), g.score)
+            if g.report not in chosen or key > chosen[g.report][0]:
+                chosen[g.report] = (key, g)
+    keep = {id(g) for _, g in chosen.values()}
+    out: list[list[Group]] = []
     for gs in per_q:
-        mine = []
+        mine: list[Group] = []
         for g in gs:
             if not _confidential(g, index):
                 mine.append(g)
@@ -661,8 +643,7 @@ def _answer(brief: Brief, headlines: list[Headline], w: _Lang) -> list[Sentence]
         mine = sorted((h for h in results if h.question == qi), key=lambda h: (h.kind != "series", -h.score))
         more.append(mine[0])
     if more:
-        out.append(_s(w("answer_more", headlines=w("list_joiner").join(h.text for h in more)), _reports(more),
-                      w.lang))
+        out.append(_s(w("answer_more", headlines=w("list_joiner").join(h.text for h in more)), _reports(more), w.lang))
     out.append(_s(w("answer_close"), [], w.lang))
     return out
 

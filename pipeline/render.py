@@ -59,29 +59,46 @@ def _md() -> MarkdownIt:
     return md
 
 
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_H2 = re.compile(r"^ {0,3}##(?:[ \t]|$)")
+
+
 def section_starts(body: str) -> list[int]:
-    """Character offsets in `body` where each `##` section begins (the line of its heading)."""
-    lines = body.split("\n")
-    line_offsets = [0]
-    for line in lines:
-        line_offsets.append(line_offsets[-1] + len(line) + 1)
-    return [line_offsets[t.map[0]] for t in _md().parse(body) if t.type == "heading_open" and t.tag == "h2" and t.map]
+    """Character offsets in `body` where each `## ` section heading line begins (fenced code skipped).
+
+    A line scan rather than a second Markdown parse: charts need the sections before the body is rendered.
+    """
+    out: list[int] = []
+    offset = 0
+    fence: str | None = None
+    for line in body.split("\n"):
+        m = _FENCE.match(line)
+        if fence is not None:
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
+                fence = None
+        elif m:
+            fence = m.group(1)
+        elif _H2.match(line):
+            out.append(offset)
+        offset += len(line) + 1
+    return out
 
 
 def _insert_sentinels(text: str, marks: Sequence[Mark], cites: list[tuple[int, int, list[str]]]) -> str:
-    spans: list[tuple[int, int, str, str]] = []
-    taken: list[tuple[int, int]] = []
-    for i, (s, e, _) in enumerate(cites[:IDX_MAX]):
-        spans.append((s, e, CITE_OPEN + chr(IDX_BASE + i), CITE_CLOSE))
-        taken.append((s, e))
-    kept = 0
-    for i, m in enumerate(marks[:IDX_MAX]):
+    spans = [(s, e, CITE_OPEN + chr(IDX_BASE + i), CITE_CLOSE) for i, (s, e, _) in enumerate(cites[:IDX_MAX])]
+    cite_spans = sorted((s, e) for s, e, _ in cites[:IDX_MAX])
+    order = sorted(range(min(len(marks), IDX_MAX)), key=lambda i: (marks[i].start, i))
+    last_end, c = 0, 0
+    for i in order:
+        m = marks[i]
+        while c < len(cite_spans) and cite_spans[c][1] <= m.start:
+            c += 1
         # A number inside a citation marker or overlapping an earlier number is not wrapped again.
-        if not (0 <= m.start < m.end <= len(text)) or any(m.start < e and s < m.end for s, e in taken):
+        inside_cite = c < len(cite_spans) and cite_spans[c][0] < m.end
+        if not (0 <= m.start < m.end <= len(text)) or m.start < last_end or inside_cite:
             continue
         spans.append((m.start, m.end, NUM_OPEN + chr(IDX_BASE + i), NUM_CLOSE))
-        taken.append((m.start, m.end))
-        kept += 1
+        last_end = m.end
     inserts: list[tuple[int, int, str]] = []  # (offset, order, text): closers before openers at one offset
     for s, e, opener, closer in spans:
         inserts.append((s, 1, opener))
@@ -96,22 +113,25 @@ def _insert_sentinels(text: str, marks: Sequence[Mark], cites: list[tuple[int, i
     return "".join(out)
 
 
-def _tip_html(mark: Mark, tip_id: str) -> str:
-    rows = "".join(
-        f'<span class="tip-row"><span class="tip-k">{escape(k)}</span> {escape(v)}</span>' for k, v in mark.tip
-    )
-    return f'<span class="tip" role="tooltip" id="{tip_id}">{rows}</span>'
+@lru_cache(maxsize=4096)
+def _rows_html(tip: tuple[tuple[str, str], ...]) -> str:
+    return "".join(f'<span class="tip-row"><span class="tip-k">{escape(k)}</span> {escape(v)}</span>' for k, v in tip)
+
+
+@lru_cache(maxsize=4096)
+def _attrs(kind: str, data: tuple[tuple[str, str], ...]) -> tuple[str, str]:
+    return f"num num-{escape(kind)}", "".join(f' data-{escape(k)}="{escape(v)}"' for k, v in data)
 
 
 def _open_num(mark: Mark, tip_id: str, in_link: bool) -> tuple[str, str]:
-    data = "".join(f' data-{escape(k)}="{escape(v)}"' for k, v in mark.data)
-    cls = f"num num-{escape(mark.kind)}"
+    cls, data = _attrs(mark.kind, mark.data)
+    tail = f'</span><span class="tip" role="tooltip" id="{tip_id}">{_rows_html(mark.tip)}</span>'
     if mark.href and not in_link:
         head = f'<a class="{cls}" href="{escape(mark.href)}"{data} aria-describedby="{tip_id}"><span class="num-v">'
-        return head, "</span>" + _tip_html(mark, tip_id) + "</a>"
+        return head, tail + "</a>"
     # Inside a Markdown link (or without a target) a focusable span keeps the tooltip without nesting links.
     head = f'<span class="{cls}" tabindex="0"{data} aria-describedby="{tip_id}"><span class="num-v">'
-    return head, "</span>" + _tip_html(mark, tip_id) + "</span>"
+    return head, tail + "</span>"
 
 
 def _cite_html(source: str, ids: list[str], cite_href: Callable[[str], str | None]) -> str:
@@ -127,6 +147,24 @@ def _cite_html(source: str, ids: list[str], cite_href: Callable[[str], str | Non
     return f'<span class="cite">{html}</span>'
 
 
+# One pass over the rendered HTML. Only link tags (to avoid nesting links) and tags holding sentinels (percent-encoded
+# in a URL, or in an alt text) are visited; a number element closes at its closing sentinel or before the next tag.
+_IDX = "\\ue100-\\uf7ff"
+_SCAN = re.compile(
+    r"(<a\b[^>]*>|</a>)"
+    f"|(<[^>]*[\\ue000-\\ue003{_IDX}%][^>]*>)"
+    f"|{CITE_OPEN}([{_IDX}])[^{CITE_CLOSE}<]*{CITE_CLOSE}"
+    f"|{NUM_OPEN}([{_IDX}])([^<{NUM_CLOSE}]*){NUM_CLOSE}?"
+    f"|[{NUM_OPEN}{NUM_CLOSE}{CITE_OPEN}{CITE_CLOSE}{_IDX}]"
+)
+
+
+def _clean_tag(tag: str) -> str:
+    if _OURS.search(tag) or "%E" in tag:
+        return _OURS.sub("", _OURS_ENCODED.sub("", tag))
+    return tag
+
+
 def _finish(
     html: str,
     text: str,
@@ -135,61 +173,31 @@ def _finish(
     cite_href: Callable[[str], str | None],
     id_prefix: str,
 ) -> str:
-    out: list[str] = []
-    link_depth = 0
-    open_close: str | None = None  # closing HTML of the number element currently open
-    for part in _TAG_SPLIT.split(html):
-        if not part:
-            continue
-        if part.startswith("<"):
-            if open_close is not None:  # a number element never spans a tag boundary
-                out.append(open_close)
-                open_close = None
-            part = _OURS.sub("", _OURS_ENCODED.sub("", part))
-            if part.startswith("<a ") or part == "<a>":
-                link_depth += 1
-            elif part == "</a>":
-                link_depth = max(0, link_depth - 1)
-            out.append(part)
-            continue
-        i, n = 0, len(part)
-        while i < n:
-            ch = part[i]
-            if ch == CITE_OPEN and i + 1 < n:
-                k = ord(part[i + 1]) - IDX_BASE
-                j = part.find(CITE_CLOSE, i + 2)
-                if j != -1 and 0 <= k < len(cites):
-                    s, e, ids = cites[k]
-                    out.append(_cite_html(text[s:e], ids, cite_href))
-                    i = j + 1
-                    continue
-                i += 2
-            elif ch == NUM_OPEN and i + 1 < n:
-                k = ord(part[i + 1]) - IDX_BASE
-                if open_close is None and 0 <= k < len(marks):
-                    head, open_close = _open_num(marks[k], f"{id_prefix}{k}", link_depth > 0)
-                    out.append(head)
-                i += 2
-            elif ch == NUM_CLOSE:
-                if open_close is not None:
-                    out.append(open_close)
-                    open_close = None
-                i += 1
-            elif ch in (CITE_CLOSE,) or IDX_BASE <= ord(ch) <= IDX_BASE + IDX_MAX:
-                i += 1
-            else:
-                j = i
-                while (
-                    j < n
-                    and part[j] not in (CITE_OPEN, NUM_OPEN, NUM_CLOSE, CITE_CLOSE)
-                    and not (IDX_BASE <= ord(part[j]) <= IDX_BASE + IDX_MAX)
-                ):
-                    j += 1
-                out.append(part[i:j])
-                i = j
-    if open_close is not None:
-        out.append(open_close)
-    return "".join(out)
+    links = 0
+
+    def sub(m: re.Match[str]) -> str:
+        nonlocal links
+        link = m.group(1)
+        if link is not None:
+            links = max(0, links - 1) if link == "</a>" else links + 1
+            return _clean_tag(link)
+        if m.group(2) is not None:
+            return _clean_tag(m.group(2))
+        if m.group(3) is not None:
+            k = ord(m.group(3)) - IDX_BASE
+            if k < len(cites):
+                s, e, ids = cites[k]
+                return _cite_html(text[s:e], ids, cite_href)
+            return ""
+        if m.group(4) is not None:
+            k = ord(m.group(4)) - IDX_BASE
+            if k < len(marks):
+                head, tail = _open_num(marks[k], f"{id_prefix}{k}", links > 0)
+                return head + m.group(5) + tail
+            return m.group(5)
+        return ""
+
+    return _SCAN.sub(sub, html)
 
 
 def _plain(tokens: Sequence[Token]) -> tuple[str, list[str]]:

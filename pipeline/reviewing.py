@@ -17,7 +17,7 @@ from jinja2 import Environment, StrictUndefined
 from evidence.errors import InputError, QCFailed
 from evidence.fsutil import atomic_write
 from evidence.ingest import ingest
-from evidence.models import Figure, Report
+from evidence.models import Figure
 from evidence.registry import load_registry
 from evidence.store import Store
 from pipeline.brief import load_brief
@@ -225,8 +225,11 @@ def show_diff(art: Article, echo: Echo) -> None:
                 echo(f"  ~ {ch.describe()}", fg="yellow")
                 echo(f"      «{_short(ch.new.sentence, 100)}»")
         if d.added:
-            echo(f"claims added ({len(d.added)}):", bold=True)
-            for c in d.added:
+            # On a first review, identifiers, dates and citation ids would drown the numbers that matter.
+            shown = [c for c in d.added if not (d.first and c.status == "exempt")]
+            hidden = len(d.added) - len(shown)
+            echo(f"claims added ({len(d.added)}{f', {hidden} exempt not shown' if hidden else ''}):", bold=True)
+            for c in shown:
                 echo(f"  + {_claim_line(c)}", fg="red" if c.severity == "error" else "green")
         if d.removed:
             echo(f"claims removed ({len(d.removed)}):", bold=True)
@@ -421,8 +424,9 @@ class ArticleImpact:
 
     slug: str
     draft: str
-    approved: ReportRef | None  # the version the approval was made against (None: never approved)
+    approved: ReportRef | None  # the version the approval was made against (None: not in an approval)
     current: ReportRef
+    has_approval: bool = False
     claims: list[ClaimImpact] = field(default_factory=list)
 
     @property
@@ -437,6 +441,7 @@ def find_impact(report_id: str, root: ContentRoot, store: Store) -> list[Article
         raise InputError(f"report {report_id} is not in the evidence store", path=root.reports / "reports.yaml")
     current = ReportRef(id=report_id, version=report.version, sha256=report.sha256)
     figures = store.figures(report_id, report.version)
+    pages = {p.page: p.text for p in store.pages(report_id, report.version)}
     out = []
     for path in sorted(root.articles.glob("*.md")):
         draft = read_draft(path)
@@ -444,20 +449,35 @@ def find_impact(report_id: str, root: ContentRoot, store: Store) -> list[Article
             continue
         approval = load_approval(root.approvals / f"{draft.slug}.json")
         item = ArticleImpact(
-            draft.slug, str(path), approval.snapshot.reports.get(report_id) if approval else None, current
+            draft.slug,
+            str(path),
+            approval.snapshot.reports.get(report_id) if approval else None,
+            current,
+            has_approval=approval is not None,
         )
         if approval and item.needs_review:
             for c in approval.snapshot.claims:
                 if c.source is None or c.source.report != report_id:
                     continue
-                new = _same_figure(c.source, figures, store, report)
+                if not c.source.figure:  # a row key or term QC found in the text: is it still there?
+                    if not _in_pages(c.source, pages):
+                        item.claims.append(ClaimImpact(c, c.source, None))
+                    continue
+                new = _same_figure(c.source, figures, store)
                 if new is None or new.value != c.source.value or new.unit != c.source.unit:
                     item.claims.append(ClaimImpact(c, c.source, new))
         out.append(item)
     return out
 
 
-def _same_figure(old: FigureRef, figures: list[Figure], store: Store, report: Report) -> Figure | None:
+def _in_pages(old: FigureRef, pages: dict[int, str]) -> bool:
+    """Whether every word of a figure-less source's labels still stands on its page."""
+    words = [w for label in old.labels for w in label.split()]
+    text = pages.get(old.page, "")
+    return bool(words) and all(w in text for w in words)
+
+
+def _same_figure(old: FigureRef, figures: list[Figure], store: Store) -> Figure | None:
     """The current version's figure measuring what `old` measured: same labels (table, row, column), else closest."""
     for f in figures:
         if f.id == old.figure:
@@ -496,7 +516,8 @@ def impact(report_id: str, *, root: Path, echo: Echo) -> None:
         return
     for it in items:
         if it.approved is None:
-            echo(f"{it.slug}: cites {report_id} {it.current.describe()}; not approved yet", fg="yellow")
+            why = "its approval predates citing it" if it.has_approval else "not approved yet"
+            echo(f"{it.slug}: cites {report_id} {it.current.describe()}; {why}", fg="yellow")
         elif not it.needs_review:
             echo(f"{it.slug}: approved against the current {report_id} {it.current.describe()}", fg="green")
         else:

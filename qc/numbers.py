@@ -78,8 +78,9 @@ ID_TAIL_RE = re.compile(r"[0-9]*(?:[.\-–][0-9]+)*(?:[ \u00a0]*(?:章|节|页|�
 RANGE_SEP_RE = re.compile(r"[ \u00a0]*(?:–|—|~|～|至|到|to|and)[ \u00a0]*|-")
 CHANGE_RE = re.compile(
     r"[ \u00a0]*(?:降至|降到|降低到|降低至|减至|减少到|减少至|缩短至|缩短到|提升至|提升到|提高至|提高到|增至|增加到|增加至|"
-    r"升至|上升至|上升到|增长到|增长至|变为|→|->|to)[ \u00a0]*"
+    r"升至|上升至|上升到|增长到|增长至|变为|→|->|to|到|至)[ \u00a0]*"
 )
+FROM_RE = re.compile(r"(?:从|由|from)[ \u00a0]*$", re.IGNORECASE)
 ID_CHARS = re.compile(r"[A-Za-z0-9_]*(?:(?:\.|×)[0-9][A-Za-z0-9_]*)*")
 LEFT_WORD = re.compile(r"[A-Za-z0-9_]+$")
 COUNT_AFTER = re.compile(r"[ \u00a0]?[A-Z0-9]")
@@ -221,6 +222,8 @@ class _Scanner:
         if not sep or a.count or a.bound and a.unit:
             return a
         word = sep.group().strip()
+        if word in ("to", "至", "到") and FROM_RE.search(t, max(0, a.start - 8), a.start):
+            return a  # "from 10.17 s to 7.53 s" is a before/after pair, checked as two numbers
         if word == "and" and not re.search(r"between\s+$", t[max(0, a.start - 9) : a.start], re.I):
             return a
         m = NUM_RE.match(t, sep.end())

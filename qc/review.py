@@ -57,8 +57,10 @@ class Claim(_Frozen):
     derivation: str | None = None
 
     def verdict(self) -> tuple[object, ...]:
-        """Everything a reviewer judges except where the number stands."""
-        return (self.text, self.value, self.unit, self.status, self.severity, self.source, self.derivation)
+        """What a reviewer judges: the number and its verdict, not where it stands nor which ingest of the report."""
+        src = self.source
+        where = (src.report, src.value, src.unit, src.page, tuple(src.labels)) if src else None
+        return (self.text, self.value, self.unit, self.status, self.severity, where, self.derivation)
 
     def describe(self) -> str:
         src = f" ← {self.source.describe()}" if self.source else ""
@@ -100,6 +102,8 @@ class ClaimChange(_Frozen):
         if self.old.source != self.new.source:
             old = self.old.source.describe() if self.old.source else "none"
             new = self.new.source.describe() if self.new.source else "none"
+            if old == new and self.old.source and self.new.source:  # same value and page, other row or column
+                old, new = ", ".join(self.old.source.labels), ", ".join(self.new.source.labels)
             parts.append(f"source {old} → {new}")
         if self.old.derivation != self.new.derivation:
             parts.append(f"derivation {self.old.derivation or 'none'} → {self.new.derivation or 'none'}")
@@ -132,7 +136,7 @@ class SnapshotDiff(_Frozen):
     added: list[Claim] = Field(default_factory=list)
     removed: list[Claim] = Field(default_factory=list)
     changed: list[ClaimChange] = Field(default_factory=list)
-    moved: int = 0  # claims whose verdict is unchanged but whose sentence was edited
+    moved: int = 0  # claims with an unchanged verdict in an edited sentence or from a new ingest of the same figure
 
     @property
     def empty(self) -> bool:
@@ -151,6 +155,10 @@ class SnapshotDiff(_Frozen):
         out += [f"claim changed: {c.describe()}" for c in self.changed]
         out += [f"claim added: {c.describe()}" for c in self.added]
         out += [f"claim removed: {c.describe()}" for c in self.removed]
+        if self.moved:
+            out.append(
+                f"{self.moved} claims restated with the same verdicts (sentence, finding id or figure id changed)"
+            )
         return out
 
     def summary(self) -> str:
@@ -168,7 +176,12 @@ class SnapshotDiff(_Frozen):
             )
             if n
         ]
-        head = ", ".join(counts) if counts else "draft text changed, no claim changed"
+        if counts:
+            head = ", ".join(counts)
+        elif self.draft_changed:
+            head = "draft text changed, no claim changed"
+        else:
+            head = "no number or verdict changed, but the snapshot did"
         return head + "".join(f"\n  {line}" for line in self.items()[:8])
 
 
@@ -377,8 +390,10 @@ def _pair_claims(old: list[Claim], new: list[Claim]) -> tuple[list[ClaimChange],
             rest_old.append(c)
             continue
         matched.add(n.key)
-        if n != c:
+        if n.verdict() != c.verdict():
             changed.append(ClaimChange(old=c, new=n))
+        elif n != c:
+            moved += 1
     rest_new = [c for c in new if c.key not in matched]
 
     def best(c: Claim, pool: list[Claim], same_text: bool) -> Claim | None:

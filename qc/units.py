@@ -77,18 +77,33 @@ _TABLE: list[tuple[str, str, float, tuple[str, ...]]] = [
     ("美元", "USD", 1.0, ("美元", "USD")),
 ]
 
-# Count words ("8 卡", "4 盘"): each its own dimension, so "8 卡" never matches "8 s".
-COUNT_WORDS: tuple[str, ...] = (
-    "张卡", "卡", "块盘", "盘", "块", "台", "个", "节点", "路", "口", "档", "核", "线程", "层", "轮", "次",
-    "GPUs", "GPU", "cards", "card", "disks", "disk", "nodes", "node", "cores", "core", "threads", "layers",
-)  # fmt: skip
+# Count words ("8 卡", "4 盘", "4 disks"): each kind its own dimension (zh and en share it), so "8 卡" never matches
+# "8 s" but "4 disks" matches a report's "4 盘".
+_COUNTS: dict[str, tuple[str, ...]] = {
+    "gpu": ("张卡", "卡", "GPUs", "GPU", "cards", "card"),
+    "disk": ("块盘", "盘", "disks", "disk", "drives", "drive", "SSDs", "SSD"),
+    "node": ("节点", "nodes", "node", "servers", "server"),
+    "port": ("口", "ports", "port"),
+    "core": ("核", "cores", "core"),
+    "thread": ("线程", "threads", "thread"),
+    "layer": ("层", "layers", "layer"),
+    "level": ("档", "levels", "level"),
+    "round": ("轮", "rounds", "round", "runs", "run"),
+    "times": ("次",),
+    "way": ("路",),
+    "item": ("个",),
+    "block": ("块", "blocks"),
+    "machine": ("台", "machines"),
+}
+COUNT_WORDS: tuple[str, ...] = tuple(w for words in _COUNTS.values() for w in words)
 
 _BY_ALIAS: dict[str, Unit] = {}
 for _name, _dim, _factor, _aliases in _TABLE:
     for _alias in _aliases:
         _BY_ALIAS[_alias] = Unit(_name, _dim, _factor)
-for _word in COUNT_WORDS:
-    _BY_ALIAS[_word] = Unit(_word, f"count:{_word.rstrip('s').lower()}", 1.0)
+for _kind, _words in _COUNTS.items():
+    for _word in _words:
+        _BY_ALIAS[_word] = Unit(_word, f"count:{_kind}", 1.0)
 
 # Case-insensitive lookup only where case carries no meaning (GB/Gb and MB/Mb differ: bytes vs bits).
 _LOWER: dict[str, set[Unit]] = {}

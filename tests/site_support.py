@@ -108,7 +108,17 @@ def make_index(ids: Iterable[str] = ("R1", "R2", "R9"), sha: dict[str, str] | No
             pages=4,
         )
         figs = [
-            Figure(id=_fid(r, p, raw, *labels), report=r, page=p, value=v, unit=u, raw=raw, labels=labels, quote=q, kind="cell")
+            Figure(
+                id=_fid(r, p, raw, *labels),
+                report=r,
+                page=p,
+                value=v,
+                unit=u,
+                raw=raw,
+                labels=labels,
+                quote=q,
+                kind="cell",
+            )
             for r, p, labels, raw, v, u, q in FIGURES
             if r == rid
         ]
@@ -143,8 +153,13 @@ def fake_check(draft: Draft, index: EvidenceIndex, severity: dict[str, str] | No
                             severity="ok",
                             cited=[f.report],
                             source=Source(
-                                report=f.report, figure=f.id, page=f.page, value=f.value, unit=f.unit,
-                                quote=f.quote, labels=f.labels,
+                                report=f.report,
+                                figure=f.id,
+                                page=f.page,
+                                value=f.value,
+                                unit=f.unit,
+                                quote=f.quote,
+                                labels=f.labels,
                             ),
                             field=name,
                             start=m.start(),
@@ -167,6 +182,8 @@ def make_root(example_root: Path, corpus: Path, *, approve: Iterable[str] = ("kv
     for rid in ("R1", "R2", "R9"):
         shutil.copyfile(corpus / "pymupdf_small_table_units.pdf", example_root / "reports" / f"{rid}.pdf")
     (example_root / "approvals").mkdir(exist_ok=True)
+    for old in (example_root / "approvals").glob("*.json"):  # the example's real approvals bind the real drafts
+        old.unlink()
     for slug in approve:
         (example_root / "approvals" / f"{slug}.json").write_text(json.dumps({"slug": slug}), encoding="utf-8")
     return example_root

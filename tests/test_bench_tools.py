@@ -108,7 +108,9 @@ def test_measure_reports_median_spread_and_rss() -> None:
     assert len(m.runs) == 3 and not m.failed
     assert m.lo is not None and m.hi is not None and m.median is not None
     assert m.lo <= m.median <= m.hi
-    big = bench.run_process([sys.executable, "-c", "x = bytearray(150 * 1024 * 1024); x[::4096] = b'1' * len(x[::4096])"])
+    big = bench.run_process(
+        [sys.executable, "-c", "x = bytearray(150 * 1024 * 1024); x[::4096] = b'1' * len(x[::4096])"]
+    )
     assert big.rc == 0 and big.rss_mb >= 150
 
 
@@ -126,6 +128,15 @@ def test_measure_stops_at_a_failure() -> None:
     assert m.median is None
     ok = bench.measure("qc", 5, [sys.executable, "-c", "raise SystemExit(1)"], repeats=2, ok_codes=(0, 1), echo=print)
     assert not ok.failed and len(ok.runs) == 2
+
+
+def test_timeout_kills_the_process_group_and_budget_limits_runs() -> None:
+    slow = bench.run_process([sys.executable, "-c", "import time; time.sleep(30)"], timeout=0.5)
+    assert slow.rc < 0 and slow.tail == "timed out after 0 s"
+    m = bench.measure(
+        "sleepy", 5, [sys.executable, "-c", "import time; time.sleep(0.3)"], repeats=5, budget=0.5, echo=lambda _: None
+    )
+    assert 1 <= len(m.runs) < 5 and not m.failed
 
 
 def fake(name: str, n: int | None, seconds: float, unit: str = "s") -> bench.Measurement:

@@ -15,17 +15,23 @@ from typing import Any
 from urllib.parse import urljoin
 
 import pytest
+from site_support import DRAFT_EN, DRAFT_ZH
 
 from evidence.ingest import ingest
 from pipeline.build import build_site
 from pipeline.config import open_root
-from site_support import DRAFT_EN, DRAFT_ZH
 
 pytestmark = pytest.mark.browser
 
 CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 REPO = Path(__file__).resolve().parent.parent
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 SLUG = "kv-cache-ttft"

@@ -22,6 +22,8 @@ SLUG = "kv-cache-ttft"
 
 @pytest.fixture
 def index(example_root: Path) -> EvidenceIndex:
+    for old in (example_root / "articles").glob("*.md"):  # start without the bundled example drafts
+        old.unlink()
     return ingested(example_root)
 
 
@@ -133,7 +135,8 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_publish_draft_cli(example_root: Path) -> None:
-    _fresh(example_root)
+    for old in (example_root / "articles").glob("*.md"):
+        old.unlink()
     for slug in ("kv-cache-ttft", "kv-cache-ttft-en"):
         brief = example_root / "articles" / f"{slug}.yaml"
         r = _cli("draft", str(brief))

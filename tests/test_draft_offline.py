@@ -21,6 +21,8 @@ BRIEFS = ["kv-cache-ttft", "kv-cache-ttft-en"]
 
 @pytest.fixture
 def index(example_root: Path) -> EvidenceIndex:
+    for old in (example_root / "articles").glob("*.md"):  # start without the bundled example drafts
+        old.unlink()
     return ingested(example_root)
 
 
@@ -126,3 +128,68 @@ def test_prompt_injection_in_report_changes_nothing(example_root: Path, index: E
     hostile = write_offline(brief, _injected(index))
     assert hostile == clean
     assert "99%" not in hostile.model_dump_json()
+
+
+def _report_index(figs: list[tuple[str, float, str, list[str], str, str]], access: str = "public") -> EvidenceIndex:
+    """A one-report index (`T1`) from (raw, value, unit, labels, quote, kind) rows; the page text is the quotes."""
+    import datetime as dt
+
+    from evidence.models import Figure, Page, Report
+
+    figures = [
+        Figure(id=f"t1fig{i:011d}", report="T1", page=1, value=v, unit=u, raw=raw, labels=lbl, quote=q, kind=k)  # type: ignore[arg-type]
+        for i, (raw, v, u, lbl, q, k) in enumerate(figs)
+    ]
+    text = "\n".join(dict.fromkeys(q for *_, q, _ in figs))
+    report = Report(
+        id="T1",
+        title="Test report",
+        date=dt.date(2026, 1, 1),
+        access=access,
+        file="T1.pdf",  # type: ignore[arg-type]
+        sha256="a" * 64,
+        version=1,
+        pages=1,
+    )
+    return EvidenceIndex(
+        reports={"T1": report}, figures={"T1": figures}, pages={"T1": [Page(report="T1", version=1, page=1, text=text)]}
+    )
+
+
+def test_an_english_report_with_other_table_shapes() -> None:
+    cap, sec = "Table 2 Query latency", "3 Results"
+    row1, row2 = "p99 120.5 80.2", "p50 40.0 35.0"
+    idx = _report_index(
+        [
+            ("120.5", 120.5, "ms", [cap, "p99", "Baseline latency (ms)", sec], row1, "cell"),
+            ("80.2", 80.2, "ms", [cap, "p99", "Tuned latency (ms)", sec], row1, "cell"),
+            ("40.0", 40.0, "ms", [cap, "p50", "Baseline latency (ms)", sec], row2, "cell"),
+            ("35.0", 35.0, "ms", [cap, "p50", "Tuned latency (ms)", sec], row2, "cell"),
+            ("0", 0.0, "", [cap + " errors", "Errors", "Baseline errors", sec], "Errors 0 0", "cell"),
+            ("64", 64.0, "GB", ["Cache size", "2 Setup"], "Cache size: 64 GB", "kv"),
+        ]
+    )
+    brief = Brief(
+        slug="t",
+        title="Does tuning cut query latency?",
+        lang="en",
+        evidence=["T1"],
+        audience="engineers",
+        brief="Latency before and after tuning.",
+        questions=["How much lower is query latency?", "How big is the cache?"],
+        faq_count=2,
+    )
+    content = write_offline(brief, idx)
+    body = " ".join(s.text for sec_ in content.sections for s in [*sec_.intro, *sec_.items])
+    assert "120.5 ms" in body and "80.2 ms" in body and "33.4% lower" in body  # (120.5−80.2)/120.5 = 33.44%
+    assert "64 GB" in content.sections[1].intro[0].text
+    assert [f.q for f in content.faq] == brief.questions
+    # …and the draft of it checks clean against that report.
+    import datetime as dt
+
+    from pipeline.draft import render_draft
+    from qc.draft import parse_draft
+
+    text = render_draft(brief, content, drafter="offline", inputs="0" * 32, date=dt.date(2026, 1, 2), updated=None)
+    result = check_draft(parse_draft(text, "t.md"), idx)
+    assert result.errors() == [], [(n.text, n.message) for n in result.errors()]

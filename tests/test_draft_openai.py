@@ -84,6 +84,8 @@ def serve() -> Iterator[Any]:
 
 @pytest.fixture
 def index(example_root: Path) -> EvidenceIndex:
+    for old in (example_root / "articles").glob("*.md"):  # start without the bundled example drafts
+        old.unlink()
     return ingested(example_root)
 
 

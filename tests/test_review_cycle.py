@@ -54,6 +54,7 @@ class Log:
 @pytest.fixture
 def root(example_root: Path) -> Path:
     (example_root / "articles" / f"{SLUG}.md").write_text(DRAFT, encoding="utf-8")
+    (example_root / "approvals" / f"{SLUG}.json").unlink(missing_ok=True)  # the bundled one approves another draft
     return example_root
 
 
@@ -192,8 +193,9 @@ def test_errors_need_an_explicit_waiver(root: Path) -> None:
         approve(_brief(root), reviewer="Li Wei", note=None, waive=[ok.id], reasons=["x"], echo=Log())
     assert not (root / "approvals" / f"{SLUG}.json").exists()
 
-    path = approve(_brief(root), reviewer="Li Wei", note=None, waive=[err.id], reasons=["lab re-run, see ticket 12"],
-                   echo=Log())
+    path = approve(
+        _brief(root), reviewer="Li Wei", note=None, waive=[err.id], reasons=["lab re-run, see ticket 12"], echo=Log()
+    )
     approval = load_approval(path)
     assert approval is not None
     assert [(w.finding, w.text, w.reason) for w in approval.waivers] == [(err.id, "7.35s", "lab re-run, see ticket 12")]
@@ -229,7 +231,12 @@ def test_new_report_version_impact(root: Path) -> None:
     log = Log()
     impact("R2", root=root, echo=log)
     assert f"{SLUG}: approved against R2 v1" in log.text and "now v2" in log.text and "needs review" in log.text
-    claims = [line.strip() for line in log.lines if line.startswith("  ")]
+    start = next(i for i, line in enumerate(log.lines) if line.startswith(f"{SLUG}:"))
+    claims = []
+    for line in log.lines[start + 1 :]:
+        if not line.startswith("  "):
+            break
+        claims.append(line.strip())
     # Both sentences citing 7.53 s are listed, each with the figure's new value; 7.15GB and 74.9 are not.
     assert len(claims) == 2 and all(c.startswith("7.53s: R2 v1 p.") and "7.45" in c for c in claims)
     assert "7.15" not in "\n".join(claims) and "74.9" not in "\n".join(claims)
@@ -303,8 +310,9 @@ def test_reviewer_defaults_to_git_user_name(root: Path, monkeypatch: pytest.Monk
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "pipeline.cli", *args], capture_output=True, text=True, timeout=300,
-                          cwd=REPO)
+    return subprocess.run(
+        [sys.executable, "-m", "pipeline.cli", *args], capture_output=True, text=True, timeout=300, cwd=REPO
+    )
 
 
 def test_cli_exit_codes(root: Path) -> None:
@@ -323,3 +331,37 @@ def test_cli_exit_codes(root: Path) -> None:
     r = _cli("evidence", "impact", "R2", "--root", str(root))
     assert r.returncode == 2 and "corrupt approval" in r.stderr
 
+
+def test_publish_gate_and_waiver_never_reach_the_site(root: Path) -> None:
+    from pipeline.publish import publish
+
+    brief = _brief(root)
+    with pytest.raises(AwaitingReview) as e:
+        publish(brief)
+    assert f"publish review {load_article(brief).status.article}" in str(e.value)
+    approve(brief, reviewer="Li Wei", note="NOTE-NOT-PUBLIC", waive=[], reasons=[], echo=Log())
+    assert publish(brief, out=root.parent / "first").page.is_file()
+
+    # An edited number stops the gate (exit 3) with the claim named; an error stops it earlier (exit 1).
+    _edit(root, "吞吐为 74.9 tok/s", "吞吐为 75 tok/s")
+    with pytest.raises(AwaitingReview) as e:
+        publish(brief)
+    assert "74.9 tok/s → 75 tok/s" in str(e.value)
+    _edit(root, "为 7.53s", "为 7.35s")
+    with pytest.raises(QCFailed) as e:
+        publish(brief)
+    (err,) = load_article(brief).status.unwaived_errors
+    assert err.id in str(e.value)
+
+    # Published only with a waiver and its reason; the site shows nothing of either.
+    reason = "WAIVER-REASON-lab-rerun-ticket-12"
+    approve(brief, reviewer="Li Wei", note="NOTE-NOT-PUBLIC", waive=[err.id], reasons=[reason], echo=Log())
+    out = root.parent / "public"
+    page = publish(brief, out=out).page
+    assert "7.35" in page.read_text(encoding="utf-8")
+    for f in out.rglob("*"):
+        if f.is_file() and f.suffix != ".pdf":
+            text = f.read_text(encoding="utf-8", errors="replace")
+            for secret in (reason, err.id, "NOTE-NOT-PUBLIC", "Li Wei", "waive", "Waive"):
+                assert secret not in text, (f, secret)
+    assert not list(out.rglob("*.json.*")) and not list(out.rglob("approvals"))

@@ -199,8 +199,12 @@ def test_report_new_version_is_a_diff(drafts: Path) -> None:
     assert status.diff is not None and not status.diff.draft_changed
     assert [r.id for r in status.diff.reports] == ["R2"]
     assert "report R2: v1 aaaaaaaaaaaa → v2 bbbbbbbbbbbb" in status.diff.items()
-    # Every claim's source moved to the new version's figure.
-    assert len(status.diff.changed) == 5
+    # The same figures in the new version (new ids) are not claim changes; a changed figure is.
+    assert status.diff.changed == [] and status.diff.moved == 5
+    index3 = _index(version=3, sha="d" * 64, ttft=7.45)
+    status = approval_status(draft, _check(draft, index3), index3, drafts / "approvals")
+    assert status.diff is not None
+    assert [(c.new.text, c.new.status) for c in status.diff.changed] == [("7.53s", "unsupported")] * 2
 
 
 def test_hand_edited_approval_says_which_claim_differs(drafts: Path) -> None:

@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from site_support import DRAFT_ZH, FIGURES, R9_SECRET_TEXT, build, make_index, make_root, tree_bytes
 
 import pipeline.build as build_mod
 from evidence.errors import BuildError, InputError
-from site_support import DRAFT_ZH, FIGURES, R9_SECRET_TEXT, build, make_index, make_root, tree_bytes
 
 SLUG = "kv-cache-ttft"
 
@@ -94,7 +94,9 @@ def test_json_ld_and_open_graph(root: Path) -> None:
 def test_json_ld_cannot_close_its_script(example_root: Path, corpus: Path) -> None:
     make_root(example_root, corpus)
     draft = example_root / "articles" / f"{SLUG}.md"
-    draft.write_text(DRAFT_ZH.replace("模型加载快多少?", "模型加载</script><script>alert(1)</script>?"), encoding="utf-8")
+    draft.write_text(
+        DRAFT_ZH.replace("模型加载快多少?", "模型加载</script><script>alert(1)</script>?"), encoding="utf-8"
+    )
     build(example_root)
     html = page(example_root, f"articles/{SLUG}/index.html")
     assert "<script>alert(1)" not in html
@@ -106,7 +108,9 @@ def test_listings_library_and_conventions(root: Path) -> None:
     build(root, preview=True)
     index = page(root, "index.html")
     assert index.index("How faster storage") < index.index("多轮对话")  # newest first
-    assert "多轮对话" in page(root, "tags/kv-cache/index.html") and "How faster" in page(root, "tags/kv-cache/index.html")
+    assert "多轮对话" in page(root, "tags/kv-cache/index.html") and "How faster" in page(
+        root, "tags/kv-cache/index.html"
+    )
     assert "How faster" not in page(root, "tags/lmcache/index.html")
     lib = page(root, "evidence/index.html")
     for rid in ("R1", "R2", "R9"):
@@ -114,7 +118,7 @@ def test_listings_library_and_conventions(root: Path) -> None:
     assert 'href="../reports/R2.pdf"' in lib and "reports/R9.pdf" not in lib
     assert make_index().reports["R2"].sha256 in lib
     r2 = page(root, "evidence/R2/index.html")
-    assert r2.count("<tr id=\"fig-") == sum(1 for f in FIGURES if f[0] == "R2")
+    assert r2.count('<tr id="fig-') == sum(1 for f in FIGURES if f[0] == "R2")
     assert "How faster storage" in r2 and "多轮对话" in r2  # the articles citing it
     related = page(root, f"articles/{SLUG}/index.html")
     assert re.search(r'class="related".*?href="../../articles/kv-cache-ttft-en/"', related, re.S)
@@ -154,14 +158,18 @@ def test_on_request_reports_stay_confidential(root: Path) -> None:
     assert "6.2" not in r9  # a quote carrying an uncited number is replaced by label and value
 
 
-def test_failed_build_leaves_the_previous_site_byte_identical(root: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_failed_build_leaves_the_previous_site_byte_identical(
+    root: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     build(root)
     before = tree_bytes(root / "public")
     (root / "articles" / f"{SLUG}.md").write_text(DRAFT_ZH.replace("模型加载快多少", "加载快多少"), encoding="utf-8")
     broken = tmp_path / "templates"
     shutil.copytree(build_mod.SITE_TEMPLATES, broken)
     art = broken / "article.html"
-    art.write_text(art.read_text(encoding="utf-8").replace("{{ page.title_html }}", "{{ page.no_such_field }}"), encoding="utf-8")
+    art.write_text(
+        art.read_text(encoding="utf-8").replace("{{ page.title_html }}", "{{ page.no_such_field }}"), encoding="utf-8"
+    )
     monkeypatch.setattr(build_mod, "SITE_TEMPLATES", broken)
     with pytest.raises(BuildError) as err:
         build(root)
@@ -241,7 +249,9 @@ def test_deleting_the_cache_rebuilds_the_same_site(root: Path) -> None:
 
 def test_many_articles_render_in_worker_processes(root: Path) -> None:
     for i in range(build_mod.POOL_MIN + 2):
-        text = DRAFT_ZH.replace("title: 多轮对话", f"title: 第 {i} 篇 多轮对话").replace("2026-07-08", f"2026-06-{i % 28 + 1:02d}")
+        text = DRAFT_ZH.replace("title: 多轮对话", f"title: 第 {i} 篇 多轮对话").replace(
+            "2026-07-08", f"2026-06-{i % 28 + 1:02d}"
+        )
         (root / "articles" / f"a{i:03d}.md").write_text(text, encoding="utf-8")
     summary = build(root, preview=True)
     assert summary.written == build_mod.POOL_MIN + 4
@@ -251,7 +261,13 @@ def test_many_articles_render_in_worker_processes(root: Path) -> None:
 
 def test_related_articles_stay_linear(root: Path) -> None:
     items = [
-        build_mod._Item(f"{i}.md", Path(f"{i}.md"), "", {"date": f"2026-01-{i % 28 + 1:02d}", "tags": ["t"], "evidence": ["R2"]}, f"s{i}")
+        build_mod._Item(
+            f"{i}.md",
+            Path(f"{i}.md"),
+            "",
+            {"date": f"2026-01-{i % 28 + 1:02d}", "tags": ["t"], "evidence": ["R2"]},
+            f"s{i}",
+        )
         for i in range(300)
     ]
     related = build_mod._related(items)

@@ -9,13 +9,33 @@ from pipeline.charts import section_charts
 from qc.models import NumberCheck, Source
 
 
-def num(body: str, text: str, value: float, unit: str, report: str = "R2", page: int = 2, labels=(), nth: int = 0,
-        status: str = "verified") -> NumberCheck:
+def num(
+    body: str,
+    text: str,
+    value: float,
+    unit: str,
+    report: str = "R2",
+    page: int = 2,
+    labels=(),
+    nth: int = 0,
+    status: str = "verified",
+) -> NumberCheck:
     start = [m.start() for m in re.finditer(re.escape(text), body)][nth]
     return NumberCheck(
-        text=text, line=1, column=1, value=value, unit=unit, status=status, severity="ok", cited=[report],  # type: ignore[arg-type]
-        source=Source(report=report, figure=f"f{value}", page=page, value=value, unit=unit, quote="", labels=list(labels)),
-        field="body", start=start, end=start + len(text),
+        text=text,
+        line=1,
+        column=1,
+        value=value,
+        unit=unit,
+        status=status,
+        severity="ok",
+        cited=[report],  # type: ignore[arg-type]
+        source=Source(
+            report=report, figure=f"f{value}", page=page, value=value, unit=unit, quote="", labels=list(labels)
+        ),
+        field="body",
+        start=start,
+        end=start + len(text),
     )
 
 

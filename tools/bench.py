@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import importlib.metadata as md
 import io
@@ -11,11 +12,14 @@ import os
 import platform
 import pstats
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,17 +53,36 @@ class Run:
     tail: str = ""
 
 
-def run_process(cmd: Sequence[str], *, cwd: Path | None = None, env: dict[str, str] | None = None) -> Run:
+TIMEOUT = 600.0  # seconds: one process that runs longer is killed and reported as timed out
+
+
+def run_process(
+    cmd: Sequence[str], *, cwd: Path | None = None, env: dict[str, str] | None = None, timeout: float = TIMEOUT
+) -> Run:
     """Run `cmd` to completion; peak RSS comes from `os.wait4`'s rusage (children's peaks included)."""
     with tempfile.TemporaryFile() as log:
         start = time.perf_counter()
-        p = subprocess.Popen(list(cmd), cwd=cwd, env=env or ENV, stdout=log, stderr=subprocess.STDOUT)
-        _, status, usage = os.wait4(p.pid, 0)
+        p = subprocess.Popen(
+            list(cmd), cwd=cwd, env=env or ENV, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
+        # The whole process group goes on timeout (the build's worker processes included).
+        timer = threading.Timer(timeout, lambda: _kill_group(p.pid))
+        timer.start()
+        try:
+            _, status, usage = os.wait4(p.pid, 0)
+        finally:
+            timer.cancel()
         seconds = time.perf_counter() - start
         p.returncode = rc = os.waitstatus_to_exitcode(status)  # reaped here, so Popen must not wait again
         log.seek(0)
         lines = log.read().decode("utf-8", "replace").strip().splitlines()
-    return Run(seconds, usage.ru_maxrss / 1024, rc, lines[-1][:200] if lines else "")
+    tail = f"timed out after {timeout:.0f} s" if seconds >= timeout and rc < 0 else (lines[-1][:200] if lines else "")
+    return Run(seconds, usage.ru_maxrss / 1024, rc, tail)
+
+
+def _kill_group(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(pid, signal.SIGKILL)
 
 
 @dataclass
@@ -108,11 +131,17 @@ def measure(
     ok_codes: Sequence[int] = (0,),
     cwd: Path | None = None,
     note: str = "",
+    budget: float = 240.0,
     echo: Callable[[str], None] = print,
 ) -> Measurement:
-    """Run `setup(i)` (untimed) then `cmd` `repeats` times; stop at the first unexpected exit code."""
+    """Run `setup(i)` (untimed) then `cmd` up to `repeats` times; stop at the first unexpected exit code.
+
+    Fewer runs are made when they would not fit in `budget` seconds, so slow builds keep `make bench` bounded.
+    """
     m = Measurement(name, n, note=note)
     for i in range(repeats):
+        if i and sum(r.seconds for r in m.runs) * (i + 1) / i > budget:
+            break
         if setup:
             setup(i)
         run = run_process(cmd(i) if callable(cmd) else cmd, cwd=cwd)
@@ -133,7 +162,8 @@ def rmtree(path: Path) -> None:
 
 
 def probe_qc(root: Path, samples: int) -> dict[str, Any]:
-    """In-process QC timing: load the index once, then time read_draft + check_draft per article."""
+    """In-process QC timing of `samples` articles: `check_draft` on a fresh index of the cited reports (what one
+    `publish check` pays) and again on that same, already prepared index (what a long-lived process pays)."""
     from evidence.store import Store
     from pipeline.config import open_root
     from qc.check import check_draft
@@ -142,19 +172,31 @@ def probe_qc(root: Path, samples: int) -> dict[str, Any]:
 
     content = open_root(root)
     files = sorted(content.articles.glob("*.md"))[:samples]
-    t0 = time.perf_counter()
+    fresh, warm, loads, statuses = [], [], [], {}
     with Store(content.store, readonly=True) as store:
-        index = EvidenceIndex.load(store)
-    load_ms = (time.perf_counter() - t0) * 1000
-    check_draft(read_draft(files[0]), index)  # warm-up: first-call imports and regex compilation
-    times, statuses = [], {}
-    for f in files:
-        t = time.perf_counter()
-        result = check_draft(read_draft(f), index)
-        times.append((time.perf_counter() - t) * 1000)
-        for k, v in result.summary.items():
-            statuses[k] = statuses.get(k, 0) + v
-    return {"index_ms": load_ms, "median_ms": statistics.median(times), "max_ms": max(times), "statuses": statuses}
+        first = read_draft(files[0])
+        check_draft(first, EvidenceIndex.load(store, first.meta.evidence))  # first-call imports, regex compilation
+        for f in files:
+            t = time.perf_counter()
+            draft = read_draft(f)
+            index = EvidenceIndex.load(store, draft.meta.evidence)
+            t1 = time.perf_counter()
+            result = check_draft(draft, index)
+            t2 = time.perf_counter()
+            check_draft(draft, index)
+            t3 = time.perf_counter()
+            loads.append((t1 - t) * 1000)
+            fresh.append((t2 - t1) * 1000)
+            warm.append((t3 - t2) * 1000)
+            for k, v in result.summary.items():
+                statuses[k] = statuses.get(k, 0) + v
+    return {
+        "median_ms": statistics.median(fresh),
+        "max_ms": max(fresh),
+        "warm_ms": statistics.median(warm),
+        "load_ms": statistics.median(loads),
+        "statuses": statuses,
+    }
 
 
 def probe_langchain(article: Path) -> dict[str, Any]:
@@ -371,8 +413,12 @@ def bench_once(res: Results, root: Path, repeats: int, echo: Callable[[str], Non
     ok = [d for d, _ in runs if d]
     if ok:
         m = in_process("QC of one article, in-process", [d["median_ms"] for d in ok], [r for _, r in runs], unit="ms")
-        m.note = f"median of 50 articles per run; slowest {max(d['max_ms'] for d in ok):.1f} ms; index load "
-        m.note += f"{statistics.median(d['index_ms'] for d in ok):.0f} ms"
+        m.note = (
+            f"check_draft, fresh index of the cited reports, median of 50 articles (slowest "
+            f"{max(d['max_ms'] for d in ok):.1f} ms); on an already prepared index "
+            f"{statistics.median(d['warm_ms'] for d in ok):.2f} ms; reading the draft + loading the index "
+            f"{statistics.median(d['load_ms'] for d in ok):.1f} ms more"
+        )
         res.add(m)
         res.facts["qc_statuses_50_articles"] = ok[0]["statuses"]
         echo(f"  QC in-process: {m.median:.2f} ms median; statuses of 50 articles: {ok[0]['statuses']}")
@@ -428,8 +474,8 @@ def bench_accuracy(res: Results, echo: Callable[[str], None]) -> None:
         return
     proc = subprocess.run([PY, str(tool), "--json"], capture_output=True, text=True, env=ENV, cwd=REPO, timeout=900)
     try:
-        res.facts["qc_accuracy"] = json.loads(proc.stdout.strip().splitlines()[-1])
-    except (json.JSONDecodeError, IndexError):
+        res.facts["qc_accuracy"] = json.loads(proc.stdout)
+    except json.JSONDecodeError:
         res.facts["qc_accuracy"] = (proc.stdout.strip() or proc.stderr.strip())[-2000:]
     echo("  QC accuracy: done")
 
@@ -442,18 +488,22 @@ def profile_build(root: Path, n: int, top: int = 18) -> str:
     rmtree(root / ".publish")
     script = WORK / "profile_build.py"
     script.write_text(
-        "import sys\nfrom pipeline.cli import main\n"
+        # Keep QC and rendering in this one process (no worker pool), so the profile sees them.
+        "import pipeline.build\npipeline.build.POOL_MIN = 10**9\nfrom pipeline.cli import main\n"
         f"main(['build', '--root', {str(root)!r}, '--preview', '--out', {str(out)!r}])\n",
         encoding="utf-8",
     )
     run_process([PY, "-m", "cProfile", "-o", str(prof), str(script)], cwd=REPO)
     if not prof.exists():
         return "profile failed"
-    buf = io.StringIO()
-    stats = pstats.Stats(str(prof), stream=buf)
-    stats.sort_stats("tottime").print_stats(top)
-    text = buf.getvalue()
-    return text[text.find("   ncalls") :] if "   ncalls" in text else text
+    parts = []
+    for order, restrict in (("tottime", ()), ("cumulative", ("(evidence|qc|pipeline)/",))):
+        buf = io.StringIO()
+        pstats.Stats(str(prof), stream=buf).sort_stats(order).print_stats(*restrict, top)
+        text = buf.getvalue()
+        head = "by own time (all code)" if order == "tottime" else "by cumulative time (Proofpress code)"
+        parts.append(f"# {head}\n" + (text[text.find("   ncalls") :] if "   ncalls" in text else text).strip())
+    return "\n\n".join(parts)
 
 
 # --- targets, table and report ------------------------------------------------------------------------
@@ -605,6 +655,13 @@ FULL_BUILDS = {
 HEADERS = ["measurement", "N", "median", "min–max", "peak RSS (MiB)", "ratios / notes"]
 
 
+START_LOAD = os.getloadavg()
+
+
+def _load(avg: tuple[float, float, float]) -> str:
+    return " / ".join(f"{x:.2f}" for x in avg)
+
+
 def machine() -> dict[str, str]:
     cpu = "unknown"
     with open("/proc/cpuinfo", encoding="utf-8") as f:
@@ -641,6 +698,8 @@ def machine() -> dict[str, str]:
         "RAM": f"{mem_kb / 1024 / 1024:.1f} GiB",
         "OS": platform.platform(),
         "Python": platform.python_version(),
+        "load average (1/5/15 min)": f"{_load(START_LOAD)} at the start, {_load(os.getloadavg())} at the end "
+        "(other processes on the machine slow every row alike)",
         "packages": ", ".join(versions),
     }
 
@@ -672,7 +731,31 @@ def render_markdown(res: Results, tgts: list[Target], args: argparse.Namespace, 
         *["| " + " | ".join(c.replace("|", "/") for c in _fmt_row(m, res)) + " |" for m in res.rows],
         "",
     ]
-    facts = {k: v for k, v in res.facts.items() if k not in ("ingest_pages", "ingest_reports")}
+    acc = res.facts.get("qc_accuracy")
+    if isinstance(acc, dict):
+        lines += [
+            "## QC accuracy (`tools/qc_accuracy.py`: one injected error per copy of a clean article)",
+            "",
+            "| kind | injected | caught | rate |",
+            "|---|---|---|---|",
+        ]
+        for kind, k in acc.get("kinds", {}).items():
+            rate = f"{k['rate']:.0%}" if k.get("rate") is not None else "—"
+            lines.append(f"| {kind} | {k['injected']} | {k['caught']} | {rate} |")
+        total = acc.get("injected") or 0
+        lines.append(
+            f"| all | {total} | {acc.get('caught')} | {(acc.get('caught') or 0) / total:.1%} |" if total else ""
+        )
+        lines += [
+            "",
+            f"False alarms on the clean articles: {acc.get('false_alarms')} of {acc.get('clean_numbers')} numbers.",
+            "",
+        ]
+        lines += [f"- missed: {m}" for m in acc.get("misses", [])[:10]]
+        lines.append("")
+    facts = {k: v for k, v in res.facts.items() if k not in ("ingest_pages", "ingest_reports", "qc_accuracy")}
+    if isinstance(acc, str):
+        facts["qc_accuracy"] = acc
     if facts:
         lines += ["Other facts:", ""]
         lines += [
@@ -686,9 +769,9 @@ def render_markdown(res: Results, tgts: list[Target], args: argparse.Namespace, 
     lines.append("")
     if res.hotspots:
         lines += [
-            f"## Hot spots (cProfile of one cold `publish build`, N={min(args.n)}, by own time)",
+            f"## Hot spots (cProfile of one cold `publish build`, N={min(args.n)})",
             "",
-            "Only the main process is profiled; work done in worker processes shows up as waiting.",
+            "Profiled in one process (the build's worker pool switched off), so QC and rendering show up.",
             "",
             "```",
             res.hotspots.rstrip(),
@@ -717,8 +800,20 @@ def print_table(res: Results, tgts: list[Target]) -> None:
     console.print(tt)
 
 
+def stage(res: Results, name: str, fn: Callable[..., Any], *args: Any) -> Any:
+    """Run one part of the bench; a crash is recorded (and printed) instead of losing the whole run."""
+    try:
+        return fn(*args)
+    except Exception as e:
+        res.facts[f"error in {name}"] = f"{type(e).__name__}: {e}"
+        traceback.print_exc()
+        return None
+
+
 def run(args: argparse.Namespace, echo: Callable[[str], None] = print) -> tuple[Results, list[Target]]:
     """The whole benchmark; returns the measurements and the target verdicts."""
+    global START_LOAD
+    START_LOAD = os.getloadavg()
     started = time.perf_counter()
     res = Results()
     roots: dict[int, Path] = {}
@@ -729,14 +824,14 @@ def run(args: argparse.Namespace, echo: Callable[[str], None] = print) -> tuple[
         synth.make_root(root, n, args.reports, args.seed)
         echo(f"N={n}: generated {root} in {time.perf_counter() - t:.1f} s")
         roots[n] = root
-        bench_sites(res, root, n, args.repeats, echo)
-        bench_check(res, root, n, args.repeats, echo)
+        stage(res, f"sites N={n}", bench_sites, res, root, n, args.repeats, echo)
+        stage(res, f"check N={n}", bench_check, res, root, n, args.repeats, echo)
     small = roots[min(args.n)]
-    bench_once(res, small, args.repeats, echo)
+    stage(res, "start-up, QC and ingest", bench_once, res, small, args.repeats, echo)
     if not args.no_accuracy:
-        bench_accuracy(res, echo)
+        stage(res, "QC accuracy", bench_accuracy, res, echo)
     if not args.no_profile:
-        res.hotspots = profile_build(small, min(args.n))
+        res.hotspots = stage(res, "profile", profile_build, small, min(args.n)) or ""
     big = max(args.n) if len(args.n) > 1 else None
     tgts = targets(res, sorted(args.n), big)
     if args.write:

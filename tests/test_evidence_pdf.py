@@ -1,0 +1,291 @@
+"""Extraction quality: specific figures (value, unit, labels, page) from the example reports and real PDFs."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from evidence.errors import EvidenceError
+from evidence.models import Figure, IngestLimits
+from evidence.pdf import ParsedPdf, find_numbers, header_unit, normalize, parse_pdf
+
+REPO = Path(__file__).resolve().parent.parent
+REPORTS = REPO / "site" / "reports"
+CORPUS = REPO.parent / "shared" / "corpus" / "pdfs"
+GOLDEN_PDFS = {
+    "R1": REPORTS / "R1.pdf",
+    "R2": REPORTS / "R2.pdf",
+    "R9": REPORTS / "R9.pdf",
+    "rk3399": CORPUS / "oaid_facerecognition_rk3399_perf_report.pdf",
+    "mooncake": CORPUS / "mooncake_fast25_kvcache_serving_paper.pdf",
+    "cachepilot_store": CORPUS / "cachepilot_mooncake_store_bench_zh.pdf",
+    "small_table": CORPUS / "pymupdf_small_table_units.pdf",
+    "chinese_tables": CORPUS / "pymupdf_chinese_tables_zh.pdf",
+    "broker_metrics": CORPUS / "broker_report_metrics_table_zh.pdf",
+    "docling_p9": CORPUS / "docling_otsl_tableformer_benchmark_p9.pdf",
+}
+
+
+@cache
+def parsed(name: str) -> ParsedPdf:
+    path = GOLDEN_PDFS.get(name) or CORPUS / name
+    if not path.is_file():
+        pytest.fail(f"missing test PDF {path}")
+    return parse_pdf(path, report_id=name)
+
+
+def one(name: str, value: float, *labels: str, unit: str | None = None, page: int | None = None) -> Figure:
+    """The single figure of `name` with this value whose labels include every given label."""
+    hits = [
+        f
+        for f in parsed(name).figures
+        if abs(f.value - value) < 1e-9
+        and all(lab in f.labels for lab in labels)
+        and (unit is None or f.unit == unit)
+        and (page is None or f.page == page)
+    ]
+    assert len(hits) == 1, f"{name}: {len(hits)} figures = {value} {unit} {labels}: {hits}"
+    return hits[0]
+
+
+# ---- the example reports ------------------------------------------------------------------------------------
+
+
+def test_r2_ttft_table_cells_carry_row_column_caption_and_unit() -> None:
+    f = one("R2", 7.53, "表 4-1 长上下文冷恢复 TTFT", "并发档位 8", "p50", "FX100 TTFT (s)", unit="s")
+    assert f.page == 2 and f.page_label == "1" and f.raw == "7.53" and f.kind == "cell"
+    assert f.labels[-1] == "4.1 长上下文冷恢复 TTFT"
+    assert f.quote == "8 p50 10.17 7.53 26.0%"
+    assert one("R2", 48.2, "并发档位 16", "p90", "基线 TTFT (s)", unit="s").raw == "48.20"
+    assert one("R2", 26.0, "并发档位 8", "p50", "TTFT 降幅", unit="%").raw == "26.0"
+    assert one("R2", 31.5, "并发档位 16", "p90", unit="%").page == 2
+
+
+def test_r2_throughput_tables_and_kv_lines() -> None:
+    one("R2", 160.5, "表 4-2 推理吞吐", "并发档位 16", "全机 TP4×2", "FX100 吞吐 (tok/s)", unit="tok/s", page=3)
+    one("R2", 40.0, "并发档位 16", "TP8", "吞吐提升", unit="%")
+    one("R2", 4.1, "表 4-3 对比无外存重算基线", "重算基线(无外存)", "吞吐 (tok/s)", unit="tok/s")
+    speedup = one("R2", 18.3, "加速比", unit="x")
+    assert speedup.kind == "kv" and speedup.quote == "加速比: 18.3 倍"
+    session = one("R2", 29800, "会话长度", unit="token")
+    assert session.raw == "29.8K" and session.page == 2
+    one("R2", 256, "单 token KV 大小", unit="KB")
+    one("R2", 7.15, "单会话 KV Cache", unit="GB")
+    one("R2", 10, "联测周期", unit="周", page=4)
+    gate = one("R2", 25, "G3 主门禁", unit="%")
+    assert "TTFT 降幅" in gate.labels and "≥" in gate.quote
+    one("R2", 72, "G4 稳定性测试", unit="h")
+    one("R2", 100, "表 2-1 测试环境", "网络", unit="GbE", page=1)
+
+
+def test_r1_figures() -> None:
+    one("R1", 0.98, "表 3-1 LMCache 读带宽", "默认读路径", "读带宽 (GB/s)", unit="GB/s")
+    one("R1", 3.08, "并行读补丁", "TTFT (s)", unit="s")
+    one("R1", 4.1, "TTFT 改善", unit="x")
+    save = one("R1", 94, "保存时间 (s)", "FX100", unit="s")  # the unit comes from the row label
+    assert save.page == 3 and save.page_label == "2"
+    one("R1", 1.9, "保存时间 (s)", "变化", unit="x")
+    assert one("R1", 96, "持续写带宽 (GB/s)", "变化", unit="%").raw == "+96"
+    one("R1", 4, "表 2-1 测试环境", "存储", unit="盘")
+    one("R1", 100, "网络", unit="GbE")
+
+
+def test_r9_load_times_including_the_row_no_article_cites() -> None:
+    one("R9", 691, "表 2-1 模型加载时间", "DeepSeek-32B", "NFS 加载 (s)", unit="s")
+    one("R9", 150, "DeepSeek-70B", "FX100 加载 (s)", unit="s", page=1)
+    one("R9", 9.3, "DeepSeek-70B", "加速比", unit="x")
+    one("R9", 4.0, "DeepSeek-7B", "加速比", unit="x")
+    one("R9", 538.1, "DeepSeek-7B", "FX100 吞吐 (samples/s)", unit="samples/s")
+
+
+def test_example_reports_hold_no_dates_ids_or_page_numbers_as_figures() -> None:
+    for name in ("R1", "R2", "R9"):
+        p = parsed(name)
+        raws = {f.raw for f in p.figures}
+        assert not raws & {"2026", "07", "05", "0705", "0703", "0530", "2026-07-05"}, raws
+        for f in p.figures:
+            assert f.value not in (2026, 703, 705, 530), f
+            assert "第" not in f.quote or "页" not in f.quote, f  # footers like 第 2 页 / 共 3 页
+            assert not re.search(r"表\s*\d+-?\d*$", f.raw)
+        # Headings and captions give context, never figures: `表 5-1 …(8 卡 32B LoRA)` holds no 8 or 32B.
+        assert not any(f.raw in ("32B",) for f in p.figures)
+
+
+def test_example_page_texts_keep_verbatim_terms_and_labels() -> None:
+    r1 = parsed("R1")
+    assert "4 盘 RAID0" in r1.pages[0].text and "AMD MI308X ×8" in r1.pages[0].text
+    assert r1.page_labels == ["封面", "1", "2"] and [p.label for p in r1.pages] == ["封面", "1", "2"]
+    assert "DeepSeek-32B" in parsed("R9").pages[0].text
+    assert parsed("R9").page_labels == [] and parsed("R9").figures[0].page_label is None
+
+
+# ---- real PDFs -----------------------------------------------------------------------------------------------
+
+
+def test_rk3399_latency_table_units_from_the_header_and_wrapped_row_labels() -> None:
+    f = one("rk3399", 540, "480P 32*32 single face", "Detection (ms/frame)", unit="ms/frame", page=6)
+    assert f.labels[0] == "Table 4.1 Performance of different part on Single A53"
+    one("rk3399", 1715, "480P 32*32 single face", "Total (ms/frame)", unit="ms/frame", page=6)
+    one("rk3399", 2625, "480P 64*64 two faces", "Total (ms/frame)", unit="ms/frame", page=6)
+    one("rk3399", 800, "GPU", unit="MHz")
+    # The table of contents (`4.1 Single A53 CPU @1.42GHz ….. 5`) and chart axes give no figures.
+    assert not [f for f in parsed("rk3399").figures if f.page == 3]
+    assert not [f for f in parsed("rk3399").figures if f.raw == "7000"]
+
+
+def test_mooncake_parameter_table_in_a_two_column_page() -> None:
+    f = one("mooncake", 128, "Bh2d", "Host-to-device bandwidth", "Value", unit="GB/s", page=3)
+    assert f.labels[0].startswith("Table 1: Notations and parameters")
+    one("mooncake", 800, "Bnic", "NIC bandwidth", unit="Gb/s", page=3)
+    one("mooncake", 312, "GPU computation throughput", unit="TFLOPS")
+    one("mooncake", 2, "Tensor element size", unit="B")
+    one("mooncake", 40, "Table 2: Workload Statistics.", "Cache Ratio", "Conversation", unit="%", page=9)
+    # `LLaMA3-70B`, `NVIDIA-A800-SXM4-80GB`, arXiv ids and `cpu:0` are names, not quantities.
+    for f in parsed("mooncake").figures:
+        assert f.value not in (-70, -80, -70e9) and not re.fullmatch(r"\d{4}\.\d{4,5}", f.raw), f
+
+
+def test_cachepilot_store_tables_with_units_after_a_slash() -> None:
+    f = one(
+        "cachepilot_store",
+        1399.08,
+        "表 7: 真实 read_perf 16 组完整结果",
+        "value size 1MB",
+        "batch 4",
+        "MiB/s",
+        unit="MiB/s",
+    )
+    assert f.page == 6
+    one("cachepilot_store", 5.956, "表 6: 真实 read_perf 代表性结果", "value size 1MB", "batch 4", "p99/ms", unit="ms")
+    one("cachepilot_store", 0.106, "表 6: 真实 read_perf 代表性结果", "value size 4KB", "batch 1", "p50/ms", unit="ms")
+    prose = [f for f in parsed("cachepilot_store").figures if f.kind == "prose" and f.value == 1399.08]
+    assert prose and prose[0].page == 5 and prose[0].unit == "MiB/s" and "峰值" in prose[0].quote
+    # CLI option listings use U+2011 hyphens; the page text holds plain ones.
+    assert "--value-sizes" in "".join(p.text for p in parsed("cachepilot_store").pages)
+
+
+def test_small_table_unit_in_the_corner_cell_and_negative_values() -> None:
+    one("small_table", -269, "Noble gases", "min", unit="°C")
+    one("small_table", 5000, "Metals", "max", unit="°C")
+    one("small_table", 2755.9, "Metals", "avg", unit="°C")
+    assert len(parsed("small_table").figures) == 12
+
+
+def test_chinese_tables_table_level_unit_line() -> None:
+    f = one("chinese_tables", 330435.30, "工商银行", "授信总额", unit="万元")
+    assert f.raw == "330,435.30" and "序号 1" in f.labels and f.labels[0].startswith("表 7-2")
+    one("chinese_tables", 95585.30, "工商银行", "剩余额度", unit="万元")
+    one("chinese_tables", 0.0, "中信银行盐城分行", "剩余额度", unit="万元")
+    one("chinese_tables", 372.53, unit="亿元")
+    assert one("chinese_tables", 1, "序号", unit="").kind == "cell"  # row numbers take no unit
+
+
+def test_broker_metrics_units_in_fullwidth_brackets_of_row_labels() -> None:
+    one("broker_metrics", 3374.88, "营业收入(亿元)", "2024A", unit="亿元")
+    one("broker_metrics", 6.2, "PE(倍)", "2024A", unit="x")
+    one("broker_metrics", 1.22, "净利润增速(%)", "2024A", unit="%")
+    slash_list = [f for f in parsed("broker_metrics").figures if f.kind == "prose" and f.unit == "亿元"]
+    assert {f.value for f in slash_list} >= {1521, 1582, 1646}
+
+
+def test_docling_benchmark_table_and_ligatures() -> None:
+    one("docling_p9", 2.73, "OTSL", "Inference time (secs)", unit="s")
+    one("docling_p9", 0.965, "OTSL", "simple")
+    text = parsed("docling_p9").pages[0].text
+    assert "\ufb01" not in text and "\ufb00" not in text and "fi" in text
+
+
+def test_cff_cjk_file_reads_without_nul_characters() -> None:
+    p = parse_pdf(CORPUS / "generated_cff_cjk_encoding_cmap_zh.pdf")
+    assert len(p.pages) == 50
+    text = "".join(pg.text for pg in p.pages)
+    assert "\x00" not in text and "测试" in text
+    assert any(f.value == 219.5 for f in p.figures)
+
+
+@pytest.mark.parametrize("pdf", sorted(CORPUS.glob("*.pdf")), ids=lambda p: p.stem)
+def test_every_corpus_pdf_parses_and_every_figure_is_printed_verbatim(pdf: Path) -> None:
+    p = parsed(pdf.name)
+    assert p.pages and all("\x00" not in pg.text for pg in p.pages)
+    texts = {pg.page: re.sub(r"\s+", "", pg.text) for pg in p.pages}
+    for f in p.figures:
+        # Never a glued number (`73.874.6`): every raw figure stands in its page's text as a whole token.
+        assert re.sub(r"\s+", "", f.raw) in texts[f.page], f
+        assert f.id and len(f.id) == 16 and f.page >= 1
+    assert len({f.id for f in p.figures}) == len(p.figures)
+
+
+def test_deepseek_chart_never_yields_fused_labels() -> None:
+    raws = {f.raw for f in parsed("deepseek_v3_benchmark_chart.pdf").figures}
+    assert not raws & {"73.874.6", "24.825.3", "24.825.323.6", "23.323.3"}
+    assert {"74.7", "74.6", "23.6"} <= raws
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN_PDFS))
+def test_golden_figures(name: str, golden: Callable[[str, Any], None]) -> None:
+    figures = [f.model_dump(exclude={"report", "version"}) for f in parsed(name).figures]
+    golden(f"figures/{name}.json", figures)
+
+
+# ---- units and numbers ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("从 10.17s 降至 7.53s", [("10.17", 10.17, "s"), ("7.53", 7.53, "s")]),
+        ("TTFT 降低 26–32%", [("26", 26, "%"), ("32", 32, "%")]),
+        ("加速 6.2 倍", [("6.2", 6.2, "x")]),
+        ("2.22x higher", [("2.22", 2.22, "x")]),
+        ("29.8K token", [("29.8K", 29800, "token")]),
+        ("480B 参数", [("480B", 480e9, "")]),
+        ("1,521/1,582/1,646亿元", [("1,521", 1521, "亿元"), ("1,582", 1582, "亿元"), ("1,646", 1646, "亿元")]),
+        ("100 Gbps", [("100", 100, "Gb/s")]),
+        ("延迟 3 毫秒", [("3", 3, "ms")]),
+        ("温度 25 ℃", [("25", 25, "°C")]),
+        ("-269", [("-269", -269, "")]),
+        ("TP8 FP8 MI308X A800 LLaMA3-70B DeepSeek-32B", []),
+        ("2026-07-05 2022.4.29 2023 年 3 月 v0.1.3 5.4.2 127.0.0.1 10:30 第 2 页 / 共 4 页 表 4-1 Table 2 [12]", []),
+        (
+            "int32_t width = 11;",
+            [("11", 11, "")],
+        ),  # find_numbers is text-level; code lines are dropped by the page pass
+    ],
+)
+def test_find_numbers(text: str, expected: list[tuple[str, float, str]]) -> None:
+    assert [(n.raw, n.value, n.unit) for n in find_numbers(text)] == expected
+
+
+@pytest.mark.parametrize(
+    ("header", "unit"),
+    [
+        ("基线 TTFT (s)", "s"),
+        ("p50/ms", "ms"),
+        ("MiB/s", "MiB/s"),
+        ("Detection (ms/frame)", "ms/frame"),
+        ("营业收入(亿元)", "亿元"),
+        ("Boiling Points °C", "°C"),
+        ("延迟时间(毫秒)", "ms"),
+        ("Inference time (secs)", "s"),
+        ("20 rects(nanoseconds)", "ns"),
+        ("min", None),
+        ("mAP (0.75)", None),
+        ("并发档位", None),
+    ],
+)
+def test_header_units(header: str, unit: str | None) -> None:
+    assert header_unit(normalize(header)) == unit
+
+
+def test_normalize_handles_corpus_characters() -> None:
+    assert normalize("ﬁle\u2011name：（３０％）\x00") == "file-name:(30%)"
+
+
+def test_time_limit_is_a_clear_error() -> None:
+    with pytest.raises(EvidenceError, match="longer than"):
+        parse_pdf(CORPUS / "mooncake_fast25_kvcache_serving_paper.pdf", IngestLimits(seconds_per_file=0.01))

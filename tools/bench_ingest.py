@@ -1,0 +1,119 @@
+"""Ingest speed in pages/s (cold and cached) next to pdfplumber's extract_text on the same PDFs, with figure counts."""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from evidence.ingest import ingest  # noqa: E402
+
+CORPUS = REPO.parent / "shared" / "corpus" / "pdfs"
+
+
+def default_pdfs() -> list[Path]:
+    """The bundled example reports and the shared corpus."""
+    return sorted((REPO / "site" / "reports").glob("*.pdf")) + sorted(CORPUS.glob("*.pdf"))
+
+
+def _plumber_seconds(pdf: Path) -> float:
+    import pdfplumber  # the bench extra only: the product reads PDFs with pypdf alone
+
+    started = time.perf_counter()
+    with pdfplumber.open(pdf) as doc:
+        for page in doc.pages:
+            page.extract_text()
+    return time.perf_counter() - started
+
+
+def bench_ingest(pdfs: Iterable[Path] | None = None, *, echo: Callable[[str], Any] = print) -> dict[str, Any]:
+    """Ingest `pdfs` into a fresh store (cold), again (cached), and read them with pdfplumber; print and return."""
+    files = [Path(p) for p in (pdfs if pdfs is not None else default_pdfs())]
+    try:
+        import pdfplumber  # noqa: F401
+
+        have_plumber = True
+    except ImportError:
+        have_plumber = False
+    with tempfile.TemporaryDirectory(prefix="proofpress-bench-") as tmp:
+        reports = Path(tmp) / "reports"
+        reports.mkdir()
+        lines = ["reports:"]
+        for n, pdf in enumerate(files):
+            name = f"B{n}.pdf"
+            shutil.copyfile(pdf, reports / name)  # a copy: ingest refuses symlinks that leave the reports folder
+            lines += [f"  - id: B{n}", f"    title: {pdf.stem}", "    date: 2026-01-01", f"    file: {name}"]
+        (reports / "reports.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        store = Path(tmp) / "evidence.sqlite"
+        started = time.perf_counter()
+        cold = ingest(reports, store)
+        cold_total = time.perf_counter() - started
+        started = time.perf_counter()
+        ingest(reports, store)
+        cached_total = time.perf_counter() - started
+    rows = []
+    for pdf, result in zip(files, cold.results, strict=True):
+        plumber = _plumber_seconds(pdf) if have_plumber and not result.error else None
+        rows.append(
+            {
+                "file": pdf.name,
+                "pages": result.pages,
+                "figures": result.figures,
+                "ingest_seconds": round(result.seconds, 4),
+                "plumber_seconds": round(plumber, 4) if plumber is not None else None,
+                "error": result.error,
+            }
+        )
+    pages = sum(r["pages"] for r in rows)
+    plumber_total = sum(r["plumber_seconds"] or 0 for r in rows) if have_plumber else None
+    summary = {
+        "pages": pages,
+        "figures": sum(r["figures"] for r in rows),
+        "cold_seconds": round(cold_total, 3),
+        "cached_seconds": round(cached_total, 3),
+        "cold_pages_per_s": round(pages / cold_total, 1) if cold_total else None,
+        "cached_pages_per_s": round(pages / cached_total, 1) if cached_total else None,
+        "plumber_seconds": round(plumber_total, 3) if plumber_total is not None else None,
+        "plumber_pages_per_s": round(pages / plumber_total, 1) if plumber_total else None,
+    }
+    width = max(len(r["file"]) for r in rows) if rows else 10
+    echo(
+        f"{'file':<{width}} {'pages':>5} {'figures':>7} {'pypdf ingest s':>14} {'pages/s':>8} {'pdfplumber s':>12} {'pages/s':>8}"
+    )
+    for r in rows:
+        ps = f"{r['pages'] / r['ingest_seconds']:.1f}" if r["ingest_seconds"] else "-"
+        pl = f"{r['plumber_seconds']:.3f}" if r["plumber_seconds"] is not None else "-"
+        pps = f"{r['pages'] / r['plumber_seconds']:.1f}" if r["plumber_seconds"] else "-"
+        echo(
+            f"{r['file']:<{width}} {r['pages']:>5} {r['figures']:>7} {r['ingest_seconds']:>14.3f} {ps:>8} {pl:>12} {pps:>8}"
+        )
+    echo(
+        f"total: {pages} pages, {summary['figures']} figures; ingest cold {summary['cold_pages_per_s']} pages/s "
+        f"({summary['cold_seconds']} s), cached {summary['cached_pages_per_s']} pages/s ({summary['cached_seconds']} s)"
+        + (
+            f"; pdfplumber.extract_text {summary['plumber_pages_per_s']} pages/s ({summary['plumber_seconds']} s)"
+            if have_plumber
+            else "; pdfplumber not installed (pip install -e '.[bench]')"
+        )
+    )
+    return {"files": rows, "summary": summary}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("pdfs", nargs="*", type=Path, help="PDFs to measure (default: example reports and corpus)")
+    args = parser.parse_args(argv)
+    bench_ingest(args.pdfs or None)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
