@@ -38,6 +38,7 @@ reports: $(STAMP)
 
 bench: $(BENCH_STAMP)
 	$(PY) tools/bench.py
+	$(PY) tools/qc_accuracy.py
 
 fuzz: $(STAMP)
 	PROOFPRESS_FUZZ_EXAMPLES=2000 $(PY) -m pytest -q tests -k fuzz

@@ -21,7 +21,7 @@ from evidence.errors import EvidenceError
 from evidence.models import Figure, IngestLimits, Page
 
 # Bump when extraction changes: the store then re-reads unchanged PDFs into their existing versions.
-PARSER_VERSION = "pdf-1"
+PARSER_VERSION = "pdf-2"
 
 # ---- text normalisation ------------------------------------------------------------------------------------
 
@@ -163,7 +163,7 @@ _NOT_FIGURES = re.compile(
         r"\s*v?\d+(?:\.\d+)*|arXiv:\s*\d{4}\.\d{4,5}(?:v\d+)?|⟨[a-z]+:\d+⟩"
         r"|\[\d+(?:[,–-]\s*\d+)*\]|⟨[A-Za-z]+\d+[A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*|\d+(?:\*\d+)+|⟨\d+[A-Za-z]*-[A-Za-z0-9_]+"
         r"|(?:[A-Za-z0-9_]+-)+\d+[A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*|⟨\d+(?::\d+)+⟩|(?:^|(?<=[\s(（]))\d{1,2}[)）](?=\s)"
-        r"|(?:Listing|Algorithm|Equation|Lemma|Theorem|Step|步骤)\s*\d+"
+        r"|(?:Listing|Algorithm|Equation|Lemma|Theorem|Step|步骤)\s*\d+|C\+\+\d+|\d+\^\(?-?\d+\)?"
     )
     .replace("⟨", r"(?<![A-Za-z0-9_])")
     .replace("⟩", r"(?![A-Za-z0-9_])")
@@ -484,8 +484,8 @@ def is_heading(text: str, size: float = 0.0, body: float = 0.0) -> bool:
         return False  # `0.6Cache Hit Rate`, `8Replica Count`, `10th`, URLs: chart and reference debris
     head = re.match(r"^\s*[\d.]+\s*", t)
     rest = t[head.end() :] if head else t
-    if not re.search(r"[\u3400-\u9fff]|[A-Za-z]{3,}", rest) or parse_unit(rest):
-        return False  # `16 GT/s` is a chart label, not section 16
+    if not re.search(r"[\u3400-\u9fff]|[A-Za-z]{3,}", rest) or parse_unit(rest) or re.search(r"[/_=]|\.py", rest):
+        return False  # `16 GT/s` is a chart label and `4 保存日志/stderr` a flow diagram, not section 16 or 4
     # `3 测试方法` is a heading; `8 p50 10.17 7.53` is a table row: headings carry (almost) no further numbers.
     return len(find_numbers(rest)) <= (1 if size > body * 1.1 else 0) and not number_cell(rest)
 
@@ -586,7 +586,11 @@ def _tables(lines: list[Line], page_width: float) -> list[_Table]:
         # Lines after the last row belong to the table only when they sit right under it (a wrapped last cell).
         last = rows[-1]
         j = last + 1
-        while j < len(lines) and _continuation(lines[j]) and lines[last].y - lines[j].y < 1.3 * lines[j].size:
+        while (
+            j < len(lines)
+            and _continuation(lines[j])
+            and lines[last].y - lines[j].y < 1.3 * max(lines[j].size, min(lines[last].size, 2 * lines[j].size))
+        ):
             j += 1
         # A wrapped label of the first row may sit just above it (`480P 32*32` over `single face 395 493 0 890`).
         while i > 0 and i - 1 not in used and _continuation(lines[i - 1]) and len(lines[i - 1].segs) == 1:
@@ -704,6 +708,7 @@ def _table_figures(table: _Table, page_width: float, heading: str) -> list[tuple
     cells: list[list[str]] = []
     row_lines: list[Line] = []
     wrapped: list[tuple[int, float, str]] = []  # (rows seen so far, y, text) of label lines between rows
+    footers = [""] * ncol
     for ln in table.lines:
         row = [""] * ncol
         for s in ln.segs:
@@ -714,6 +719,10 @@ def _table_figures(table: _Table, page_width: float, heading: str) -> list[tuple
             row_lines.append(ln)
         elif len({_column_of(s, cols) for s in ln.segs}) == 1:
             wrapped.append((len(cells), ln.y, " ".join(c for c in row if c)))
+        elif row_lines and len(cells) <= 2:
+            # Under a one-row "table" of KPI cards the line below names each value's unit: `MiB/s, 1MB batch=4`.
+            for n, text in enumerate(row):
+                footers[n] = (footers[n] + " " + text).strip()
     # A wrapped label belongs to the nearer of the rows around it (the one below when it sits midway).
     labels_extra: dict[int, list[str]] = {}  # row → label texts, prefixed "0" (above the row) or "1" (below)
     for pos, y, text in wrapped:
@@ -746,10 +755,14 @@ def _table_figures(table: _Table, page_width: float, heading: str) -> list[tuple
                 below = [t[1:] for t in labels_extra[r] if t[0] == "1"]
                 row_labels = [" ".join([*above, row_labels[0], *below]).strip(), *row_labels[1:]]
             col_unit = header_unit(headers[c]) if headers[c] else None
+            if col_unit is None and footers[c] and unit_at(footers[c], 0):
+                col_unit = unit_at(footers[c], 0)[0]  # type: ignore[index]
             for num in find_numbers(cell, keep_years=not key):
                 if key and not number_cell(cell):
                     continue  # numbers inside a row label (`480P 32*32`) describe the row
-                unit = num.unit or col_unit or ("" if key else row_unit or group_unit or table.unit or "")
+                unit = num.unit or col_unit or ""
+                if not unit and not key:
+                    unit = row_unit or group_unit or table.unit or header_unit(heading, loose=False) or ""
                 if key:
                     labels = [table.caption, headers[c], *row_labels, heading]
                 else:
@@ -1036,6 +1049,8 @@ def _page_figures(plain: str, lines: list[Line], page_width: float, page_height:
     for para, heading in prose:
         for sentence in _sentences(para):
             for n in find_numbers(sentence):
+                if n.start <= 2 and re.match(r"[.、)]\s*(?!\d)", sentence[n.end : n.end + 2] + " ") and not n.unit:
+                    continue  # `2. 各字段…`, `3、…`: a list item's number
                 if consumed[n.raw] > 0:
                     consumed[n.raw] -= 1
                     continue
@@ -1194,7 +1209,13 @@ def _parse(
         runs = [(x0, x1, y - bottom if y >= 0 else y, size, t) for x0, x1, y, size, t in runs]
         lines = _lines(runs)
         pages.append(Page(report=report_id, version=version, page=number, label=label, text=plain))
-        for pos, raw in enumerate(_page_figures(plain, lines, width, height, ctx)):
+        try:
+            raws = _page_figures(plain, lines, width, height, ctx)
+        except Exception as e:  # our analysis, not the file: say so instead of blaming the PDF
+            raise EvidenceError(
+                f"page {number}: figure extraction failed ({type(e).__name__}: {e}); please report this PDF", path=path
+            ) from e
+        for pos, raw in enumerate(raws):
             figures.append(
                 Figure(
                     id=_figure_id(sha, number, pos, raw.raw),

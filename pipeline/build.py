@@ -29,7 +29,7 @@ from pipeline.brief import SLUG
 from pipeline.charts import section_charts
 from pipeline.config import CONFIG_NAME, ContentRoot
 from pipeline.render import Mark, render_field
-from qc.draft import Draft, parse_draft
+from qc.draft import Draft, check_article_size, parse_draft
 from qc.index import EvidenceIndex
 from qc.models import ERROR_STATUSES, FileResult, NumberCheck
 
@@ -456,9 +456,11 @@ def _files_hash(paths: Iterable[Path]) -> str:
     return _h(*[(str(p.name), sha256_bytes(p.read_bytes())) for p in sorted(paths) if p.is_file()])
 
 
-def _tree_files(root: Path) -> list[Path]:
+def _tree_files(root: Path, pattern: str = "*") -> list[Path]:
     # Bytecode caches are not sources: a fresh .pyc must not change a build key.
-    return sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts) if root.is_dir() else []
+    if not root.is_dir():
+        return []
+    return sorted(p for p in root.rglob(pattern) if p.is_file() and "__pycache__" not in p.parts)
 
 
 def tag_slug(tag: str) -> str:
@@ -926,6 +928,9 @@ def _build(
     registry = load_registry(root.reports)
     versions = evidence.versions()
     paths = sorted(root.articles.glob("*.md"))
+    max_bytes = root.config.limits.max_article_bytes
+    for p in paths:
+        check_article_size(p, max_bytes)  # before reading: a runaway file must not fill memory
     raw = {p: p.read_bytes() for p in paths}
     shas = {p: sha256_bytes(b) for p, b in raw.items()}
     approvals = {p.name: sha256_bytes(p.read_bytes()) for p in sorted(root.approvals.glob("*.json"))}
@@ -971,7 +976,7 @@ def _build(
             text = raw[p].decode("utf-8")
         except UnicodeDecodeError as e:
             raise InputError(f"not UTF-8 text: {e}", path=p) from e
-        draft = parse_draft(text, p)
+        draft = parse_draft(text, p, max_bytes=max_bytes)
         items.append(_Item(p.name, p, shas[p], draft.meta.model_dump(mode="json"), draft.slug, draft=draft))
     seen: dict[str, Path] = {}
     for it in items:
@@ -983,7 +988,7 @@ def _build(
 
     def draft_of(it: _Item) -> Draft:
         if it.draft is None:
-            it.draft = parse_draft(raw[it.path].decode("utf-8"), it.path)
+            it.draft = parse_draft(raw[it.path].decode("utf-8"), it.path, max_bytes=max_bytes)
         return it.draft
 
     # 2. QC, reused when the draft, its reports' versions, the severity settings and QC's code are unchanged.

@@ -54,13 +54,17 @@ def _check_known(draft: Draft, known: set[str]) -> None:
         for rid in ids:
             if rid not in known:
                 line = draft.text.count("\n", 0, start) + 1
-                raise InputError(f"unknown report id {rid!r} in citation (not in reports.yaml)", path=draft.path, line=line)
+                raise InputError(
+                    f"unknown report id {rid!r} in citation (not in reports.yaml)", path=draft.path, line=line
+                )
 
 
 class _Evidence:
     """One evidence source (a content root's reports or an `--evidence DIR`), ingested once per run."""
 
-    def __init__(self, reports_dir: Path, store_path: Path, lock_dir: Path, severity: dict[str, str], limits: Any) -> None:
+    def __init__(
+        self, reports_dir: Path, store_path: Path, lock_dir: Path, severity: dict[str, str], limits: Any
+    ) -> None:
         self.reports_dir = reports_dir
         self.store_path = store_path
         self.lock_dir = lock_dir

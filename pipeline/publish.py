@@ -16,7 +16,7 @@ from pipeline.config import ContentRoot, inside, open_root, output_dir
 from pipeline.lock import root_lock
 from qc.check import check_draft
 from qc.index import EvidenceIndex
-from qc.review import approval_status
+from qc.review import approval_status, article_index
 
 Echo = Callable[..., None]
 
@@ -59,8 +59,9 @@ def publish(
             outcome = draft_article(brief, root, index, redraft=redraft, echo=echo)
             if not outcome.ok:
                 raise QCFailed(f"draft {outcome.path} fails QC; see {outcome.report_path}")
-            result = check_draft(outcome.draft, index, severity=root.config.qc.severity)
-            status = approval_status(outcome.draft, result, index, root.approvals)
+            scope = article_index(outcome.draft, index)  # the reports the draft names, as in review and build
+            result = check_draft(outcome.draft, scope, severity=root.config.qc.severity)
+            status = approval_status(outcome.draft, result, scope, root.approvals)
             if status.unwaived_errors:
                 raise QCFailed(status.summary())
             if not status.approved:

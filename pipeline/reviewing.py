@@ -27,6 +27,7 @@ from qc.check import check_draft
 from qc.draft import Draft, read_draft
 from qc.index import EvidenceIndex
 from qc.models import CheckReport, FileResult, NumberCheck
+from qc.report import render_html
 from qc.review import (
     Approval,
     ApprovalStatus,
@@ -66,6 +67,8 @@ def load_article(article: Path) -> Article:
     """Resolve ARTICLE (brief or draft), ingest what changed, check the draft and compute its approval status."""
     root = open_root(article)
     path = inside(root.path, Path(article), "article")
+    if not path.is_file():
+        raise InputError("file not found", path=article)
     registry = {r.id for r in load_registry(root.reports)}
     if path.suffix in (".yaml", ".yml"):
         brief = load_brief(path, registry)
@@ -76,14 +79,14 @@ def load_article(article: Path) -> Article:
         draft_path = path
     else:
         raise InputError("expected a brief (articles/<slug>.yaml) or a draft (articles/<slug>.md)", path=article)
-    draft = read_draft(draft_path)
+    draft = read_draft(draft_path, max_bytes=root.config.limits.max_article_bytes)
     ids = sorted(cited_reports(draft) & registry)
     with root_lock(root.state):
         summary = ingest(root.reports, root.store, limits=root.config.limits.to_ingest())
         summary.raise_for_errors(ids)
         with Store(root.store) as store:
             index = EvidenceIndex.load(store, ids)
-    result = check_draft(draft, index, severity=root.config.qc.severity)
+    result = check_draft(draft, index, severity=dict(root.config.qc.severity))
     status = approval_status(draft, result, index, root.approvals)
     return Article(root, draft.slug, Path(article), draft, result, index, status)
 
@@ -236,7 +239,7 @@ def show_diff(art: Article, echo: Echo) -> None:
             for c in d.removed:
                 echo(f"  - {_claim_line(c)}", fg="red")
         if d.moved:
-            echo(f"{d.moved} claims unchanged in edited sentences")
+            echo(d.restated())
         if st.approval and d.draft_changed:
             echo("draft text diff:", bold=True)
             for line in text_diff(st.approval.draft_text, art.draft.text, art.draft.path):
@@ -260,6 +263,7 @@ def diff_json(art: Article) -> dict[str, Any]:
         else {
             **d.model_dump(mode="json"),
             "items": d.items(),
+            "restated": d.restated(),
             "text_diff": text_diff(st.approval.draft_text, art.draft.text) if st.approval and d.draft_changed else [],
         },
         "unwaived_errors": [
@@ -302,13 +306,13 @@ def _interactive(art: Article, *, reviewer: str | None, note: str | None, echo: 
         if not reason:
             raise InputError("a waiver needs a reason")
         new_waivers.append(Waiver(finding=n.id, reason=reason, text=n.text, sentence=n.sentence))
-    items = (d.items() if d else []) or ["QC errors waived"]
+    # Something must be decided even when only ids moved or only waivers are new.
+    items = (d.items() if d else []) or [d.restated() if d and d.moved else "waivers of the QC errors"]
     decisions: list[str] = []
     whole = _ask(f"{art.slug}: {len(items)} changes", each=True) if len(items) > 1 else "each"
     if whole == "each":
         for item in items:
-            echo(f"  {item}")
-            decisions.append(_ask("   "))
+            decisions.append(_ask(f"  {item}"))
             if decisions[-1] == "reject":
                 break
     else:
@@ -360,15 +364,10 @@ table.diff td{font:13px/1.4 ui-monospace,monospace;white-space:pre-wrap} .diff_a
 def write_html(art: Article) -> Path:
     """Write `<root>/.publish/review/<slug>.html` (and the QC report beside it when qc.report is available)."""
     out = art.root.state / "review"
-    qc_name = None
-    try:
-        from qc.report import render_html
-    except ImportError:  # QC's HTML report is optional for the diff page
-        render_html = None
-    if render_html is not None:
-        qc_name = f"{art.slug}.qc.html"
-        report = CheckReport(ok=art.result.ok, files=[art.result])
-        atomic_write(out / qc_name, render_html(report, {art.result.file: art.draft}, art.index))
+    # The QC report (every number with its source) sits next to the diff page, for reviewers reading in a browser.
+    qc_name = f"{art.slug}.qc.html"
+    report = CheckReport(ok=art.result.ok, files=[art.result])
+    atomic_write(out / qc_name, render_html(report, {art.result.file: art.draft}, art.index))
     st, d = art.status, art.status.diff
     table = ""
     if st.approval and d is not None and d.draft_changed:
@@ -444,7 +443,7 @@ def find_impact(report_id: str, root: ContentRoot, store: Store) -> list[Article
     pages = {p.page: p.text for p in store.pages(report_id, report.version)}
     out = []
     for path in sorted(root.articles.glob("*.md")):
-        draft = read_draft(path)
+        draft = read_draft(path, max_bytes=root.config.limits.max_article_bytes)
         if report_id not in cited_reports(draft):
             continue
         approval = load_approval(root.approvals / f"{draft.slug}.json")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import re
 import unicodedata
@@ -9,6 +10,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import pairwise
 from typing import Any
 
 from evidence.errors import InputError
@@ -28,8 +30,46 @@ _SECTION_NO = re.compile(r"^\s*\d+(?:\.\d+)*\s+")
 _LAT = re.compile(r"[a-z0-9]+")
 _CJK = re.compile(r"[\u3400-\u9fff]+")
 _STOP = frozenset(
-    "s ms us ns gb mb kb tb gib mib b tok token tokens x h min the of and or in on to a an vs for with by is are at "
-    "from per sec gbe gb/s".split()
+    [
+        "s",
+        "ms",
+        "us",
+        "ns",
+        "gb",
+        "mb",
+        "kb",
+        "tb",
+        "gib",
+        "mib",
+        "b",
+        "tok",
+        "token",
+        "tokens",
+        "x",
+        "h",
+        "min",
+        "the",
+        "of",
+        "and",
+        "or",
+        "in",
+        "on",
+        "to",
+        "a",
+        "an",
+        "vs",
+        "for",
+        "with",
+        "by",
+        "is",
+        "are",
+        "at",
+        "from",
+        "per",
+        "sec",
+        "gbe",
+        "gb/s",
+    ]
 )
 
 
@@ -79,7 +119,11 @@ def _positions(text: str, offset: int) -> list[tuple[str, int]]:
     out = [(m.group(), offset + m.start()) for m in _LAT.finditer(low)]
     for m in _CJK.finditer(low):
         run = m.group()
-        out += [(run, offset + m.start())] if len(run) == 1 else [(run[i : i + 2], offset + m.start() + i) for i in range(len(run) - 1)]
+        out += (
+            [(run, offset + m.start())]
+            if len(run) == 1
+            else [(run[i : i + 2], offset + m.start() + i) for i in range(len(run) - 1)]
+        )
     return out
 
 
@@ -101,7 +145,9 @@ def _norm_cuts(text: str) -> tuple[str, frozenset[int]]:
 # ---------------------------------------------------------------------------------------------------------------
 # The index, prepared once per EvidenceIndex: figures by dimension and value, tables, rows, normalised pages.
 
-_BOUND_BEFORE = re.compile(r"(≥|>=|⩾|不低于|不少于|至少|at least|≤|<=|⩽|不超过|最多|最高|up to|at most|>|超过|<|低于)\s*$", re.I)
+_BOUND_BEFORE = re.compile(
+    r"(≥|>=|⩾|不低于|不少于|至少|at least|≤|<=|⩽|不超过|最多|最高|up to|at most|>|超过|<|低于)\s*$", re.I
+)
 _BOUND_SIGN = {"≥": "≥", ">=": "≥", "⩾": "≥", "不低于": "≥", "不少于": "≥", "至少": "≥", "at least": "≥", "≤": "≤",
                "<=": "≤", "⩽": "≤", "不超过": "≤", "最多": "≤", "最高": "≤", "up to": "≤", "at most": "≤", ">": ">",
                "超过": ">", "<": "<", "低于": "<"}  # fmt: skip
@@ -118,7 +164,9 @@ class _Fig:
     row: str | None
     raw_num: str
     col: frozenset[str] | None = None  # labels naming the column within its row (None outside tables)
-    ids: dict[str, frozenset[str]] = field(default_factory=dict)  # identifier tokens (p90, 70b, tp8) by shape (p#, #b, tp#)
+    ids: dict[str, frozenset[str]] = field(
+        default_factory=dict
+    )  # identifier tokens (p90, 70b, tp8) by shape (p#, #b, tp#)
 
 
 @dataclass
@@ -128,8 +176,8 @@ class _Prep:
     by_table: dict[str, list[_Fig]] = field(default_factory=dict)
     rows: dict[str, list[list[_Fig]]] = field(default_factory=dict)  # report → rows
     ints: dict[str, dict[str, list[tuple[_Fig, str]]]] = field(default_factory=dict)  # report → int → (fig, label)
-    pages: dict[str, list[tuple[Page, tuple[str, frozenset[int]], list[tuple[str, tuple[str, frozenset[int]]]]]]] = field(
-        default_factory=dict
+    pages: dict[str, list[tuple[Page, tuple[str, frozenset[int]], list[tuple[str, tuple[str, frozenset[int]]]]]]] = (
+        field(default_factory=dict)
     )
 
 
@@ -186,13 +234,13 @@ def _prepare(index: EvidenceIndex) -> _Prep:
             common = set(measured[0].f.labels).intersection(*(x.f.labels for x in measured[1:]))
             for x in members:
                 x.col = frozenset(lab for lab in x.f.labels if lab not in common)
-    for table in prep.by_table.values():  # one-cell rows: the labels they share with other rows name the column
+    for members in prep.by_table.values():  # one-cell rows: the labels they share with other rows name the column
         seen: dict[str, set[str | None]] = {}
-        for x in table:
+        for x in members:
             for lab in x.f.labels:
                 seen.setdefault(lab, set()).add(x.row)
-        n_rows = len({x.row for x in table})
-        for x in table:
+        n_rows = len({x.row for x in members})
+        for x in members:
             if x.col is None and x.row is not None:
                 x.col = frozenset(lab for lab in x.f.labels if 1 < len(seen[lab]) < n_rows or n_rows == 1)
     for x in prep.figs:
@@ -209,7 +257,7 @@ def _prepare(index: EvidenceIndex) -> _Prep:
 def _page_lines(text: str) -> list[tuple[str, tuple[str, frozenset[int]]]]:
     lines = [ln.strip() for ln in text.replace("\x00", "").split("\n") if ln.strip()]
     out = [(ln, _norm_cuts(ln)) for ln in lines]
-    out += [(a + " " + b, _norm_cuts(a + " " + b)) for a, b in zip(lines, lines[1:], strict=False)]
+    out += [(a + " " + b, _norm_cuts(a + " " + b)) for a, b in pairwise(lines)]
     return out
 
 
@@ -260,9 +308,9 @@ class _Block:
     text: str  # the field's text here, with Markdown markers blanked (same length)
     kind: str  # front, heading, para, item, table
     item: _Item | None = None
-    intro: list[str] = field(default_factory=list)
-    cites: list[str] = field(default_factory=list)
-    cells: list[tuple[int, int, str, str]] = field(default_factory=list)  # (start, end, header, row) in `text`
+    intro: list[str] = dataclasses.field(default_factory=list)
+    cites: list[str] = dataclasses.field(default_factory=list)
+    cells: list[tuple[int, int, str, str]] = dataclasses.field(default_factory=list)  # (start, end, header, row)
 
 
 def _blank(text: str, pattern: re.Pattern[str], first_only: bool = False) -> str:
@@ -290,7 +338,7 @@ def _split_cells(line: str) -> list[tuple[int, int]]:
         bars = [-1, *bars]
     if not line.rstrip().endswith("|") or line.rstrip().endswith("\\|"):
         bars.append(len(line))
-    return [(a + 1, b) for a, b in zip(bars, bars[1:], strict=False)]
+    return [(a + 1, b) for a, b in pairwise(bars)]
 
 
 def _body_blocks(body: str) -> list[_Block]:
@@ -516,7 +564,9 @@ class _Checker:
                 if other is q and v == value:
                     continue
                 tol = step * (unit.factor if unit.dim else g.unit.factor) / 2 * (1 + 1e-9) + 1e-12
-                if (not unit.dim or unit.dim == g.unit.dim) and abs(abs(v) * (unit.factor if unit.dim else g.unit.factor) - g.base) <= tol:
+                if (not unit.dim or unit.dim == g.unit.dim) and abs(
+                    abs(v) * (unit.factor if unit.dim else g.unit.factor) - g.base
+                ) <= tol:
                     return True
         return False
 
@@ -627,7 +677,9 @@ class _Checker:
                     return _Verdict("verified", src, message=f"{rid} p.{x.f.page}: {lab}")
         return None
 
-    def _derive(self, q: Quantity, value: float, step: float, unit: Unit, sent: _Sentence, scope: list[str]) -> _Verdict | None:
+    def _derive(
+        self, q: Quantity, value: float, step: float, unit: Unit, sent: _Sentence, scope: list[str]
+    ) -> _Verdict | None:
         """Percent change, ratio or difference of two numbers of the sentence, or of one table row of a cited report."""
         target = abs(value)
         if not unit.dim or unit.dim.startswith("count:"):
@@ -723,7 +775,11 @@ class _Checker:
             t, page, quote = term
             src = Source(report=page.report, figure="", page=page.page, value=value, unit=unit.name, quote=quote,
                          version=page.version, page_label=page.label)  # fmt: skip
-            return _Verdict("uncited", src, message=f"only {page.report} has “{t}” (p.{page.page}); this sentence cites {', '.join(scope) or 'no report'}")
+            return _Verdict(
+                "uncited",
+                src,
+                message=f"only {page.report} has “{t}” (p.{page.page}); this sentence cites {', '.join(scope) or 'no report'}",
+            )
         near = self._nearest(q, value, unit, sent, scope)
         if near:
             return _Verdict("mismatch", _source(near), fig=near, message=_say(near))
@@ -761,7 +817,11 @@ class _Checker:
                 if end <= pos:
                     continue
                 chunk = text[pos:end]
-                if out and out[-1].end == pos and not re.sub(r"【[^】]*】|\[source:[^\]]*\]|[\s。.;;,,]", "", chunk, flags=re.I):
+                if (
+                    out
+                    and out[-1].end == pos
+                    and not re.sub(r"【[^】]*】|\[source:[^\]]*\]|[\s。.;;,,]", "", chunk, flags=re.I)
+                ):
                     prev = out[-1]  # a citation marker after the full stop belongs to the sentence before it
                     prev.end = end
                     prev.cites = list(dict.fromkeys([*prev.cites, *_cite_ids(chunk)]))
@@ -784,7 +844,7 @@ class _Checker:
         plain = chunk
         for s, e, _ in reversed(citations(chunk)):
             plain = plain[:s] + plain[e:]
-        plain = re.sub(r"\s+", " ", plain).strip().rstrip("。.!?!?;;").rstrip()
+        plain = re.sub(r"[\s。.!?!?;;]+$", "", re.sub(r"\s+", " ", plain).strip())
         toks = _tokens(plain + " " + extra)
         return _Sentence(a, b, plain, _cite_ids(chunk), toks, where=_positions(chunk, a), ids=_id_shapes(toks))
 
@@ -817,7 +877,7 @@ class _Checker:
     def _pairs(self, text: str, qs: list[Quantity], verdicts: list[_Verdict]) -> None:
         """`从 A 降至 B`: A and B must be two figures of one row, or of one column, of the same table."""
         live = [(q, v) for q, v in zip(qs, verdicts, strict=True) if not q.exempt]
-        for (a, va), (b, vb) in zip(live, live[1:], strict=False):
+        for (a, va), (b, vb) in pairwise(live):
             if a.is_range or b.is_range or va.status != "verified" or vb.status != "verified":
                 continue
             if not va.cands or not vb.cands or not CHANGE_RE.fullmatch(text, a.end, b.start):
@@ -856,7 +916,7 @@ class _Checker:
             x, y = ops[0][0] * ua.factor, ops[1][0] * ub.factor
             if not x or not y:
                 continue
-            said = (f"{_fmt(abs(x - y) / x * 100)}%" if unit.dim == "%" else f"{_fmt(max(x, y) / min(x, y))}×")
+            said = f"{_fmt(abs(x - y) / x * 100)}%" if unit.dim == "%" else f"{_fmt(max(x, y) / min(x, y))}×"
             verdicts[qs.index(q)] = _Verdict(
                 "mismatch", v.source, fig=v.fig,
                 message=f"from {a.text.strip()} to {b.text.strip()} is {said}, not {q.text.strip()}"
@@ -886,7 +946,7 @@ class _Checker:
             sev = "ok" if status not in ERROR_STATUSES else self.severity.get(status, "error")
             value = None if q.exempt or q.is_range else q.value
             self.numbers.append(NumberCheck(
-                text=text, line=line, column=col, value=value, unit=q.unit, status=status, severity=sev,  # type: ignore[arg-type]
+                text=text, line=line, column=col, value=value, unit=q.unit, status=status, severity=sev,
                 cited=list(scope), source=v.source, derivation=v.derivation, message=v.message, field=bl.field,
                 start=start, end=end, sentence=sent.text, id=fid,
             ))  # fmt: skip
@@ -930,7 +990,9 @@ def _num_text(v: float | None) -> str:
     return f"{v:.6f}".rstrip("0").rstrip(".")
 
 
-def _formula(ops: list[tuple[float, str, Unit]], target: float, tol: float, unit: Unit, q: Quantity) -> tuple[str, _Fig | None] | None:
+def _formula(
+    ops: list[tuple[float, str, Unit]], target: float, tol: float, unit: Unit, q: Quantity
+) -> tuple[str, _Fig | None] | None:
     """Search percent change, ratio and difference of two operands for `target` (within `tol`)."""
     shown = q.text[max(0, q.num_start - q.start) :].strip()
     for i, (a, ta, ua) in enumerate(ops):
@@ -943,7 +1005,12 @@ def _formula(ops: list[tuple[float, str, Unit]], target: float, tol: float, unit
             if unit.dim == "%":
                 pct = abs(a_ - b_) / a_ * 100
                 if abs(pct - target) <= tol:
-                    return f"({ta}−{tb})/{ta} = {_fmt(pct)}% ≈ {shown}" if a_ > b_ else f"({tb}−{ta})/{ta} = {_fmt(pct)}% ≈ {shown}", None
+                    return (
+                        f"({ta}−{tb})/{ta} = {_fmt(pct)}% ≈ {shown}"
+                        if a_ > b_
+                        else f"({tb}−{ta})/{ta} = {_fmt(pct)}% ≈ {shown}",
+                        None,
+                    )
             elif unit.dim == "x":
                 r = a_ / b_
                 if r >= 1 and abs(r - target) <= tol:
@@ -987,8 +1054,15 @@ def _find_bounded(norm: tuple[str, frozenset[int]], needle: str) -> bool:
     while i >= 0:
         before = hay[i - 1] if i > 0 and i not in cuts else ""
         after = hay[i + len(needle)] if i + len(needle) < len(hay) and i + len(needle) not in cuts else ""
-        ok_b = not (needle[0].isalnum() and needle[0].isascii() and (before.isascii() and before.isalnum() or before == "."))
-        ok_a = not (needle[-1].isascii() and needle[-1].isalnum() and after.isascii() and (after.isalnum() or after == "." and needle[-1].isdigit()))
+        ok_b = not (
+            needle[0].isalnum() and needle[0].isascii() and ((before.isascii() and before.isalnum()) or before == ".")
+        )
+        ok_a = not (
+            needle[-1].isascii()
+            and needle[-1].isalnum()
+            and after.isascii()
+            and (after.isalnum() or (after == "." and needle[-1].isdigit()))
+        )
         if ok_b and ok_a:
             return True
         i = hay.find(needle, i + 1)

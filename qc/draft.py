@@ -99,6 +99,11 @@ def _check_size(size: int, max_bytes: int, path: str | Path) -> None:
         )
 
 
+def check_article_size(path: str | Path, max_bytes: int = MAX_ARTICLE_BYTES) -> None:
+    """Refuse an article file over `max_bytes` before anything reads it into memory."""
+    _check_size(Path(path).stat().st_size, max_bytes, path)
+
+
 def parse_draft(text: str, path: str | Path, *, max_bytes: int = MAX_ARTICLE_BYTES) -> Draft:
     """Parse a draft's text; every front-matter problem is reported with its line; oversized text is a LimitError."""
     path = str(path)

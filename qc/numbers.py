@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
+from itertools import pairwise
 
 from qc.draft import citations
 from qc.units import COUNT_WORDS, aliases, is_latin, parse_unit
@@ -73,7 +74,9 @@ PREFIX_RE = re.compile(
     r"|(?P<lt><|低于|少于|不到|less than|under|below))[ \u00a0]*$",
     re.IGNORECASE,
 )
-ID_PREFIX_RE = re.compile(r"(?:表|图|Table|Tab\.|Fig\.|Figure|Section|Sec\.|§|Eq\.|Equation|No\.|#|第|章节|Step|Gate)[ \u00a0]*$")
+ID_PREFIX_RE = re.compile(
+    r"(?:表|图|Table|Tab\.|Fig\.|Figure|Section|Sec\.|§|Eq\.|Equation|No\.|#|第|章节|Step|Gate)[ \u00a0]*$"
+)
 ID_TAIL_RE = re.compile(r"[0-9]*(?:[.\-–][0-9]+)*(?:[ \u00a0]*(?:章|节|页|条|部分|轮|次|步|阶段|期))?")
 RANGE_SEP_RE = re.compile(r"[ \u00a0]*(?:–|—|~|～|至|到|to|and)[ \u00a0]*|-")
 CHANGE_RE = re.compile(
@@ -102,13 +105,17 @@ class _Scanner:
             for rid in ids:
                 i = text.find(rid, pos, end)
                 if i >= 0:
-                    self.out.append(Quantity(i, i + len(rid), rid, None, exempt="citation", num_start=i, num_end=i + len(rid)))
+                    self.out.append(
+                        Quantity(i, i + len(rid), rid, None, exempt="citation", num_start=i, num_end=i + len(rid))
+                    )
                     pos = i + len(rid)
         for m in MASK_RE.finditer(text):
             spans.append(m.span())
         for m in DATE_RE.finditer(text):
             if not self._inside(spans, m.start()):
-                self.out.append(Quantity(m.start(), m.end(), m.group(), None, exempt="date", num_start=m.start(), num_end=m.end()))
+                self.out.append(
+                    Quantity(m.start(), m.end(), m.group(), None, exempt="date", num_start=m.start(), num_end=m.end())
+                )
                 spans.append(m.span())
         merged: list[list[int]] = []
         for a, b in sorted(spans):
@@ -219,7 +226,7 @@ class _Scanner:
         """Merge `a` with a following `–B`, `~B`, `至 B`, `to B` into one range."""
         t = self.text
         sep = RANGE_SEP_RE.match(t, a.end)
-        if not sep or a.count or a.bound and a.unit:
+        if not sep or a.count or (a.bound and a.unit):
             return a
         word = sep.group().strip()
         if word in ("to", "至", "到") and FROM_RE.search(t, max(0, a.start - 8), a.start):
@@ -263,8 +270,14 @@ class _Scanner:
     def _propagate_units(self) -> None:
         """`从 10.17 降至 7.53s`, `from 4.1 to 74.9 tok/s`: the first number takes the second's unit."""
         qs = [q for q in self.out if q.exempt is None]
-        for a, b in zip(qs, qs[1:], strict=False):
-            if not a.unit and b.unit and not a.count and not a.is_range and CHANGE_RE.fullmatch(self.text, a.end, b.start):
+        for a, b in pairwise(qs):
+            if (
+                not a.unit
+                and b.unit
+                and not a.count
+                and not a.is_range
+                and CHANGE_RE.fullmatch(self.text, a.end, b.start)
+            ):
                 a.unit = b.unit
 
 

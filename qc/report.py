@@ -47,7 +47,13 @@ def render_text(report: CheckReport, *, color: bool = False) -> str:
         out.append(_c(tail, "ok", color) + (f" ({warnings} warning{'s' * (warnings != 1)})" if warnings else ""))
     else:
         bad = sum(not f.ok for f in report.files)
-        out.append(_c(f"QC failed: {errors} error{'s' * (errors != 1)} in {bad} of {files} file{'s' * (files != 1)}", "error", color))
+        out.append(
+            _c(
+                f"QC failed: {errors} error{'s' * (errors != 1)} in {bad} of {files} file{'s' * (files != 1)}",
+                "error",
+                color,
+            )
+        )
     return "\n".join(out) + "\n"
 
 

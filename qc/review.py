@@ -140,7 +140,9 @@ class SnapshotDiff(_Frozen):
 
     @property
     def empty(self) -> bool:
-        return not (self.first or self.draft_changed or self.reports or self.added or self.removed or self.changed)
+        return not (
+            self.first or self.draft_changed or self.reports or self.added or self.removed or self.changed or self.moved
+        )
 
     def items(self) -> list[str]:
         """One line per difference, in the order a reviewer goes through them."""
@@ -149,17 +151,19 @@ class SnapshotDiff(_Frozen):
             out.append("no approval yet")
         elif self.draft_changed:
             out.append(
-                f"draft hash differs (approved {self.old_draft_sha256[:12]}…, now {self.new_draft_sha256[:12]}…)"
+                f"draft text changed (hash approved {(self.old_draft_sha256 or '')[:12]}…, now {self.new_draft_sha256[:12]}…)"
             )
         out += [r.describe() for r in self.reports]
         out += [f"claim changed: {c.describe()}" for c in self.changed]
         out += [f"claim added: {c.describe()}" for c in self.added]
         out += [f"claim removed: {c.describe()}" for c in self.removed]
-        if self.moved:
-            out.append(
-                f"{self.moved} claims restated with the same verdicts (sentence, finding id or figure id changed)"
-            )
         return out
+
+    def restated(self) -> str:
+        """Claims that differ only in wording or ids: nothing to decide, but the snapshot changed."""
+        if not self.moved:
+            return ""
+        return f"{self.moved} claims restated with the same verdicts (sentence, finding id or figure id changed)"
 
     def summary(self) -> str:
         if self.first:
@@ -182,7 +186,8 @@ class SnapshotDiff(_Frozen):
             head = "draft text changed, no claim changed"
         else:
             head = "no number or verdict changed, but the snapshot did"
-        return head + "".join(f"\n  {line}" for line in self.items()[:8])
+        lines = self.items()[:8] + ([self.restated()] if self.moved else [])
+        return head + "".join(f"\n  {line}" for line in lines)
 
 
 class Waiver(_Frozen):
@@ -292,6 +297,21 @@ def cited_reports(draft: Draft) -> set[str]:
     for _, _, found in citations(draft.text):
         ids.update(found)
     return ids
+
+
+def article_index(draft: Draft, index: EvidenceIndex) -> EvidenceIndex:
+    """The part of `index` the draft names: the one scope in which to check it for the gate.
+
+    QC verdicts depend on which reports are loaded (a number found only in another report is `uncited`, else
+    `unsupported`), so `publish`, `publish review` and the site build must check a draft against the same reports
+    for an approval made in one to hold in the others.
+    """
+    ids = cited_reports(draft)
+    return EvidenceIndex(
+        reports={k: v for k, v in index.reports.items() if k in ids},
+        figures={k: v for k, v in index.figures.items() if k in ids},
+        pages={k: v for k, v in index.pages.items() if k in ids},
+    )
 
 
 def diff_snapshots(old: Snapshot | None, new: Snapshot) -> SnapshotDiff:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
@@ -22,7 +23,7 @@ def fuzz(scale: float = 1.0) -> settings:
 
 
 # Characters that matter to YAML, Markdown, HTML and number syntax, plus a few that break naive code.
-SPICY = list(":-[]{}&*!|>?%@`#'\"\n\t ,.0123456789") + ["\x00", "\ufeff", "\u2028", "\r", "é", "中", "【", "】", "％"]
+SPICY = [*list(":-[]{}&*!|>?%@`#'\"\n\t ,.0123456789"), "\x00", "\ufeff", "\u2028", "\r", "é", "中", "【", "】", "％"]
 
 # Whole snippets that have crashed or hung YAML loaders elsewhere (or should be refused as unsafe).
 YAML_SNIPPETS = [
@@ -103,3 +104,93 @@ def mutated(draw: st.DrawFn, seed: str, snippets: list[str] = YAML_SNIPPETS) -> 
         else:
             text = text[: draw(st.integers(0, n))]
     return text
+
+
+# --- is this HTML inert? ------------------------------------------------------------------------------------------
+
+# Payloads that have run script in some renderer, for the injection tests. Each one that could run would call
+# alert() or console.log() with "PWNED" (the browser test listens for both) or set window.__pwned.
+XSS = [
+    "<script>alert('PWNED')</script>",
+    "<img src=x onerror=alert('PWNED')>",
+    '"><svg onload=alert("PWNED")>',
+    "'><iframe src=javascript:alert('PWNED')>",
+    "[click](javascript:alert('PWNED'))",
+    "[click](JaVaScRiPt:alert('PWNED'))",
+    "[click](&#106;avascript:alert('PWNED'))",
+    "[click](data:text/html;base64,PHNjcmlwdD5hbGVydCgnUFdORUQnKTwvc2NyaXB0Pg==)",
+    "[click](vbscript:msgbox('PWNED'))",
+    "<javascript:alert('PWNED')>",
+    "<data:text/html,<script>alert('PWNED')</script>>",
+    "![img](javascript:alert('PWNED'))",
+    '[x](https://example.com "title\\" onmouseover=\\"alert(\'PWNED\')")',
+    "&lt;script&gt;alert('PWNED')&lt;/script&gt;",
+    "&#60;script&#62;alert('PWNED')&#60;/script&#62;",
+    "</script><script>console.log('PWNED')</script>",
+    "<!--<script>alert('PWNED')</script>-->",
+    "<style>body{background:url(javascript:alert('PWNED'))}</style>",
+    "<a href='javascript:alert(1)' onclick=\"window.__pwned=1\">x</a>",
+    "<details open ontoggle=alert('PWNED')>",
+    "`<script>alert('PWNED')</script>`",
+    "\u2028\u2029</title><script>alert('PWNED')</script>",
+    "{{ 7*7 }} {% raw %}",
+]
+
+_URL_ATTRS = {"href", "src", "action", "formaction", "xlink:href", "poster", "data", "background", "srcset", "ping"}
+_NEVER = {"iframe", "object", "embed", "frame", "frameset", "applet", "base", "math", "template", "xmp", "plaintext"}
+
+
+def _scheme(url: str) -> str:
+    # What a browser does before reading the scheme: drop leading C0 controls and spaces, and tabs/newlines anywhere.
+    cleaned = "".join(c for c in url.lstrip("".join(map(chr, range(33)))) if c not in "\t\n\r")
+    head = cleaned.split(":", 1)[0].lower() if ":" in cleaned else ""
+    return head if head.isalpha() else ""
+
+
+def active_content(html: str, *, allow_site_chrome: bool = False) -> list[str]:
+    """Everything in `html` that could run script: script/iframe/object elements, event-handler attributes,
+    javascript:/data:/vbscript: URLs, inline styles with url()/expression(). `allow_site_chrome` admits what
+    the site itself uses: JSON-LD blocks, its own external scripts from static/, inline SVG charts, its stylesheet."""
+    from html.parser import HTMLParser
+
+    problems: list[str] = []
+
+    class Checker(HTMLParser):
+        script_type: str | None = None
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            a = {k.lower(): v or "" for k, v in attrs}
+            for k, v in a.items():
+                if k.startswith("on"):
+                    problems.append(f"<{tag} {k}=…>")
+                if k in _URL_ATTRS and _scheme(v) in ("javascript", "vbscript", "data", "livescript"):
+                    problems.append(f"<{tag} {k}={v[:40]!r}>")
+                if k == "style" and re.search(r"url\s*\(|expression\s*\(|@import", v, re.I):
+                    problems.append(f"<{tag} style={v[:40]!r}>")
+            if tag in _NEVER:
+                problems.append(f"<{tag}>")
+            elif tag == "script":
+                kind = a.get("type", "").lower()
+                if allow_site_chrome and kind == "application/ld+json":
+                    self.script_type = kind
+                elif allow_site_chrome and "src" in a and not _scheme(a["src"]) and "static/" in a["src"]:
+                    self.script_type = "src"
+                else:
+                    problems.append(f"<script {a}>")
+            elif tag in ("svg", "style", "link", "meta", "form", "input", "button") and not allow_site_chrome:
+                problems.append(f"<{tag}>")
+            elif tag == "meta" and "refresh" in a.get("http-equiv", "").lower():
+                problems.append("<meta http-equiv=refresh>")
+
+        def handle_endtag(self, tag: str) -> None:
+            if tag == "script":
+                self.script_type = None
+
+        def handle_data(self, data: str) -> None:
+            if self.script_type == "src" and data.strip():
+                problems.append("inline code in an external <script>")
+
+    checker = Checker(convert_charrefs=True)
+    checker.feed(html)
+    checker.close()
+    return problems

@@ -208,6 +208,17 @@ def test_cff_cjk_file_reads_without_nul_characters() -> None:
     assert any(f.value == 219.5 for f in p.figures)
 
 
+def test_slides_kpi_card_and_chart_title_units() -> None:
+    card = one("cachepilot_bench_slides_zh.pdf", 1399.08, "峰值带宽", page=1)
+    assert card.unit == "MiB/s"  # the unit line sits under the value on the card
+    bars = [f for f in parsed("yalantinglibs_struct_pack_bench_slides_zh.pdf").figures if f.value == 782]
+    assert bars and bars[0].unit == "ns" and bars[0].page == 36  # from the title `20 rects(nanoseconds)`
+    # `int32_t width = 11;` and other code on the slides give no figures.
+    assert not [
+        f for f in parsed("yalantinglibs_struct_pack_bench_slides_zh.pdf").figures if "=" in f.quote and ";" in f.quote
+    ]
+
+
 @pytest.mark.parametrize("pdf", sorted(CORPUS.glob("*.pdf")), ids=lambda p: p.stem)
 def test_every_corpus_pdf_parses_and_every_figure_is_printed_verbatim(pdf: Path) -> None:
     p = parsed(pdf.name)
@@ -289,3 +300,15 @@ def test_normalize_handles_corpus_characters() -> None:
 def test_time_limit_is_a_clear_error() -> None:
     with pytest.raises(EvidenceError, match="longer than"):
         parse_pdf(CORPUS / "mooncake_fast25_kvcache_serving_paper.pdf", IngestLimits(seconds_per_file=0.01))
+
+
+def test_visitor_text_positions_are_the_fallback(monkeypatch: pytest.MonkeyPatch) -> None:
+    import evidence.pdf as pdf_mod
+
+    def broken(page: Any) -> Any:
+        raise KeyError("layout internals unavailable")
+
+    monkeypatch.setattr(pdf_mod, "_layout_runs", broken)
+    p = parse_pdf(REPORTS / "R2.pdf")
+    cell = [f for f in p.figures if f.value == 7.53 and f.kind == "cell"]
+    assert cell and cell[0].unit == "s" and "并发档位 8" in cell[0].labels and "FX100 TTFT (s)" in cell[0].labels

@@ -23,7 +23,7 @@ SITE = Path(__file__).resolve().parent.parent / "site"
 BRIEF = (SITE / "articles" / "kv-cache-ttft.yaml").read_text(encoding="utf-8")
 REGISTRY = (SITE / "reports" / "reports.yaml").read_text(encoding="utf-8")
 CONFIG = (SITE / "publish.toml").read_text(encoding="utf-8") + (
-    "\n[qc.severity]\nuncited = \"warning\"\n\n[limits]\nmax_pdf_pages = 50\nmax_article_bytes = 100000\n"
+    '\n[qc.severity]\nuncited = "warning"\n\n[limits]\nmax_pdf_pages = 50\nmax_article_bytes = 100000\n'
 )
 DRAFT = """---
 title: 存储加速能把 TTFT 降低多少?
@@ -190,7 +190,12 @@ def test_yaml_aliases_without_cycles_still_work() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["a = " + "[" * 3000 + "]" * 3000, "b = " + "9" * 5000, "[limits]\nmax_pdf_pages = 0", "[limits]\ningest_seconds_per_file = nan"],
+    [
+        "a = " + "[" * 3000 + "]" * 3000,
+        "b = " + "9" * 5000,
+        "[limits]\nmax_pdf_pages = 0",
+        "[limits]\ningest_seconds_per_file = nan",
+    ],
 )
 def test_toml_hostile_values_are_config_errors(tmp_path: Path, text: str) -> None:
     (tmp_path / "publish.toml").write_text(text, encoding="utf-8")

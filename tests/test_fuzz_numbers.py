@@ -12,10 +12,12 @@ from hypothesis import strategies as st
 from qc.numbers import extract
 
 REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "reference-article.zh.txt"
-ARTICLE = REFERENCE.read_text(encoding="utf-8") if REFERENCE.is_file() else "TTFT 从 10.17s 降至 7.53s【出处:R2 实测】。"
+ARTICLE = (
+    REFERENCE.read_text(encoding="utf-8") if REFERENCE.is_file() else "TTFT 从 10.17s 降至 7.53s【出处:R2 实测】。"
+)
 
 # Alphabet of characters that steer the extractor: digits, separators, signs, units, prefixes, CJK, brackets.
-NUMBERY = list("0123456789.,%+-−–—~～×xX/ KMBGTkmsbh") + [
+NUMBERY = [*"0123456789.,%+-−–—~～×xX/ KMBGTkmsbh",
     "万", "亿", "倍", "秒", "周", "约", "至", "≥", "≤", "【", "】", "出处", ":", "R2", "[source: R1]", "TP8", "p50",
     "GB/s", "tok/s", "token", "2026-07-08", "`", "(", ")", "\n", "\u00a0", "年", "月", "日", "表 4-1", "Table 3",
 ]  # fmt: skip
@@ -86,7 +88,11 @@ def rendered(draw: st.DrawFn) -> tuple[str, int, int, float, str, str | None, bo
         assume(not 1990 <= whole <= 2039)  # a bare number in that range is read as a year, by design
     sign = draw(st.sampled_from(["", "+", "-", "−"])) if unit in ("%", "") else ""
     prefix, bound, approx = draw(st.sampled_from(PREFIXES[lang]))
-    space = draw(st.sampled_from(["", " ", "\u00a0"])) if spelling and spelling[0].isascii() else draw(st.sampled_from(["", " "]))
+    space = (
+        draw(st.sampled_from(["", " ", "\u00a0"]))
+        if spelling and spelling[0].isascii()
+        else draw(st.sampled_from(["", " "]))
+    )
     if not spelling:
         space = ""
     elif mag and spelling[0].isascii() and not space:

@@ -147,7 +147,7 @@ def test_fuzz_ingest_keeps_going_past_a_broken_pdf(tmp_path: Path, example_root:
     summary = ingest(reports, tmp_path / "e.sqlite", limits=LIMITS)
     assert [r.id for r in summary.results if r.error is None] == ["R1", "R2"]
     assert len(summary.errors) == 1 and "R9.pdf" in str(summary.errors[0])
-    with pytest.raises(EvidenceError, match="R9.pdf"):
+    with pytest.raises(EvidenceError, match=r"R9\.pdf"):
         summary.raise_for_errors(["R9"])
     summary.raise_for_errors(["R1", "R2"])  # the article citing only good reports goes on
     with Store(tmp_path / "e.sqlite") as store:
@@ -160,7 +160,7 @@ def test_fuzz_ingest_keeps_going_past_a_broken_pdf(tmp_path: Path, example_root:
 
 def test_time_limit_is_enforced(corpus: Path) -> None:
     """A 50-page PDF with a tiny per-file limit stops with a clear error instead of running on."""
-    with pytest.raises(EvidenceError, match="longer than 0.05 s"):
+    with pytest.raises(EvidenceError, match=r"longer than 0\.05 s"):
         parse_pdf(corpus / "generated_cff_cjk_encoding_cmap_zh.pdf", IngestLimits(seconds_per_file=0.05))
 
 

@@ -51,9 +51,7 @@ def _wait_for(path: Path, proc: subprocess.Popen[bytes] | None = None, limit: fl
 
 def _hold(tmp_path: Path, state: Path) -> tuple[subprocess.Popen[bytes], Path]:
     ready, release = tmp_path / "ready", tmp_path / "release"
-    proc = subprocess.Popen(
-        [sys.executable, "-c", HOLDER, str(state), str(ready), str(release)], env=_env(), cwd=REPO
-    )
+    proc = subprocess.Popen([sys.executable, "-c", HOLDER, str(state), str(ready), str(release)], env=_env(), cwd=REPO)
     _wait_for(ready, proc)
     return proc, release
 
@@ -117,6 +115,21 @@ def test_cli_second_publish_exits_with_one_clear_line(tmp_path: Path, example_ro
     assert not (example_root / "articles" / "kv-cache-ttft.md").exists() or r.stdout == ""
 
 
+def test_two_builds_at_once_both_succeed(example_root: Path) -> None:
+    """Two real `publish build` runs on one root: the second waits for the first; both end well, the site is whole."""
+    cmd = [sys.executable, "-m", "pipeline.cli", "build", "--root", str(example_root), "--preview"]
+    procs = [
+        subprocess.Popen(cmd, env=_env(), cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
+    outs = [p.communicate(timeout=600) for p in procs]
+    for p, (out, err) in zip(procs, outs, strict=True):
+        assert p.returncode == 0, out + err
+    assert (example_root / "public" / "articles" / "kv-cache-ttft" / "index.html").is_file()
+    assert not [p for p in example_root.iterdir() if p.name.startswith(".public.")]  # no half-built folder left
+    assert _integrity(example_root / ".publish" / "evidence.sqlite") == "ok"
+
+
 def _integrity(db: Path) -> str:
     con = sqlite3.connect(db)
     try:
@@ -160,6 +173,12 @@ def test_two_ingests_at_once_never_corrupt_the_store(tmp_path: Path, example_roo
     con.close()
     assert sorted(versions) == [("R1", 1), ("R2", 1), ("R9", 1)]
     # And a third, sequential ingest agrees with what both racers reported.
-    r = subprocess.run([sys.executable, "-c", INGEST, str(example_root / "reports"), str(db)], env=_env(), cwd=REPO,
-                       capture_output=True, text=True, timeout=300)
+    r = subprocess.run(
+        [sys.executable, "-c", INGEST, str(example_root / "reports"), str(db)],
+        env=_env(),
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert r.returncode == 0 and r.stdout.split()[0] == outs[0][0].split()[0] == outs[1][0].split()[0]

@@ -29,7 +29,9 @@ def publish(*args: str, cwd: Path | None = None, **env: str) -> subprocess.Compl
 
 def _tree(path: Path) -> dict[str, bytes]:
     """Every file under `path` with its bytes (symlinks not followed), to prove nothing was touched."""
-    return {str(p.relative_to(path)): p.read_bytes() for p in sorted(path.rglob("*")) if p.is_file() and not p.is_symlink()}
+    return {
+        str(p.relative_to(path)): p.read_bytes() for p in sorted(path.rglob("*")) if p.is_file() and not p.is_symlink()
+    }
 
 
 # --- slugs -------------------------------------------------------------------------------------------------------
@@ -63,7 +65,9 @@ def test_brief_outside_the_root_through_a_symlink_is_refused(tmp_path: Path, exa
 def test_draft_file_names_that_are_no_slug_stop_the_build(example_root: Path) -> None:
     """`articles/..md` would render into `articles/./`: the build refuses it with the file's name."""
     src = example_root / "articles" / "kv-cache-ttft.md"
-    (example_root / "articles" / "..md").write_text(src.read_text(encoding="utf-8").replace("slug:", "x-slug:"), "utf-8")
+    (example_root / "articles" / "..md").write_text(
+        src.read_text(encoding="utf-8").replace("slug:", "x-slug:"), "utf-8"
+    )
     r = publish("build", "--root", str(example_root), "--preview")
     assert r.returncode == 2, r.stdout + r.stderr
     assert "..md" in r.stderr and "Traceback" not in r.stderr
@@ -83,7 +87,7 @@ def test_registry_file_cannot_leave_reports(tmp_path: Path, file: str) -> None:
     )
     with pytest.raises(InputError) as e:
         load_registry(tmp_path)
-    assert e.value.line == 5 and "reports folder" in str(e.value) or "control character" in str(e.value)
+    assert (e.value.line == 5 and "reports folder" in str(e.value)) or "control character" in str(e.value)
 
 
 def _symlink_r1_outside(tmp_path: Path, root: Path) -> Path:

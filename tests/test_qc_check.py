@@ -14,7 +14,7 @@ from qc.index import EvidenceIndex
 from qc.models import FileResult, NumberCheck
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
-import qc_accuracy  # noqa: E402
+import qc_accuracy
 
 
 @pytest.fixture(scope="module")
@@ -24,7 +24,9 @@ def index() -> EvidenceIndex:
 
 def draft(body: str, *, lang: str = "zh", answer: str = "见正文。", faq: str = "", evidence: str = "[R1, R2, R9]",
           title: str = "KV Cache 与存储") -> str:  # fmt: skip
-    return f"---\ntitle: {title}\nlang: {lang}\ndate: 2026-07-10\nevidence: {evidence}\nanswer: {answer}\n{faq}---\n{body}"
+    return (
+        f"---\ntitle: {title}\nlang: {lang}\ndate: 2026-07-10\nevidence: {evidence}\nanswer: {answer}\n{faq}---\n{body}"
+    )
 
 
 def check(text: str, index: EvidenceIndex, **kw: object) -> FileResult:

@@ -126,8 +126,15 @@ def test_dates_are_exempt(text: str) -> None:
 
 
 def test_citation_ids_are_exempt_and_nothing_inside_code_or_links_is_read() -> None:
-    found = extract("TTFT 7.53s【出处:R1/R9 实测】,见 `x = 12` 与 [报告](reports/R2.pdf#page=2) https://e.com/a/3 [source: R2]")
-    assert [(q.text, q.exempt) for q in found] == [("7.53s", None), ("R1", "citation"), ("R9", "citation"), ("R2", "citation")]
+    found = extract(
+        "TTFT 7.53s【出处:R1/R9 实测】,见 `x = 12` 与 [报告](reports/R2.pdf#page=2) https://e.com/a/3 [source: R2]"
+    )
+    assert [(q.text, q.exempt) for q in found] == [
+        ("7.53s", None),
+        ("R1", "citation"),
+        ("R9", "citation"),
+        ("R2", "citation"),
+    ]
 
 
 def test_model_sizes_and_counts_are_quantities_for_verbatim_checks() -> None:

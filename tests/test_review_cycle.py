@@ -144,6 +144,9 @@ def test_full_cycle_review_approve_edit(root: Path, monkeypatch: pytest.MonkeyPa
     assert "-FX100 分层加载的吞吐为 74.9 tok/s【出处:R2 实测】。" in log.lines
     assert "+FX100 分层加载的吞吐为 75 tok/s【出处:R2 实测】。" in log.lines
     assert "rejected" in log.text
+    page = (root / ".publish" / "review" / f"{SLUG}.html").read_text(encoding="utf-8")
+    assert "<del>74.9 tok/s" in page and "<ins>75 tok/s" in page and 'href="kv-cache-ttft.qc.html"' in page
+    assert (root / ".publish" / "review" / f"{SLUG}.qc.html").is_file()
     assert load_approval(root / "approvals" / f"{SLUG}.json") == approval
 
     # --format json prints the same diff for tools, and decides nothing.
@@ -330,6 +333,8 @@ def test_cli_exit_codes(root: Path) -> None:
     assert r.returncode == 2 and f"{SLUG}.json:1: corrupt approval" in r.stderr
     r = _cli("evidence", "impact", "R2", "--root", str(root))
     assert r.returncode == 2 and "corrupt approval" in r.stderr
+    r = _cli("review", str(root / "articles" / "nope.yaml"))
+    assert r.returncode == 2 and r.stderr.strip() == f"error: {root / 'articles' / 'nope.yaml'}: file not found"
 
 
 def test_publish_gate_and_waiver_never_reach_the_site(root: Path) -> None:
@@ -365,3 +370,15 @@ def test_publish_gate_and_waiver_never_reach_the_site(root: Path) -> None:
             for secret in (reason, err.id, "NOTE-NOT-PUBLIC", "Li Wei", "waive", "Waive"):
                 assert secret not in text, (f, secret)
     assert not list(out.rglob("*.json.*")) and not list(out.rglob("approvals"))
+
+
+def test_gate_checks_in_the_drafts_own_scope(root: Path) -> None:
+    """The brief lists R1/R2/R9 but the draft names only R2: review and publish must judge it alike."""
+    from pipeline.publish import publish
+
+    text = _draft(root).read_text(encoding="utf-8") + "\n模型加载时间为 150 s【出处:R2 实测】。\n"
+    _draft(root).write_text(text, encoding="utf-8")
+    (err,) = load_article(_brief(root)).result.errors()
+    assert err.text == "150 s" and err.status == "unsupported"  # R9 has 150 s, but this draft does not name R9
+    approve(_brief(root), reviewer="Li Wei", note=None, waive=[err.id], reasons=["typo, fixed in v2"], echo=Log())
+    assert publish(_brief(root), out=root.parent / "out").page.is_file()
