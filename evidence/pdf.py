@@ -13,6 +13,7 @@ import time
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -20,8 +21,7 @@ from typing import Any, Literal
 from evidence.errors import EvidenceError
 from evidence.models import Figure, IngestLimits, Page
 
-# Bump when extraction changes: the store then re-reads unchanged PDFs into their existing versions.
-PARSER_VERSION = "pdf-2"
+# When extraction changes, bump PARSER_VERSION in evidence/store.py: ingest then re-reads unchanged PDFs.
 
 # ---- text normalisation ------------------------------------------------------------------------------------
 
@@ -304,58 +304,60 @@ class Line:
         return " ".join(s.text for s in self.segs)
 
 
-def _layout_runs(page: Any) -> list[tuple[float, float, float, float, str]]:
-    """(x0, x1, y, size, text) for every text-show operation, from pypdf's layout-mode text state machine.
+class _LayoutState:
+    """pypdf's layout-mode text state machine driven one content-stream operation at a time.
 
     pypdf keeps this machinery private and its own grouping neither advances the pen after `Tj` (so runs after a
-    font switch land at the line start) nor keeps neighbouring cells apart (`330,435.30234,850.00`); this loop
-    uses its text state and font metrics but tracks the pen itself.
+    font switch land at the line start) nor keeps neighbouring cells apart (`330,435.30234,850.00`); this class
+    uses its text state and font metrics but tracks the pen itself. It is fed either from its own parse of the
+    content stream (`_layout_runs`) or, in the single pass, from plain extraction's operator visitor.
     """
-    from pypdf._text_extraction._layout_mode._fixed_width_page import set_font_operation
-    from pypdf._text_extraction._layout_mode._text_state_manager import TextStateManager
-    from pypdf.generic import ArrayObject, ContentStream, StreamObject
 
-    contents = page.get("/Contents")
-    if contents is not None:
-        contents = contents.get_object()
-    if not isinstance(contents, (ArrayObject, StreamObject)):
-        return []
-    fonts = page._layout_mode_fonts()
-    mgr = TextStateManager()
-    runs: list[tuple[float, float, float, float, str]] = []
+    def __init__(self, fonts: dict[str, Any]) -> None:
+        from pypdf._text_extraction._layout_mode._fixed_width_page import set_font_operation
+        from pypdf._text_extraction._layout_mode._text_state_manager import TextStateManager
+        from pypdf.generic import ArrayObject
 
-    def show(value: Any) -> Any:
+        self._set_font = set_font_operation
+        self._array = ArrayObject
+        self.fonts = fonts
+        self.mgr = TextStateManager()
+        self.runs: list[tuple[float, float, float, float, str]] = []
+        self.depth = 0
+
+    def _show(self, value: Any) -> Any:
+        mgr = self.mgr
         params = mgr.text_state_params(value)
         if not params.rotated and params.font.interpretable and params.text:
             y = params.ty * (-1 if params.flip_vertical else 1)
-            runs.append((params.tx, params.displaced_tx, y, max(params.font_height, 1.0), params.text))
+            self.runs.append((params.tx, params.displaced_tx, y, max(params.font_height, 1.0), params.text))
         mgr.add_trm(params.displacement_matrix())
         return params
 
-    depth = 0
-    for operands, op in ContentStream(contents, page.pdf, "bytes").operations:
+    def operation(self, op: bytes, operands: Any) -> None:
+        mgr = self.mgr
         if op == b"q":
             mgr.add_q()
-            depth += 1
+            self.depth += 1
         elif op == b"Q":
-            if depth:
+            if self.depth:
                 mgr.remove_q()
-                depth -= 1
+                self.depth -= 1
         elif op == b"cm" and len(operands) >= 6:
             mgr.add_cm(*operands)
         elif op in (b"BT", b"ET"):
             mgr.reset_tm()
         elif op == b"Tf":
-            set_font_operation(mgr, fonts, operands)
+            self._set_font(mgr, self.fonts, operands)
         elif op in (b"Tj", b"TJ", b"'", b'"') and mgr.font is None:
-            continue  # text before any Tf: nothing pypdf can decode
+            return  # text before any Tf: nothing pypdf can decode
         elif op == b"Tj" and operands and isinstance(operands[0], (str, bytes)):
-            show(operands[0])
-        elif op == b"TJ" and operands and isinstance(operands[0], ArrayObject):
+            self._show(operands[0])
+        elif op == b"TJ" and operands and isinstance(operands[0], self._array):
             last = None
             for item in operands[0]:
                 if isinstance(item, (str, bytes)):
-                    last = show(item)
+                    last = self._show(item)
                 elif isinstance(item, (int, float)) and last is not None:
                     mgr.add_trm(last.displacement_matrix(word="", td_offset=float(item)))
         elif op in (b"'", b'"'):
@@ -366,7 +368,7 @@ def _layout_runs(page: Any) -> list[tuple[float, float, float, float, str]]:
             mgr.add_tm([0, -mgr.TL])
             text = operands[-1] if operands else None
             if isinstance(text, (str, bytes)):
-                show(text)
+                self._show(text)
         elif op in (b"Td", b"Tm", b"TD", b"T*"):
             mgr.reset_trm()
             if op == b"Tm":
@@ -378,7 +380,111 @@ def _layout_runs(page: Any) -> list[tuple[float, float, float, float, str]]:
             mgr.add_tm(operands)
         elif op in (b"Tc", b"Tw", b"Tz", b"TL", b"Ts"):
             mgr.set_state_param(op, operands)
-    return runs
+
+
+def _layout_runs(page: Any) -> list[tuple[float, float, float, float, str]]:
+    """(x0, x1, y, size, text) for every text-show operation, from a parse of the page's own content stream."""
+    from pypdf.generic import ArrayObject, ContentStream, StreamObject
+
+    contents = page.get("/Contents")
+    if contents is not None:
+        contents = contents.get_object()
+    if not isinstance(contents, (ArrayObject, StreamObject)):
+        return []
+    state = _LayoutState(page._layout_mode_fonts())
+    for operands, op in ContentStream(contents, page.pdf, "bytes").operations:
+        state.operation(op, operands)
+    return state.runs
+
+
+class _SinglePass:
+    """Plain text and positioned runs from one parse of a page's content stream.
+
+    Plain extraction calls a visitor before and after every operation; the layout state machine rides on it, so
+    the stream is parsed once. Operations of form XObjects (between a `Do`'s before and after calls) are skipped:
+    the positions come from the page's own stream, as in `_layout_runs`.
+    """
+
+    def __init__(self, fonts: dict[str, Any]) -> None:
+        self.state: _LayoutState | None = _LayoutState(fonts)
+        self.xform = 0
+
+    def before(self, op: bytes, operands: Any, cm: Any, tm: Any) -> None:
+        if self.xform == 0 and self.state is not None:
+            try:
+                self.state.operation(op, operands)
+            except Exception:
+                self.state = None  # fall back to visitor positions for this page, as when `_layout_runs` fails
+        if op == b"Do":
+            self.xform += 1
+
+    def after(self, op: bytes, operands: Any, cm: Any, tm: Any) -> None:
+        if op == b"Do":
+            self.xform -= 1
+
+
+# One parse keeps a cache of decoded fonts (widths, encodings, ToUnicode CMaps) per font object: pypdf decodes
+# them again on every page that uses them, which was a fifth of the ingest time on slide decks.
+_FONT_CACHE: ContextVar[dict[int, tuple[Any, Any]] | None] = ContextVar("proofpress_font_cache", default=None)
+_font_cache_ok: bool | None = None
+SINGLE_PASS = True  # tests turn this off to check that the two-pass fallback reads the same figures
+
+
+def _install_font_cache() -> bool:
+    """Wrap pypdf's `Font.from_font_resource` (once) to reuse a font object's decoding while a cache is active."""
+    global _font_cache_ok
+    if _font_cache_ok is None:
+        try:
+            from pypdf.generic._font import Font
+
+            original = Font.__dict__["from_font_resource"].__func__
+
+            def from_font_resource(cls: Any, pdf_font_dict: Any) -> Any:
+                cache = _FONT_CACHE.get()
+                if cache is None or cls is not Font:
+                    return original(cls, pdf_font_dict)
+                hit = cache.get(id(pdf_font_dict))
+                if hit is None or hit[0] is not pdf_font_dict:  # the cache holds the dict, so its id stays unique
+                    hit = (pdf_font_dict, original(cls, pdf_font_dict))
+                    cache[id(pdf_font_dict)] = hit
+                return hit[1]
+
+            Font.from_font_resource = classmethod(from_font_resource)  # type: ignore[method-assign,assignment]
+            _font_cache_ok = True
+        except Exception:  # other pypdf internals: read every page the slow way
+            _font_cache_ok = False
+    return _font_cache_ok
+
+
+Runs = list[tuple[float, float, float, float, str]]
+
+
+def _read_page(page: Any, caches: tuple[dict[int, Any], dict[int, Any]] | None) -> tuple[str, Runs]:
+    """A page's plain text and positioned runs: one content-stream parse when pypdf's internals allow it."""
+    if caches is None:
+        plain = page.extract_text() or ""
+        try:
+            runs = _layout_runs(page)
+        except Exception:
+            runs = _visitor_runs(page)
+        return plain, runs
+    plain_fonts, layout_fonts = caches
+    # Two caches: plain extraction adjusts a font's space width in place, and layout mode must not see that.
+    token = _FONT_CACHE.set(layout_fonts)
+    try:
+        try:
+            single: _SinglePass | None = _SinglePass(page._layout_mode_fonts())
+        except Exception:
+            single = None
+        _FONT_CACHE.set(plain_fonts)
+        if single is None:
+            plain = page.extract_text() or ""
+        else:
+            plain = page.extract_text(visitor_operand_before=single.before, visitor_operand_after=single.after) or ""
+        runs = single.state.runs if single is not None and single.state is not None else _visitor_runs(page)
+    finally:
+        _FONT_CACHE.reset(token)
+    return plain, runs
 
 
 def _visitor_runs(page: Any) -> list[tuple[float, float, float, float, str]]:
@@ -1189,6 +1295,7 @@ def _parse(
         except Exception:
             has_labels, labels = False, []
     ctx = _Ctx(sha, report_id, version)
+    caches: tuple[dict[int, Any], dict[int, Any]] | None = ({}, {}) if SINGLE_PASS and _install_font_cache() else None
     pages: list[Page] = []
     figures: list[Figure] = []
     text_chars = 0
@@ -1197,12 +1304,9 @@ def _parse(
             raise _Timeout
         number = i + 1
         label = labels[i] if has_labels and i < len(labels) else None
-        plain = normalize(page.extract_text() or "")
+        text, runs = _read_page(page, caches)
+        plain = normalize(text)
         text_chars += len(plain.strip())
-        try:
-            runs = _layout_runs(page)
-        except Exception:
-            runs = _visitor_runs(page)
         box = page.mediabox
         width, height = float(box.width), float(box.height)
         bottom = float(box.bottom)

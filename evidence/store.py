@@ -16,6 +16,9 @@ from evidence.errors import EvidenceError
 from evidence.models import Figure, Page, Report
 
 SCHEMA_VERSION = "1"
+# The extractor's version (evidence/pdf.py): bump it when extraction changes, and ingest re-reads unchanged PDFs into
+# their existing versions. It lives here so that checking an up-to-date store never imports the extractor.
+PARSER_VERSION = "pdf-2"
 _CJK = re.compile(r"([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af])")
 _WORD = re.compile(r"\w+")
 
@@ -275,16 +278,36 @@ class Store:
         for table, key in (("figures", "report"), ("pages", "report"), ("reports", "id")):
             self.db.execute(f"DELETE FROM {table} WHERE {key} = ? AND version = ?", (report_id, version))
 
-    def update_metadata(self, report_id: str, version: int, **fields: Any) -> None:
-        """Registry edits (title, date, access, file) that leave the PDF unchanged update the version in place."""
+    def refresh(self, report_id: str, version: int, **fields: Any) -> Report | None:
+        """An unchanged PDF's version, with registry edits (title, date, access, file) applied in place.
+
+        Writes only what changed, so re-checking an up-to-date store stays a handful of reads.
+        """
+        report = self.report(report_id, version)
+        if report is None:
+            return None
         allowed = {"title", "date", "access", "file"}
-        sets = {k: (v.isoformat() if isinstance(v, dt.date) else v) for k, v in fields.items() if k in allowed}
-        if sets:
+        changed = {k: v for k, v in fields.items() if k in allowed and getattr(report, k) != v}
+        if changed:
+            sets = {k: (v.isoformat() if isinstance(v, dt.date) else v) for k, v in changed.items()}
             cols = ", ".join(f"{k} = ?" for k in sets)
             self.db.execute(
                 f"UPDATE reports SET {cols} WHERE id = ? AND version = ?", (*sets.values(), report_id, version)
             )
-        self.db.execute("DELETE FROM ingest_errors WHERE report = ?", (report_id,))
+            report = report.model_copy(update=changed)
+        if self.db.execute("SELECT 1 FROM ingest_errors WHERE report = ?", (report_id,)).fetchone():
+            self.db.execute("DELETE FROM ingest_errors WHERE report = ?", (report_id,))
+        return report
+
+    def figure_count(self, report_id: str, version: int | None = None) -> int:
+        """How many figures a report version has (latest version by default)."""
+        v = self._version(report_id, version)
+        if v is None:
+            return 0
+        row = self.db.execute(
+            "SELECT COUNT(*) FROM figures WHERE report = ? AND version = ?", (report_id, v)
+        ).fetchone()
+        return int(row[0])
 
     def set_error(self, report_id: str, file: str, message: str) -> None:
         """Remember why a report's last ingest failed (its earlier versions stay as they were)."""

@@ -14,11 +14,11 @@ import uuid
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import quote, urljoin, urlparse
 
-import jinja2
 from markupsafe import Markup
 
 from evidence.errors import BuildError, InputError, PublishError
@@ -26,12 +26,15 @@ from evidence.fsutil import atomic_write, recover_dir, replace_dir, sha256_bytes
 from evidence.models import Figure, Report, ReportEntry
 from evidence.registry import REGISTRY_NAME, load_registry, report_file
 from pipeline.brief import SLUG
-from pipeline.charts import section_charts
 from pipeline.config import CONFIG_NAME, ContentRoot
-from pipeline.render import Mark, render_field
 from qc.draft import Draft, check_article_size, parse_draft
 from qc.index import EvidenceIndex
 from qc.models import ERROR_STATUSES, FileResult, NumberCheck
+
+if TYPE_CHECKING:  # Jinja2 and Markdown load only when something is rendered: a no-op build needs neither
+    import jinja2
+
+    from pipeline.render import Mark
 
 Echo = Callable[..., None]
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -40,7 +43,8 @@ STATIC = TEMPLATES / "static"
 _CODE = [Path(__file__), Path(__file__).with_name("render.py"), Path(__file__).with_name("charts.py")]
 _QC_CODE = Path(__file__).resolve().parent.parent / "qc"
 MARKER = ".proofpress-build"  # in the output: the build key, and proof the folder is ours to replace
-STATE_VERSION = "1"
+STATE_VERSION = "2"
+_META_KEYS = {"title", "lang", "date", "updated", "tags", "evidence"}  # what listings, links and cache keys need
 POOL_MIN = 24  # below this many renders, starting worker processes costs more than it saves
 RELATED_K, RELATED_WINDOW = 4, 3
 FEED_ENTRIES = 50
@@ -449,7 +453,8 @@ def default_approve(draft: Draft, result: FileResult, index: EvidenceIndex, appr
 
 
 def _h(*parts: Any) -> str:
-    return sha256_bytes(json.dumps(parts, ensure_ascii=False, sort_keys=True, default=str))[:32]
+    """A cache key: the hash of the parts' repr (built from str, int, tuple, list, dict and dataclass values)."""
+    return sha256_bytes(repr(parts))[:32]
 
 
 def _files_hash(paths: Iterable[Path]) -> str:
@@ -463,6 +468,7 @@ def _tree_files(root: Path, pattern: str = "*") -> list[Path]:
     return sorted(p for p in root.rglob(pattern) if p.is_file() and "__pycache__" not in p.parts)
 
 
+@lru_cache(maxsize=65536)
 def tag_slug(tag: str) -> str:
     """A tag's folder name: NFKC, lower case, runs of anything but letters and digits → '-'."""
     s = re.sub(r"[\W_]+", "-", unicodedata.normalize("NFKC", tag).lower()).strip("-")
@@ -543,6 +549,8 @@ def _allowed_in_quotes(job: ArticleJob) -> set[str]:
 
 
 def _marks(job: ArticleJob, text: str, numbers: list[NumberCheck], ui: dict[str, str], rel: str) -> list[Mark]:
+    from pipeline.render import Mark
+
     marks: list[Mark] = []
     made: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # numbers resting on the same figure share their tooltip
     for n in numbers:
@@ -599,6 +607,9 @@ def _tooltip(job: ArticleJob, n: NumberCheck, failed: bool, ui: dict[str, str], 
 
 def _render_article(job: ArticleJob) -> tuple[str, dict[str, str]]:
     """The article page's HTML and its plain texts (title, answer, body) for search and feeds."""
+    from pipeline.charts import section_charts
+    from pipeline.render import render_field
+
     draft, meta, site = job.draft, job.draft.meta, job.site
     lang = meta.lang
     ui = UI[lang]
@@ -724,6 +735,8 @@ _ENV: dict[str, jinja2.Environment] = {}
 
 
 def _env() -> jinja2.Environment:
+    import jinja2
+
     key = str(SITE_TEMPLATES)  # read at call time, so a test can point the build at other templates
     if key not in _ENV:
         _ENV[key] = jinja2.Environment(
@@ -739,6 +752,8 @@ def _env() -> jinja2.Environment:
 
 def _template_error(e: Exception) -> BuildError:
     """A Jinja error as a BuildError naming the template file and line."""
+    import jinja2
+
     if isinstance(e, jinja2.TemplateSyntaxError):
         return BuildError(f"template error: {e.message}", path=e.filename or e.name, line=e.lineno)
     tb = e.__traceback__
@@ -752,6 +767,8 @@ def _template_error(e: Exception) -> BuildError:
 
 
 def _render_template(name: str, **ctx: Any) -> str:
+    import jinja2
+
     try:
         return _env().get_template(name).render(**ctx)
     except jinja2.TemplateError as e:
@@ -840,17 +857,25 @@ class _Cache:
     def __init__(self, root: ContentRoot) -> None:
         self.dir = root.state / "site"
         self.state_path = self.dir / "state.json"
+        self.last_path = self.dir / "last.json"  # small, so a no-op build never reads the big state file
 
-    def load(self) -> dict[str, Any]:
+    @staticmethod
+    def _read(path: Path) -> dict[str, Any]:
         try:
-            data = json.loads(self.state_path.read_text(encoding="utf-8"))
+            data = json.loads(path.read_text(encoding="utf-8"))
         except (FileNotFoundError, ValueError, OSError):
             return {}
         return data if isinstance(data, dict) and data.get("version") == STATE_VERSION else {}
 
+    def load(self) -> dict[str, Any]:
+        return self._read(self.state_path)
+
+    def last(self) -> dict[str, Any]:
+        return self._read(self.last_path)
+
     def save(self, drafts: dict[str, Any], last: dict[str, Any]) -> None:
-        data = {"version": STATE_VERSION, "drafts": drafts, "last": last}
-        atomic_write(self.state_path, json.dumps(data, ensure_ascii=False))
+        atomic_write(self.state_path, json.dumps({"version": STATE_VERSION, "drafts": drafts}, ensure_ascii=False))
+        atomic_write(self.last_path, json.dumps({"version": STATE_VERSION, **last}, ensure_ascii=False))
 
     def result_path(self, key: str) -> Path:
         return self.dir / "qc" / f"{key}.json"
@@ -858,12 +883,16 @@ class _Cache:
     def page_path(self, key: str) -> Path:
         return self.dir / "pages" / f"{key}.html"
 
+    def body_path(self, key: str) -> Path:
+        """The plain body text of an article page (for search.json), beside the page itself."""
+        return self.dir / "pages" / f"{key}.txt"
+
     def prune(self, keep_results: set[str], keep_pages: set[str]) -> None:
-        for sub, keep, ext in (("qc", keep_results, ".json"), ("pages", keep_pages, ".html")):
+        for sub, keep in (("qc", keep_results), ("pages", keep_pages)):
             folder = self.dir / sub
             if folder.is_dir():
                 for p in folder.iterdir():
-                    if p.suffix == ext and p.stem not in keep:
+                    if p.stem not in keep and not p.name.startswith("."):
                         p.unlink(missing_ok=True)
 
 
@@ -878,13 +907,22 @@ def _guard_out(root: ContentRoot, out: Path) -> None:
         raise InputError(f"{out} exists and was not built by Proofpress; remove it or choose another --out", path=out)
 
 
+def _cache_write(path: Path, data: str) -> None:
+    """Replace a cache file whole (no fsync: the cache is derived data, rebuilt if ever lost)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(data, encoding="utf-8")
+    os.replace(tmp, path)
+
+
 def _write(path: Path, data: str | bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
 
 
-def _link_or_copy(src: Path, dst: Path) -> None:
-    dst.parent.mkdir(parents=True, exist_ok=True)
+def _link_or_copy(src: Path, dst: Path, *, mkdir: bool = True) -> None:
+    if mkdir:
+        dst.parent.mkdir(parents=True, exist_ok=True)
     try:
         os.link(src, dst)  # cached pages are immutable (content-addressed), so sharing their inode is safe
     except OSError:
@@ -955,8 +993,7 @@ def _build(
         pdfs,
     )
     cache = _Cache(root)
-    state = cache.load()
-    last = state.get("last") or {}
+    last = cache.last()
     marker = out / MARKER
     if marker.is_file() and marker.read_text(encoding="utf-8").strip() == build_key and last.get("key") == build_key:
         built = {s: out / "articles" / s / "index.html" for s in last.get("articles", [])}
@@ -965,7 +1002,7 @@ def _build(
         return summary
 
     # 1. Every draft, parsed (or its metadata reused when its bytes are unchanged) and validated.
-    old = state.get("drafts") or {}
+    old = cache.load().get("drafts") or {}
     items: list[_Item] = []
     for p in paths:
         prev = old.get(p.name)
@@ -977,7 +1014,8 @@ def _build(
         except UnicodeDecodeError as e:
             raise InputError(f"not UTF-8 text: {e}", path=p) from e
         draft = parse_draft(text, p, max_bytes=max_bytes)
-        items.append(_Item(p.name, p, shas[p], draft.meta.model_dump(mode="json"), draft.slug, draft=draft))
+        meta = draft.meta.model_dump(mode="json", include=_META_KEYS)
+        items.append(_Item(p.name, p, shas[p], meta, draft.slug, draft=draft))
     seen: dict[str, Path] = {}
     for it in items:
         if not SLUG.match(it.slug):
@@ -1012,6 +1050,7 @@ def _build(
             misses.append(it)
     if misses:
         say(f"build: checking {len(misses)} draft(s)")
+        t_qc = time.perf_counter()
         idx = get_index()
         drafts = [draft_of(it) for it in misses]
         pool = _pool(len(misses), idx, check, severity)
@@ -1026,7 +1065,8 @@ def _build(
         for it, res in zip(misses, results, strict=True):
             it.result = res
             it.cited = [[n.source.report, n.source.figure] for n in res.numbers if n.source is not None]
-            atomic_write(cache.result_path(it.qc_key), res.model_dump_json())
+            _cache_write(cache.result_path(it.qc_key), res.model_dump_json())
+        say(f"build: checked {len(misses)} draft(s) in {time.perf_counter() - t_qc:.2f}s")
 
     def result_of(it: _Item) -> FileResult:
         if it.result is None:
@@ -1064,6 +1104,8 @@ def _build(
         preview=preview,
     )
     report_infos = {e.id: ReportInfo(e.id, e.title, e.date.isoformat(), e.access, e.file) for e in registry}
+    site_key = _h(asdict(site))
+    info_keys = {rid: repr(info) for rid, info in report_infos.items()}
     related = _related(built_items)
     # Related links carry no answer text: it is known only after rendering, and the page key must not wait for it.
     links = {it.slug: _article_link(it, "../../", with_answer=False) for it in built_items}
@@ -1078,12 +1120,18 @@ def _build(
             code,
             it.qc_key,
             it.approved,
-            asdict(site),
-            [asdict(i) for i in infos.values()],
-            [asdict(x) for x in rel_links],
+            site_key,
+            [info_keys[r] for r in infos],
+            [(x.slug, x.title, x.date, x.lang) for x in rel_links],
         )
         prev = old.get(it.name)
-        if prev and prev.get("page") == it.page_key and cache.page_path(it.page_key).is_file() and prev.get("texts"):
+        if (
+            prev
+            and prev.get("page") == it.page_key
+            and prev.get("texts")
+            and cache.page_path(it.page_key).is_file()
+            and cache.body_path(it.page_key).is_file()
+        ):
             it.texts = prev["texts"]
             jobs.append((it, None))
         else:
@@ -1091,26 +1139,27 @@ def _build(
     todo = [(it, job) for it, job in jobs if job is not None]
     if todo:
         say(f"build: rendering {len(todo)} article page(s)")
+        t_render = time.perf_counter()
         pool = _pool(len(todo), None, None, {})
         try:
-            rendered = _map(pool, _render_article, [job for _, job in todo])
-        except jinja2.TemplateError as e:  # raised in a worker, re-raised here
-            raise _template_error(e) from e
+            rendered = _map(pool, _render_article, [job for _, job in todo])  # template errors: BuildError
         finally:
             if pool is not None:
                 pool.shutdown()
         for (it, _), (html, texts) in zip(todo, rendered, strict=True):
-            atomic_write(cache.page_path(it.page_key), html)
+            _cache_write(cache.page_path(it.page_key), html)
+            _cache_write(cache.body_path(it.page_key), texts.pop("body"))
             it.texts = texts
+        say(f"build: rendered {len(todo)} page(s) in {time.perf_counter() - t_render:.2f}s")
 
     # 6. Everything else, into a fresh folder next to the output, then swapped in.
     tmp = out.parent / f".{out.name}.new-{uuid.uuid4().hex[:8]}"
     try:
-        files = _write_site(tmp, root, site, built_items, registry, get_index(), cache, build_key)
+        files, generated = _write_site(
+            tmp, root, site, built_items, registry, get_index, versions, cache, build_key, code
+        )
     except BaseException as e:
         shutil.rmtree(tmp, ignore_errors=True)
-        if isinstance(e, jinja2.TemplateError):
-            raise _template_error(e) from e
         if isinstance(e, PublishError):
             raise
         if isinstance(e, OSError):
@@ -1133,7 +1182,7 @@ def _build(
     }
     articles = {it.slug: out / "articles" / it.slug / "index.html" for it in built_items}
     cache.save(new_state, {"key": build_key, "articles": list(articles), "skipped": skipped})
-    cache.prune({it.qc_key for it in items}, {it.page_key for it in built_items})
+    cache.prune({it.qc_key for it in items}, {it.page_key for it in built_items} | generated)
     written = len(todo)
     summary = BuildSummary(out, written, len(built_items) - written, articles, skipped, files, time.perf_counter() - t0)
     return summary
@@ -1194,21 +1243,40 @@ def _write_site(
     site: SiteCtx,
     items: list[_Item],
     registry: list[ReportEntry],
-    index: EvidenceIndex,
+    get_index: Callable[[], EvidenceIndex],
+    versions: dict[str, str],
     cache: _Cache,
     build_key: str,
-) -> int:
+    code: str,
+) -> tuple[int, set[str]]:
+    """Write the whole site into `tmp`; returns the file count and the cache keys of the generated pages."""
     tmp.mkdir(parents=True)
     count = 0
+    keys: set[str] = set()
 
     def put(rel_path: str, data: str | bytes) -> None:
         nonlocal count
         _write(tmp / rel_path, data)
         count += 1
 
+    def emit_as(key: str, rel_path: str, template: str, **ctx: Any) -> None:
+        nonlocal count
+        keys.add(key)
+        cached = cache.page_path(key)
+        if not cached.is_file():
+            _cache_write(cached, _render_template(template, **ctx))
+        _link_or_copy(cached, tmp / rel_path)
+        count += 1
+
+    def emit(rel_path: str, template: str, **ctx: Any) -> None:
+        """Render a page, or link the page an earlier build rendered from exactly the same context."""
+        emit_as(_h("gen", code, template, rel_path, sorted(ctx.items())), rel_path, template, **ctx)
+
     ui = UI[site.lang]
+    (tmp / "articles").mkdir()
     for it in items:
-        _link_or_copy(cache.page_path(it.page_key), tmp / "articles" / it.slug / "index.html")
+        os.mkdir(tmp / "articles" / it.slug)
+        _link_or_copy(cache.page_path(it.page_key), tmp / "articles" / it.slug / "index.html", mkdir=False)
         count += 1
     for p in _tree_files(STATIC):
         put(f"static/{p.relative_to(STATIC).as_posix()}", p.read_bytes())
@@ -1221,8 +1289,16 @@ def _write_site(
             shutil.copyfile(src, dst)
             count += 1
 
+    links: dict[tuple[str, str], ArticleLink] = {}
+
     def listing(rel: str, subset: Iterable[_Item]) -> tuple[ArticleLink, ...]:
-        return tuple(_article_link(it, rel) for it in subset)
+        out = []
+        for it in subset:
+            link = links.get((it.slug, rel))
+            if link is None:
+                link = links[(it.slug, rel)] = _article_link(it, rel)
+            out.append(link)
+        return tuple(out)
 
     tag_items: dict[str, list[_Item]] = {}
     tag_names: dict[str, str] = {}
@@ -1236,16 +1312,14 @@ def _write_site(
         (TagLink(tag_names[s], s, f"tags/{quote(s)}/"), len(v))
         for s, v in sorted(tag_items.items(), key=lambda kv: (-len(kv[1]), kv[0]))
     )
-    put(
+    emit(
         "index.html",
-        _render_template(
-            "list.html",
-            site=site,
-            ui=ui,
-            rel="",
-            page=ListPage(
-                site.lang, "", site.base_url, ui["index_title"], site.description, listing("", items), tag_counts, True
-            ),
+        "list.html",
+        site=site,
+        ui=ui,
+        rel="",
+        page=ListPage(
+            site.lang, "", site.base_url, ui["index_title"], site.description, listing("", items), tag_counts, True
         ),
     )
     for s, its in tag_items.items():
@@ -1261,7 +1335,7 @@ def _write_site(
             (),
             False,
         )
-        put(f"tags/{s}/index.html", _render_template("list.html", site=site, ui=ui, rel="../../", page=page))
+        emit(f"tags/{s}/index.html", "list.html", site=site, ui=ui, rel="../../", page=page)
 
     # Evidence library: what each report is, and which articles cite it.
     citing: dict[str, list[_Item]] = {}
@@ -1271,13 +1345,37 @@ def _write_site(
             citing.setdefault(rid, []).append(it)
         for rid, fid in it.cited:
             cited_figures.setdefault(rid, set()).add(fid)
+    # The library's pages depend on the reports' versions, the cited figures and the citing drafts: when none of
+    # those changed, link last build's pages without loading the evidence index at all.
+    files = {e.id: report_file(root.reports, e) for e in registry}
+    lib_key = _h(
+        "library",
+        code,
+        site,
+        [
+            (
+                e,
+                versions.get(e.id),
+                sorted(cited_figures.get(e.id, ())),
+                [(x.slug, x.sha) for x in citing.get(e.id, [])],
+                files[e.id].stat().st_size if files[e.id].is_file() else None,
+            )
+            for e in registry
+        ],
+    )
+    lib_pages = ["evidence/index.html", *(f"evidence/{e.id}/index.html" for e in registry)]
+    if all(cache.page_path(_h(lib_key, p)).is_file() for p in lib_pages):
+        for p in lib_pages:
+            emit_as(_h(lib_key, p), p, "")
+        lib_pages = []
+    index = get_index() if lib_pages else EvidenceIndex()
     cards: dict[str, tuple[ReportCard, list[Figure]]] = {}
-    for e in registry:
+    for e in registry if lib_pages else []:
         rep: Report | None = index.reports.get(e.id)
         figs = index.figures.get(e.id, [])
         if e.access != "public":
             figs = [f for f in figs if f.id in cited_figures.get(e.id, set())]
-        src = root.reports / e.file
+        src = files[e.id]
         card_args = dict(
             id=e.id,
             title=e.title,
@@ -1299,8 +1397,9 @@ def _write_site(
             figs,
         )
     lib = LibraryPage(site.lang, "../", _abs(site, "evidence/"), tuple(c for c, _ in cards.values()))
-    put("evidence/index.html", _render_template("library.html", site=site, ui=ui, rel="../", page=lib))
-    for e in registry:
+    if lib_pages:
+        emit_as(_h(lib_key, lib_pages[0]), lib_pages[0], "library.html", site=site, ui=ui, rel="../", page=lib)
+    for e in registry if lib_pages else []:
         card, figs = cards[e.id]
         public = e.access == "public" and card.pdf is not None
         allowed = _allowed_tokens((f.raw, f.labels) for f in figs)
@@ -1319,37 +1418,44 @@ def _write_site(
         )
         deep = _rebase_card(card, "../../", listing("../../", citing.get(e.id, [])), e.file)
         page = ReportPage(site.lang, "../../", _abs(site, f"evidence/{quote(e.id)}/"), deep, rows, not public)
-        put(f"evidence/{e.id}/index.html", _render_template("report.html", site=site, ui=ui, rel="../../", page=page))
+        path = f"evidence/{e.id}/index.html"
+        emit_as(_h(lib_key, path), path, "report.html", site=site, ui=ui, rel="../../", page=page)
 
     # Search, feeds, sitemap and the rest of the web's conventions.
-    search = [
-        {
-            "u": f"articles/{it.slug}/",
-            "t": it.texts.get("title", it.meta["title"]),
-            "a": it.texts.get("answer", ""),
-            "b": it.texts.get("body", ""),
-            "g": it.tags,
-            "d": it.date,
-            "l": it.meta.get("lang", "zh"),
-        }
-        for it in items
-    ]
-    put("search.json", json.dumps(search, ensure_ascii=False, separators=(",", ":")))
-    put(
+    search_key = _h("search", code, [(it.slug, it.page_key) for it in items])
+    keys.add(search_key)
+    search_file = cache.page_path(search_key)
+    if not search_file.is_file():
+        search = [
+            {
+                "u": f"articles/{it.slug}/",
+                "t": it.texts.get("title", it.meta["title"]),
+                "a": it.texts.get("answer", ""),
+                "b": cache.body_path(it.page_key).read_text(encoding="utf-8"),
+                "g": it.tags,
+                "d": it.date,
+                "l": it.meta.get("lang", "zh"),
+            }
+            for it in items
+        ]
+        _cache_write(search_file, json.dumps(search, ensure_ascii=False, separators=(",", ":")))
+    _link_or_copy(search_file, tmp / "search.json")
+    count += 1
+    emit(
         "search/index.html",
-        _render_template(
-            "search.html", site=site, ui=ui, rel="../", page=SimplePage(site.lang, "../", _abs(site, "search/"))
-        ),
+        "search.html",
+        site=site,
+        ui=ui,
+        rel="../",
+        page=SimplePage(site.lang, "../", _abs(site, "search/")),
     )
-    put(
+    emit(
         "404.html",
-        _render_template(
-            "404.html",
-            site=site,
-            ui=ui,
-            rel=site.base_path,
-            page=SimplePage(site.lang, site.base_path, _abs(site, "404.html")),
-        ),
+        "404.html",
+        site=site,
+        ui=ui,
+        rel=site.base_path,
+        page=SimplePage(site.lang, site.base_path, _abs(site, "404.html")),
     )
     feed_items = [
         {
@@ -1364,15 +1470,15 @@ def _write_site(
         for it in items[:FEED_ENTRIES]
     ]
     feed_updated = max((f["updated"] for f in feed_items), default="1970-01-01T00:00:00Z")
-    put("feed.xml", _render_template("feed.xml", site=site, ui=ui, entries=feed_items, updated=feed_updated))
+    emit("feed.xml", "feed.xml", site=site, ui=ui, entries=feed_items, updated=feed_updated)
     urls = [(site.base_url, None)]
     urls += [(_abs(site, f"articles/{it.slug}/"), str(it.meta.get("updated") or it.date)) for it in items]
     urls += [(_abs(site, f"tags/{quote(s)}/"), None) for s in tag_items]
     urls += [(_abs(site, "evidence/"), None)] + [(_abs(site, f"evidence/{quote(e.id)}/"), None) for e in registry]
-    put("sitemap.xml", _render_template("sitemap.xml", site=site, urls=urls))
-    put("robots.txt", _render_template("robots.txt", site=site, sitemap=_abs(site, "sitemap.xml")))
+    emit("sitemap.xml", "sitemap.xml", site=site, urls=urls)
+    emit("robots.txt", "robots.txt", site=site, sitemap=_abs(site, "sitemap.xml"))
     put(MARKER, build_key + "\n")
-    return count
+    return count, keys
 
 
 def _rebase_card(card: ReportCard, rel: str, citing: tuple[ArticleLink, ...], file: str) -> ReportCard:

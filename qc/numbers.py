@@ -49,7 +49,7 @@ _NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])|\d+(?:\.\d+)?"
 NUM_RE = re.compile(_NUM)
 _UNIT_ALTS = "|".join(re.escape(a) + ("(?![A-Za-z0-9])" if is_latin(a) else "") for a in aliases())
 UNIT_RE = re.compile(rf"[ \u00a0]?(?P<u>{_UNIT_ALTS})")
-MAG_RE = re.compile(r"[KkMB](?![A-Za-z/])|[ \u00a0]?[万亿](?!分)")
+MAG_RE = re.compile(r"[KkMB](?![A-Za-z0-9/])|[ \u00a0]?[万亿](?!分)")
 _MAG = {"K": 1e3, "k": 1e3, "M": 1e6, "B": 1e9, "万": 1e4, "亿": 1e8}
 _MONTHS = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
 DATE_RE = re.compile(
@@ -263,7 +263,16 @@ class _Scanner:
                 q = self.range_from(q)
             consumed = max(q.end, m.end())
             self.out.append(q)
-        self.out.sort(key=lambda q: q.start)
+        # Spans never overlap (an identifier glued to a date or a number could run into it): keep the first, but
+        # never let an exempt token swallow a number QC must check.
+        kept: list[Quantity] = []
+        for q in sorted(self.out, key=lambda q: (q.start, q.exempt is not None)):
+            if kept and q.start < kept[-1].end:
+                if kept[-1].exempt is not None and q.exempt is None:
+                    kept[-1] = q
+                continue
+            kept.append(q)
+        self.out = kept
         self._propagate_units()
         return self.out
 

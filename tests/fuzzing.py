@@ -69,8 +69,10 @@ def mutated(draw: st.DrawFn, seed: str, snippets: list[str] = YAML_SNIPPETS) -> 
     for _ in range(draw(st.integers(1, 6))):
         kind = draw(st.sampled_from(["insert", "delete", "replace", "line_drop", "line_dup", "swap", "snippet", "cut"]))
         n = len(text)
+        # Hypothesis favours small integers; most edits skip the first line, or every draft would lose its `---`.
+        lo = min(text.find("\n") + 1, max(n - 1, 0)) if draw(st.integers(0, 4)) else 0
         if kind in ("insert", "replace") or (kind == "delete" and n):
-            at = draw(st.integers(0, max(n - 1, 0)))
+            at = draw(st.integers(lo, max(n - 1, lo)))
             char = draw(st.sampled_from(SPICY) | st.characters(codec="utf-8"))
             if kind == "insert":
                 text = text[:at] + char + text[at:]
@@ -81,8 +83,9 @@ def mutated(draw: st.DrawFn, seed: str, snippets: list[str] = YAML_SNIPPETS) -> 
                 text = text[:at] + text[at + span :]
         elif kind in ("line_drop", "line_dup", "swap"):
             lines = text.split("\n")
-            i = draw(st.integers(0, len(lines) - 1))
-            j = draw(st.integers(0, len(lines) - 1))
+            first = 1 if lo and len(lines) > 1 else 0
+            i = draw(st.integers(first, len(lines) - 1))
+            j = draw(st.integers(first, len(lines) - 1))
             if kind == "line_drop":
                 del lines[i]
             elif kind == "line_dup":
@@ -92,7 +95,7 @@ def mutated(draw: st.DrawFn, seed: str, snippets: list[str] = YAML_SNIPPETS) -> 
             text = "\n".join(lines)
         elif kind == "snippet":
             lines = text.split("\n")
-            i = draw(st.integers(0, len(lines)))
+            i = draw(st.integers(1 if lo else 0, len(lines)))
             snippet = draw(st.sampled_from(snippets))
             # Either a value of an existing key, or a line of its own.
             if i < len(lines) and ":" in lines[i] and draw(st.booleans()):
@@ -102,7 +105,7 @@ def mutated(draw: st.DrawFn, seed: str, snippets: list[str] = YAML_SNIPPETS) -> 
                 lines.insert(i, snippet)
             text = "\n".join(lines)
         else:
-            text = text[: draw(st.integers(0, n))]
+            text = text[: draw(st.integers(lo, n))]
     return text
 
 

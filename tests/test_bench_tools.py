@@ -108,6 +108,11 @@ def test_measure_reports_median_spread_and_rss() -> None:
     assert len(m.runs) == 3 and not m.failed
     assert m.lo is not None and m.hi is not None and m.median is not None
     assert m.lo <= m.median <= m.hi
+    ballast = bytearray(300 * 1024 * 1024)  # a big parent must not inflate a small child's figure
+    ballast[::4096] = b"1" * len(ballast[::4096])
+    small = bench.run_process([sys.executable, "-c", "pass"])
+    assert small.rc == 0 and 0 < small.rss_mb < 100
+    del ballast
     big = bench.run_process(
         [sys.executable, "-c", "x = bytearray(150 * 1024 * 1024); x[::4096] = b'1' * len(x[::4096])"]
     )

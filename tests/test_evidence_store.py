@@ -85,7 +85,7 @@ def test_unchanged_reports_are_not_parsed_again(
 
     monkeypatch.setattr(ingest_mod, "parse_pdf", counting)
     store = tmp_path / "e.sqlite"
-    first = ingest(reports_dir, store)
+    first = ingest(reports_dir, store, workers=1)  # in this process, so the calls can be counted
     assert sorted(calls) == ["R1.pdf", "R2.pdf"] and all(r.parsed for r in first.results)
     calls.clear()
     again = ingest(reports_dir, store)
@@ -239,6 +239,96 @@ def test_old_schema_is_rebuilt(tmp_path: Path, reports_dir: Path) -> None:
 def test_readonly_store_that_does_not_exist_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(EvidenceError, match="run `publish evidence ingest`"):
         Store(tmp_path / "none.sqlite", readonly=True)
+
+
+# ---- parallel ingest -------------------------------------------------------------------------------------------
+
+
+def _snapshot(path: Path) -> dict[str, object]:
+    with Store(path, readonly=True) as s:
+        return {
+            r.id: (r.model_dump(), [f.model_dump() for f in s.figures(r.id)], [p.text for p in s.pages(r.id)])
+            for r in s.reports()
+        }
+
+
+def test_parallel_ingest_stores_exactly_what_serial_ingest_stores(
+    example_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    real = ingest_mod.parse_pdf
+
+    def recording(path, *args, **kwargs):  # type: ignore[no-untyped-def]
+        (pids / f"{Path(path).stem}.{os.getpid()}").touch()  # forked workers inherit this patch
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(ingest_mod, "parse_pdf", recording)
+    events: list[tuple[object, ...]] = []
+
+    class Sink:
+        def __call__(self, message: str = "", **kw: object) -> None:
+            events.append(("line", message))
+
+        def report_start(self, rid: str, index: int, total: int) -> None:
+            events.append(("start", rid))
+
+        def page(self, rid: str, page: int, pages: int) -> None:
+            events.append(("page", rid, page, pages))
+
+        def report_end(self, rid: str, result: object) -> None:
+            events.append(("end", rid))
+
+    reports = example_root / "reports"
+    par = ingest(reports, tmp_path / "p.sqlite", workers=2, progress=Sink())
+    ser = ingest(reports, tmp_path / "s.sqlite", workers=1)
+    assert par.ok and [r.id for r in par.results] == ["R1", "R2", "R9"] and all(r.parsed for r in par.results)
+    assert [(r.id, r.version, r.pages, r.figures) for r in par.results] == [
+        (r.id, r.version, r.pages, r.figures) for r in ser.results
+    ]
+    assert _snapshot(tmp_path / "p.sqlite") == _snapshot(tmp_path / "s.sqlite")
+    parallel_pids = {int(p.suffix[1:]) for p in pids.iterdir() if p.name.count(".") == 1} - {os.getpid()}
+    assert len(parallel_pids) >= 1  # the parallel run parsed in worker processes
+    for rid in ("R1", "R2", "R9"):
+        assert events.count(("start", rid)) == 1 and events.count(("end", rid)) == 1
+    assert ("page", "R2", 4, 4) in events
+    assert events.index(("page", "R2", 4, 4)) < events.index(("end", "R2"))
+
+
+def test_parallel_ingest_keeps_the_per_file_time_limit_and_other_errors(reports_dir: Path, tmp_path: Path) -> None:
+    (reports_dir / "BAD.pdf").write_text("not a pdf", encoding="utf-8")
+    write_registry(reports_dir, [("R1", "R1.pdf"), ("BAD", "BAD.pdf"), ("R2", "R2.pdf")])
+    summary = ingest(reports_dir, tmp_path / "e.sqlite", limits=IngestLimits(seconds_per_file=0.001), workers=2)
+    assert [r.id for r in summary.results] == ["R1", "BAD", "R2"]
+    messages = {rid: str(e) for rid, e in zip(summary.error_ids, summary.errors, strict=True)}
+    assert "not a PDF file" in messages["BAD"]
+    assert "longer than 0.001 s" in messages["R1"] and "R1.pdf" in messages["R1"]
+    assert "longer than 0.001 s" in messages["R2"]
+
+
+def test_a_worker_stuck_past_its_limit_is_killed_and_the_rest_still_ingest(
+    reports_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import signal
+    import time
+
+    real = ingest_mod.parse_pdf
+
+    def stuck_on_r1(path, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if Path(path).name == "R1.pdf":
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})  # as if stuck in C code: no alarm lands
+            time.sleep(60)
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(ingest_mod, "parse_pdf", stuck_on_r1)
+    monkeypatch.setattr(ingest_mod, "_GRACE_SECONDS", 0.5)
+    shutil.copy(REPORTS / "R9.pdf", reports_dir / "R9.pdf")
+    write_registry(reports_dir, [("R1", "R1.pdf"), ("R2", "R2.pdf"), ("R9", "R9.pdf")])
+    summary = ingest(reports_dir, tmp_path / "e.sqlite", limits=IngestLimits(seconds_per_file=1), workers=2)
+    assert summary.error_ids == ["R1"] and "longer than 1 s" in str(summary.errors[0])
+    assert [r.id for r in summary.results if r.parsed] == ["R2", "R9"]
 
 
 # ---- the CLI -------------------------------------------------------------------------------------------------

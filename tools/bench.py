@@ -1,4 +1,4 @@
-"""`make bench`: time Proofpress against MkDocs, Hugo and a bare Python loop on synthetic content; write docs/benchmarks.md."""
+"""`make bench`: Proofpress vs MkDocs, Hugo and a bare Python loop on synthetic content, written to docs/benchmarks.md."""
 
 from __future__ import annotations
 
@@ -56,28 +56,57 @@ class Run:
 TIMEOUT = 600.0  # seconds: one process that runs longer is killed and reported as timed out
 
 
+# A forked child starts with its parent's peak RSS (Linux keeps it across exec), so commands are started from a
+# tiny launcher interpreter instead of this big one; it times the command and reports `os.wait4`'s rusage.
+LAUNCHER = """
+import os, sys, time
+out, cmd = sys.argv[1], sys.argv[2:]
+start = time.perf_counter()
+pid = os.fork()
+if pid == 0:
+    try:
+        os.execvp(cmd[0], cmd)
+    finally:
+        os._exit(127)
+_, status, usage = os.wait4(pid, 0)
+seconds = time.perf_counter() - start
+with open(out, "w") as f:
+    f.write(f"{seconds} {usage.ru_maxrss} {os.waitstatus_to_exitcode(status)}")
+"""
+
+
 def run_process(
     cmd: Sequence[str], *, cwd: Path | None = None, env: dict[str, str] | None = None, timeout: float = TIMEOUT
 ) -> Run:
-    """Run `cmd` to completion; peak RSS comes from `os.wait4`'s rusage (children's peaks included)."""
-    with tempfile.TemporaryFile() as log:
+    """Run `cmd` to completion: wall seconds, and peak RSS from `os.wait4`'s rusage (children's peaks included)."""
+    with tempfile.TemporaryFile() as log, tempfile.TemporaryDirectory() as tmp:
+        report = Path(tmp) / "rusage"
         start = time.perf_counter()
         p = subprocess.Popen(
-            list(cmd), cwd=cwd, env=env or ENV, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+            [PY, "-S", "-c", LAUNCHER, str(report), *cmd],
+            cwd=cwd,
+            env=env or ENV,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
         # The whole process group goes on timeout (the build's worker processes included).
         timer = threading.Timer(timeout, lambda: _kill_group(p.pid))
         timer.start()
         try:
-            _, status, usage = os.wait4(p.pid, 0)
+            p.wait()
         finally:
             timer.cancel()
         seconds = time.perf_counter() - start
-        p.returncode = rc = os.waitstatus_to_exitcode(status)  # reaped here, so Popen must not wait again
         log.seek(0)
         lines = log.read().decode("utf-8", "replace").strip().splitlines()
-    tail = f"timed out after {timeout:.0f} s" if seconds >= timeout and rc < 0 else (lines[-1][:200] if lines else "")
-    return Run(seconds, usage.ru_maxrss / 1024, rc, tail)
+        if report.exists():
+            secs, rss_kb, code = report.read_text().split()
+            return Run(float(secs), int(rss_kb) / 1024, int(code), lines[-1][:200] if lines else "")
+    tail = (
+        f"timed out after {timeout:.0f} s" if seconds >= timeout else (lines[-1][:200] if lines else "launcher failed")
+    )
+    return Run(seconds, 0.0, p.returncode if p.returncode is not None else -9, tail)
 
 
 def _kill_group(pid: int) -> None:
@@ -240,16 +269,24 @@ def probe_pdfplumber(folder: Path) -> dict[str, Any]:
     return {"seconds": time.perf_counter() - t, "pages": pages}
 
 
+def probe_bench_ingest(folder: Path) -> dict[str, Any]:
+    """tools/bench_ingest.py's summary (cold, cached, one-worker ingest and pdfplumber) for the PDFs in `folder`."""
+    from bench_ingest import bench_ingest
+
+    return bench_ingest(sorted(folder.glob("*.pdf")), echo=lambda _: None)["summary"]
+
+
 PROBES: dict[str, Callable[..., dict[str, Any]]] = {
     "qc": lambda root, samples="50": probe_qc(Path(root), int(samples)),
     "langchain": lambda article: probe_langchain(Path(article)),
     "ingest": lambda root: probe_ingest(Path(root)),
     "pdfplumber": lambda folder: probe_pdfplumber(Path(folder)),
+    "bench_ingest": lambda folder: probe_bench_ingest(Path(folder)),
 }
 
 
 def run_probe(name: str, *args: str) -> tuple[dict[str, Any] | None, Run]:
-    """Run a probe in a fresh interpreter; its last stdout line is JSON."""
+    """Run a probe in a fresh interpreter; it writes its result as JSON to a temporary file."""
     with tempfile.NamedTemporaryFile(suffix=".json") as out:
         run = run_process([PY, __file__, "--probe", name, "--probe-out", out.name, *args])
         data = Path(out.name).read_text(encoding="utf-8")
@@ -469,6 +506,9 @@ def bench_ingest(res: Results, root: Path, repeats: int, echo: Callable[[str], N
         measure("evidence ingest (cold)", None, cmd, repeats=repeats, setup=clean, note=f"{pages} pages", echo=echo)
     )
     res.add(measure("evidence ingest (unchanged)", None, cmd, repeats=repeats, echo=echo))
+    if (REPO / "tools" / "bench_ingest.py").exists():
+        ingest_tool(res, root, repeats, echo)
+        return
     cold: list[tuple[dict[str, Any] | None, Run]] = []
     warm: list[tuple[dict[str, Any] | None, Run]] = []
     for _ in range(repeats):
@@ -487,6 +527,28 @@ def bench_ingest(res: Results, root: Path, repeats: int, echo: Callable[[str], N
         res.add(in_process("pdfplumber extract_text, in-process", values, [r for _, r in plumber]))
     else:
         res.add(Measurement("pdfplumber extract_text, in-process", None, failed=plumber[0][1].tail))
+
+
+def ingest_tool(res: Results, root: Path, repeats: int, echo: Callable[[str], None]) -> None:
+    """In-process ingest figures from the evidence owner's tools/bench_ingest.py, on the same generated reports."""
+    probes = [run_probe("bench_ingest", str(root / "reports")) for _ in range(repeats)]
+    ok = [d for d, _ in probes if d]
+    runs = [r for _, r in probes]
+    rows = (
+        ("ingest() cold, in-process", "cold_seconds", "worker pool"),
+        ("ingest() cold, one worker", "serial_seconds", "workers=1"),
+        ("ingest() unchanged, in-process", "cached_seconds", ""),
+        ("pdfplumber extract_text, in-process", "plumber_seconds", ""),
+    )
+    for name, key, note in rows:
+        values = [d[key] for d in ok if d.get(key) is not None]
+        if values:
+            res.add(in_process(name, values, runs, note=note))
+        else:
+            res.add(Measurement(name, None, failed=runs[0].tail if runs else "no run"))
+    if ok:
+        res.facts["ingest_figures"] = ok[0].get("figures")
+    echo(f"  ingest (tools/bench_ingest.py): {ok[0] if ok else runs[0].tail}")
 
 
 def bench_accuracy(res: Results, echo: Callable[[str], None]) -> None:
@@ -792,7 +854,7 @@ def render_markdown(res: Results, tgts: list[Target], args: argparse.Namespace, 
     lines.append("")
     if res.hotspots:
         lines += [
-            f"## Hot spots (cProfile of one cold `publish build`, N={min(args.n)})",
+            f"## Hot spots (cProfile of one cold `publish build`, N={args.profile_n or min(args.n)})",
             "",
             "Profiled in one process (the build's worker pool switched off), so QC and rendering show up.",
             "",
@@ -823,6 +885,12 @@ def print_table(res: Results, tgts: list[Target]) -> None:
     console.print(tt)
 
 
+def fresh_root(n: int, args: argparse.Namespace) -> Path:
+    root = WORK / f"root-{n}"
+    rmtree(root)
+    return synth.make_root(root, n, args.reports, args.seed)
+
+
 def stage(res: Results, name: str, fn: Callable[..., Any], *args: Any) -> Any:
     """Run one part of the bench; a crash is recorded (and printed) instead of losing the whole run."""
     try:
@@ -841,12 +909,9 @@ def run(args: argparse.Namespace, echo: Callable[[str], None] = print) -> tuple[
     res = Results()
     roots: dict[int, Path] = {}
     for n in args.n:
-        root = WORK / f"root-{n}"
-        rmtree(root)
         t = time.perf_counter()
-        synth.make_root(root, n, args.reports, args.seed)
+        roots[n] = root = fresh_root(n, args)
         echo(f"N={n}: generated {root} in {time.perf_counter() - t:.1f} s")
-        roots[n] = root
         stage(res, f"sites N={n}", bench_sites, res, root, n, args.repeats, echo)
         stage(res, f"check N={n}", bench_check, res, root, n, args.repeats, echo)
     small = roots[min(args.n)]
@@ -854,7 +919,9 @@ def run(args: argparse.Namespace, echo: Callable[[str], None] = print) -> tuple[
     if not args.no_accuracy:
         stage(res, "QC accuracy", bench_accuracy, res, echo)
     if not args.no_profile:
-        res.hotspots = stage(res, "profile", profile_build, small, min(args.n)) or ""
+        pn = args.profile_n or min(args.n)
+        proot = roots.get(pn) or fresh_root(pn, args)
+        res.hotspots = stage(res, "profile", profile_build, proot, pn) or ""
     big = max(args.n) if len(args.n) > 1 else None
     tgts = targets(res, sorted(args.n), big)
     if args.write:
@@ -875,6 +942,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--doc", type=Path, default=DOC, help="where to write the Markdown report")
     parser.add_argument("--no-write", dest="write", action="store_false")
     parser.add_argument("--no-profile", action="store_true")
+    parser.add_argument("--profile-n", type=int, default=200, help="articles in the profiled build (default 200)")
     parser.add_argument("--no-accuracy", action="store_true")
     parser.add_argument("--probe", help=argparse.SUPPRESS)
     parser.add_argument("--probe-out", help=argparse.SUPPRESS)
