@@ -75,15 +75,19 @@ def _exchange(a: Path, b: Path) -> bool:
     return renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0
 
 
-def replace_dir(new: str | Path, target: str | Path) -> None:
+def replace_dir(new: str | Path, target: str | Path, *, keep_old: str | Path | None = None) -> None:
     """Put folder `new` in the place of folder `target`, so that a crash at any moment leaves `target` whole.
 
     On Linux the two folders trade places in one system call and the old one is then deleted. Elsewhere `target`
     is moved aside to `.<name>.old-<id>` first; `recover_dir` moves it back should the process die in between.
+    With `keep_old`, the old folder is moved there instead of deleted (the site build recycles it).
     """
     new, target = Path(new), Path(target)
     if target.exists() and _exchange(new, target):
-        shutil.rmtree(new, ignore_errors=True)  # `new` now holds the old folder
+        if keep_old is None:
+            shutil.rmtree(new, ignore_errors=True)  # `new` now holds the old folder
+        elif Path(keep_old) != new:
+            os.rename(new, keep_old)
         return
     aside = target.parent / f".{target.name}.old-{uuid.uuid4().hex[:8]}"
     had_old = target.exists()
@@ -96,7 +100,10 @@ def replace_dir(new: str | Path, target: str | Path) -> None:
             os.rename(aside, target)
         raise
     if had_old:
-        shutil.rmtree(aside, ignore_errors=True)
+        if keep_old is None:
+            shutil.rmtree(aside, ignore_errors=True)
+        else:
+            os.rename(aside, keep_old)
 
 
 def recover_dir(target: str | Path) -> None:

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
 import os
-import queue as queue_mod
 import time
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,6 +18,8 @@ from evidence.store import PARSER_VERSION, Store
 from evidence.yamlio import read_yaml, validate
 
 if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
+
     from evidence.pdf import ParsedPdf
 
 Progress = Callable[..., None]
@@ -296,6 +295,8 @@ def _worker(job: _Job, limits: IngestLimits) -> tuple[Any, float]:
 
 
 def _pool_context() -> Any:
+    import multiprocessing
+
     # fork starts workers at once with the extractor already imported; elsewhere the platform default.
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context("fork" if "fork" in methods else None)
@@ -304,6 +305,10 @@ def _pool_context() -> Any:
 def _parse_pool(
     jobs: list[_Job], limits: IngestLimits, progress: Progress | None, n_workers: int, done: int, total: int
 ) -> Iterator[Outcome]:
+    # Imported here: checking an up-to-date store never starts a pool, so it need not load multiprocessing.
+    import queue as queue_mod
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
     ctx = _pool_context()
     events = ctx.Queue()
     started: dict[str, float] = {}

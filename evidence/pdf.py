@@ -161,6 +161,11 @@ _NOT_FIGURES = re.compile(
         r"|第\s*\d+\s*[页頁]|共\s*\d+\s*[页頁]|⟨[Pp]age\s+\d+(?:\s+of\s+\d+)?⟩"
         r"|(?:Ubuntu|CentOS|Debian|Windows|Android|iOS|Python|CUDA|ROCm|Linux|kernel|gcc|g\+\+|clang|Java|Node|PyTorch|vLLM)"
         r"\s*v?\d+(?:\.\d+)*|arXiv:\s*\d{4}\.\d{4,5}(?:v\d+)?|⟨[a-z]+:\d+⟩"
+        # Versions: `version 2.3`, `版本：8.0`, and a YY.MM release after a named library, `Library(ACL) 17.12`,
+        # `ACL 17.12/OpenBLAS` (no unit may follow: `(QPS) 12.05万` stays a figure).
+        r"|(?:[Vv]ersion|版本|[Rr]elease)\s*(?:号|number)?\s*[:：]?\s*[vV]?\d+(?:\.\d+)+"
+        r"|(?:\([A-Z][A-Za-z]{1,10}\)\s*|⟨[A-Z]{2,}[A-Za-z]*\s+(?=\d{2}\.\d{2}/[A-Za-z]))"
+        r"\d{2}\.(?:0[1-9]|1[0-2])(?![\d.])(?!\s?[A-Za-zµμ%‰万亿倍])"
         r"|\[\d+(?:[,–-]\s*\d+)*\]|⟨[A-Za-z]+\d+[A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*|\d+(?:\*\d+)+|⟨\d+[A-Za-z]*-[A-Za-z0-9_]+"
         r"|(?:[A-Za-z0-9_]+-)+\d+[A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*|⟨\d+(?::\d+)+⟩|(?:^|(?<=[\s(（]))\d{1,2}[)）](?=\s)"
         r"|(?:Listing|Algorithm|Equation|Lemma|Theorem|Step|步骤)\s*\d+|C\+\+\d+|\d+\^\(?-?\d+\)?"
@@ -205,10 +210,19 @@ def _masked(text: str) -> str:
     return _NOT_FIGURES.sub(lambda m: " " * len(m.group(0)), text)
 
 
-def find_numbers(text: str, *, keep_years: bool = False) -> list[Number]:
-    """Numbers with their units in zh/en text, skipping dates, versions, identifiers and references."""
+def find_numbers(
+    text: str, *, keep_years: bool = False, bytes_ok: bool | None = None, billions: bool = False
+) -> list[Number]:
+    """Numbers with their units in zh/en text, skipping dates, versions, identifiers and references.
+
+    A `B` glued to a number is a count of bytes only in byte context (`bytes_ok`; by default: other byte units or
+    words like 负载/payload in `text`), billions when labelled as parameters (`480B 参数`, or `billions` for a
+    value whose label says so), and otherwise part of a model or product name (`Atlas 910B`, `480B·TP8`), which is
+    no figure.
+    """
     masked = _masked(text)
     found: list[Number] = []
+    byte_context: bool | None = bytes_ok
     for m in _NUMBER.finditer(masked):
         start = m.start("sign") if m.group("sign") else m.start("num")
         before = text[start - 1] if start > 0 else " "  # the unmasked text: `LLaMA3-70B` stays one identifier
@@ -227,11 +241,16 @@ def find_numbers(text: str, *, keep_years: bool = False) -> list[Number]:
         if nxt in "._" and end + 1 < len(masked) and masked[end + 1].isdigit():
             continue  # a fragment of something longer, e.g. a masked version or a glued token
         unit = ""
-        billion = nxt == "B" and _billion_context(masked, end + 1)
+        billion = nxt == "B" and (billions or _billion_context(masked, end + 1))
+        if nxt == "B" and not billion and not _ASCII_ALNUM.match(masked[end + 1 : end + 2] or " "):
+            if byte_context is None:
+                byte_context = bool(_BYTE_CONTEXT.search(text))
+            if not byte_context and not _BYTE_WORD_BEFORE.search(text[max(0, start - 16) : start]):
+                continue
         found_unit = None if billion else unit_at(masked, end)
         if found_unit is None and nxt in _MAGNITUDE:
             after = masked[end + 1] if end + 1 < len(masked) else " "
-            if not (after.isascii() and after.isalpha()) and not (nxt == "B" and not _billion_context(masked, end + 1)):
+            if not (after.isascii() and after.isalpha()) and not (nxt == "B" and not billion):
                 value *= _MAGNITUDE[nxt]
                 raw += nxt
                 end += 1
@@ -258,7 +277,19 @@ def find_numbers(text: str, *, keep_years: bool = False) -> list[Number]:
 
 
 def _billion_context(text: str, pos: int) -> bool:
-    return bool(re.match(r"\s*(?:参数|params|parameters|model|模型|LoRA|dense|MoE)", text[pos : pos + 16]))
+    # Only a label saying so makes `480B` a parameter count; `480B 模型` or `32B LoRA` name a model size.
+    return bool(re.match(r"\s*(?:参数|[Pp]arams\b|[Pp]arameters)", text[pos : pos + 16]))
+
+
+_BYTE_UNITS = {"B", "KB", "KiB", "MB", "MiB", "GB", "GiB", "TB", "TiB", "PB"}
+# Text that shows a glued `B` counts bytes: another byte unit (`1KB`, `64 MiB`, `bytes`), or a payload or size
+# word right before the number (`负载4B`; 负载 alone also means a workload, so only right before it).
+_BYTE_CONTEXT = re.compile(r"\d\s?(?:[KMGTP]i?B|bytes?|字节)(?![A-Za-z])|[Bb]ytes?\b|字节")
+# A column of payload or message sizes counts bytes (a column of model `Size`s, 7B/70B, does not).
+_BYTE_HEADER = re.compile(r"[Pp]ayload|负载|载荷|消息|[Mm]essage|[Pp]acket|包长")
+# A label that makes a glued `B` a parameter count: `参数量 | 480B`, `Params: 70B`.
+_PARAM_LABEL = re.compile(r"参数|[Pp]aram")
+_BYTE_WORD_BEFORE = re.compile(r"(?:负载|载荷|[Pp]ayload|大小|[Ss]ize)\s*(?:of|为|是|[:：=])?\s*$")
 
 
 def number_cell(text: str) -> bool:
@@ -270,7 +301,7 @@ def number_cell(text: str) -> bool:
     t = re.sub(r"^\d+\s?[×x*]\s?(?=\d)", "", t)
     if t in ("-", "—", "–", "/", "N/A", "n/a", "NA", "--", "—", "×", "✓"):
         return True
-    nums = find_numbers(t, keep_years=True)
+    nums = find_numbers(t, keep_years=True, bytes_ok=True)  # `910B` is shaped like a number cell either way
     if len(nums) != 1:
         return False
     n = nums[0]
@@ -655,7 +686,7 @@ def _is_row(line: Line, page_width: float) -> bool:
         and len(first) <= 20
         and len(second) <= 40
         and not find_numbers(first)
-        and bool(find_numbers(second))
+        and bool(find_numbers(second, bytes_ok=True))
         and not _SENTENCE_END.search(line.text)
     )
 
@@ -840,6 +871,13 @@ def _table_figures(table: _Table, page_width: float, heading: str) -> list[tuple
             target = pos if abs(row_lines[pos].y - y) <= abs(row_lines[pos - 1].y - y) else pos - 1
         labels_extra.setdefault(target, []).append(("0" if y > row_lines[target].y else "1") + text)
     key_cols = _key_columns(cells, headers)
+    # A glued `B` counts bytes in a column whose header or other cells say bytes (`Size (B)`, `4B | 1KB`).
+    byte_cols = [
+        bool(_BYTE_CONTEXT.search(" ".join([headers[c], *(row[c] for row in cells)])))
+        or header_unit(headers[c]) in _BYTE_UNITS
+        or bool(_BYTE_HEADER.search(headers[c]))
+        for c in range(ncol)
+    ]
     # A unit in a label column's header (`Boiling Points °C`, `利润表(百万元)`) is the unit of the cells to its right.
     out: list[tuple[_Raw, Line]] = []
     for r, (row, ln) in enumerate(zip(cells, row_lines, strict=True)):
@@ -863,7 +901,8 @@ def _table_figures(table: _Table, page_width: float, heading: str) -> list[tuple
             col_unit = header_unit(headers[c]) if headers[c] else None
             if col_unit is None and footers[c] and unit_at(footers[c], 0):
                 col_unit = unit_at(footers[c], 0)[0]  # type: ignore[index]
-            for num in find_numbers(cell, keep_years=not key):
+            params = bool(_PARAM_LABEL.search(" ".join([headers[c], *row_labels])))
+            for num in find_numbers(cell, keep_years=not key, bytes_ok=byte_cols[c] or None, billions=params):
                 if key and not number_cell(cell):
                     continue  # numbers inside a row label (`480P 32*32`) describe the row
                 unit = num.unit or col_unit or ""
@@ -1055,6 +1094,11 @@ def _reading_order(lines: list[Line], width: float) -> list[Line]:
     return out
 
 
+def _token(raw: str) -> str:
+    # `480B` is `480` bytes or 480 billion depending on its label: one token either way for the cross-checks.
+    return raw.removesuffix("B")
+
+
 def _page_figures(plain: str, lines: list[Line], page_width: float, page_height: float, ctx: _Ctx) -> list[_Raw]:
     """All figures of one page: table cells from positions, then `label: value` lines and prose from plain text."""
     body = [ln for ln in lines if page_height * 0.06 < ln.y < page_height * 0.94] if page_height else lines
@@ -1073,16 +1117,16 @@ def _page_figures(plain: str, lines: list[Line], page_width: float, page_height:
         if is_heading(ln.text, ln.size, body_size):
             heading_at[i] = ln.text.strip()
     position = {id(ln): i for i, ln in enumerate(body)}
-    plain_tokens = Counter(n.raw for n in find_numbers(plain, keep_years=True))
+    plain_tokens = Counter(_token(n.raw) for n in find_numbers(plain, keep_years=True, bytes_ok=True))
     for table in tables:
         top = position[id(table.header[0] if table.header else table.lines[0])]
         heading = next((heading_at[i] for i in sorted(heading_at, reverse=True) if i < top), None) or ctx.heading
         for raw, _ln in _table_figures(table, page_width, heading):
             # Cross-check with plain text: a number plain mode never printed is a fusion of neighbours; drop it.
-            if plain_tokens[raw.raw] <= 0:
+            if plain_tokens[_token(raw.raw)] <= 0:
                 continue
-            plain_tokens[raw.raw] -= 1
-            consumed[raw.raw] += 1
+            plain_tokens[_token(raw.raw)] -= 1
+            consumed[_token(raw.raw)] += 1
             out.append(raw)
         table_text.append(_squash(" ".join([table.caption, *(ln.text for ln in [*table.header, *table.lines])])))
     # Plain text in reading order: kv lines, headings and prose (table lines are skipped, their numbers consumed).
@@ -1105,9 +1149,9 @@ def _page_figures(plain: str, lines: list[Line], page_width: float, page_height:
         if sq in margin_texts or _PAGE_NUMBER.match(text):
             continue
         if any(sq in tt for tt in table_text) and (find_numbers(text, keep_years=True) or len(sq) < 40):
-            for n in find_numbers(text, keep_years=True):
-                if consumed[n.raw] > 0:
-                    consumed[n.raw] -= 1
+            for n in find_numbers(text, keep_years=True, bytes_ok=True):
+                if consumed[_token(n.raw)] > 0:
+                    consumed[_token(n.raw)] -= 1
             continue
         if is_heading(text, 0, 0) or (is_caption(text) and len(text) < 80):
             flush()
@@ -1122,9 +1166,9 @@ def _page_figures(plain: str, lines: list[Line], page_width: float, page_height:
         if kv:
             flush()
             label, value = kv
-            for n in find_numbers(value):
-                if consumed[n.raw] > 0:
-                    consumed[n.raw] -= 1
+            for n in find_numbers(value, billions=bool(_PARAM_LABEL.search(label))):
+                if consumed[_token(n.raw)] > 0:
+                    consumed[_token(n.raw)] -= 1
                     continue
                 before = value[: n.start].strip(" ≥≤><约~≈(（")
                 labels = [
@@ -1141,8 +1185,8 @@ def _page_figures(plain: str, lines: list[Line], page_width: float, page_height:
             if _axis_ticks(find_numbers(text, keep_years=True)):
                 continue
             for n in find_numbers(text):
-                if consumed[n.raw] > 0:
-                    consumed[n.raw] -= 1
+                if consumed[_token(n.raw)] > 0:
+                    consumed[_token(n.raw)] -= 1
                     continue
                 out.append(
                     _Raw(n.value, n.unit or unit or "", n.raw, _clean_labels([text, ctx.heading]), text, "prose")
@@ -1157,8 +1201,8 @@ def _page_figures(plain: str, lines: list[Line], page_width: float, page_height:
             for n in find_numbers(sentence):
                 if n.start <= 2 and re.match(r"[.、)]\s*(?!\d)", sentence[n.end : n.end + 2] + " ") and not n.unit:
                     continue  # `2. 各字段…`, `3、…`: a list item's number
-                if consumed[n.raw] > 0:
-                    consumed[n.raw] -= 1
+                if consumed[_token(n.raw)] > 0:
+                    consumed[_token(n.raw)] -= 1
                     continue
                 quote = sentence if len(sentence) <= 400 else sentence[max(0, n.start - 150) : n.end + 150]
                 out.append(_Raw(n.value, n.unit, n.raw, _clean_labels([quote, heading]), quote, "prose"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -54,7 +55,7 @@ def _lines(root: yaml.Node | None, loc: Loc, out: dict[Loc, int]) -> None:
             stack.extend((item, (*here, i), False) for i, item in enumerate(node.value))
 
 
-class _Constructor(_Loader):  # type: ignore[misc, valid-type]
+class _Constructor(_Loader):
     """The safe loader, but a bad scalar (`2026-13-45`, `!!timestamp x`, a 5,000-digit int) is a YAML error with its mark."""
 
     def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
@@ -124,7 +125,7 @@ def read_yaml(path: str | Path) -> YamlDoc:
     return parse_yaml(text, p)
 
 
-def _describe(err: dict[str, Any]) -> str:
+def _describe(err: Mapping[str, Any]) -> str:
     loc = ".".join(str(x) for x in err["loc"])
     kind = err["type"]
     if kind == "missing":

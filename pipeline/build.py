@@ -29,7 +29,7 @@ from pipeline.brief import SLUG
 from pipeline.config import CONFIG_NAME, ContentRoot
 from qc.draft import Draft, check_article_size, parse_draft
 from qc.index import EvidenceIndex
-from qc.models import ERROR_STATUSES, FileResult, NumberCheck
+from qc.models import ERROR_STATUSES, OK_STATUSES, FileResult, NumberCheck
 
 if TYPE_CHECKING:  # Jinja2 and Markdown load only when something is rendered: a no-op build needs neither
     import jinja2
@@ -43,7 +43,7 @@ STATIC = TEMPLATES / "static"
 _CODE = [Path(__file__), Path(__file__).with_name("render.py"), Path(__file__).with_name("charts.py")]
 _QC_CODE = Path(__file__).resolve().parent.parent / "qc"
 MARKER = ".proofpress-build"  # in the output: the build key, and proof the folder is ours to replace
-STATE_VERSION = "2"
+STATE_VERSION = "3"
 _META_KEYS = {"title", "lang", "date", "updated", "tags", "evidence"}  # what listings, links and cache keys need
 POOL_MIN = 24  # below this many renders, starting worker processes costs more than it saves
 RELATED_K, RELATED_WINDOW = 4, 3
@@ -544,7 +544,9 @@ class ArticleJob:
 
 def _allowed_in_quotes(job: ArticleJob) -> set[str]:
     """Numbers an on-request quote may show: those the article itself prints, and its cited figures' labels."""
-    pairs: list[tuple[str, list[str]]] = [(n.text, n.source.labels if n.source else []) for n in job.result.numbers]
+    pairs: list[tuple[str, list[str]]] = [
+        (n.text, n.source.labels if n.source and n.status in OK_STATUSES else []) for n in job.result.numbers
+    ]
     return _allowed_tokens(pairs)
 
 
@@ -571,9 +573,11 @@ def _tooltip(job: ArticleJob, n: NumberCheck, failed: bool, ui: dict[str, str], 
     rows: list[tuple[str, str]] = []
     data: list[tuple[str, str]] = []
     href = None
-    if n.source is not None:
+    info = job.reports.get(n.source.report) if n.source is not None else None
+    confidential = n.source is not None and (info is None or info.access != "public")
+    if n.source is not None and not (failed and confidential):
+        # A failed number's nearest figure of an on-request report is not cited: nothing of it is shown.
         src = n.source
-        info = job.reports.get(src.report)
         rows.append((ui["tip_source"], f"{src.report} · {info.title}" if info else src.report))
         page = ui["page_n"].format(n=src.page) + (
             f" ({src.page_label})" if src.page_label and src.page_label != str(src.page) else ""
@@ -599,7 +603,7 @@ def _tooltip(job: ArticleJob, n: NumberCheck, failed: bool, ui: dict[str, str], 
         rows.append((ui["tip_derivation"], n.derivation))
     status = "error" if failed else n.status
     note = ui.get(f"status_{status}", status)
-    if failed and n.message:
+    if failed and n.message and not confidential:
         note = f"{note}: {n.message}"
     rows.append((ui["tip_status"], note))
     return href, tuple(rows), status, tuple(data)
@@ -883,6 +887,25 @@ class _Cache:
     def page_path(self, key: str) -> Path:
         return self.dir / "pages" / f"{key}.html"
 
+    def manifest_path(self, build_key: str) -> Path:
+        return self.dir / "manifests" / f"{build_key}.json"
+
+    def manifest(self, build_key: str) -> dict[str, str] | None:
+        try:
+            data = json.loads(self.manifest_path(build_key).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return data if isinstance(data, dict) else None
+
+    def save_manifest(self, build_key: str, files: dict[str, str]) -> None:
+        _cache_write(self.manifest_path(build_key), json.dumps(files, ensure_ascii=False))
+
+    def keep_manifests(self, keep: set[str]) -> None:
+        folder = self.dir / "manifests"
+        for p in folder.glob("*.json") if folder.is_dir() else []:
+            if p.stem not in keep:
+                p.unlink(missing_ok=True)
+
     def body_path(self, key: str) -> Path:
         """The plain body text of an article page (for search.json), beside the page itself."""
         return self.dir / "pages" / f"{key}.txt"
@@ -1030,7 +1053,7 @@ def _build(
         return it.draft
 
     # 2. QC, reused when the draft, its reports' versions, the severity settings and QC's code are unchanged.
-    severity = dict(root.config.qc.severity)
+    severity: dict[str, str] = dict(root.config.qc.severity)
     index: EvidenceIndex | None = None
 
     def get_index() -> EvidenceIndex:
@@ -1064,7 +1087,8 @@ def _build(
                 pool.shutdown()
         for it, res in zip(misses, results, strict=True):
             it.result = res
-            it.cited = [[n.source.report, n.source.figure] for n in res.numbers if n.source is not None]
+            # Only figures a number rests on count as cited; a failed number's nearest figure is not cited.
+            it.cited = [[n.source.report, n.source.figure] for n in res.numbers if n.source and n.status in OK_STATUSES]
             _cache_write(cache.result_path(it.qc_key), res.model_dump_json())
         say(f"build: checked {len(misses)} draft(s) in {time.perf_counter() - t_qc:.2f}s")
 
@@ -1152,20 +1176,32 @@ def _build(
             it.texts = texts
         say(f"build: rendered {len(todo)} page(s) in {time.perf_counter() - t_render:.2f}s")
 
-    # 6. Everything else, into a fresh folder next to the output, then swapped in.
-    tmp = out.parent / f".{out.name}.new-{uuid.uuid4().hex[:8]}"
+    # 6. Everything else; then the new site is written next to the output and swapped in. The folder swapped out
+    # is kept as `.<out>.stage` and brought up to date next time, so a build rewrites only the files that changed.
+    plan = _Plan()
+    generated = _write_site(plan, root, site, built_items, registry, get_index, versions, cache, code)
+    manifest = plan.manifest()
+    stage = out.parent / f".{out.name}.stage"
+    old = _stage_manifest(stage, cache)
+    target = stage if old is not None else out.parent / f".{out.name}.new-{uuid.uuid4().hex[:8]}"
     try:
-        files, generated = _write_site(
-            tmp, root, site, built_items, registry, get_index, versions, cache, build_key, code
-        )
+        if old is None:
+            shutil.rmtree(stage, ignore_errors=True)  # unknown contents (a build died while updating it)
+        else:
+            (stage / MARKER).unlink()  # until the marker is back, this folder counts as half-written
+        files = _apply(plan, target, old)
+        _write(target / MARKER, build_key + "\n")
     except BaseException as e:
-        shutil.rmtree(tmp, ignore_errors=True)
+        if old is None:
+            shutil.rmtree(target, ignore_errors=True)
         if isinstance(e, PublishError):
             raise
         if isinstance(e, OSError):
-            raise BuildError(f"cannot write the site: {e}", path=getattr(e, "filename", None) or tmp) from e
+            raise BuildError(f"cannot write the site: {e}", path=getattr(e, "filename", None) or target) from e
         raise
-    _swap(tmp, out)
+    cache.save_manifest(build_key, manifest)
+    _swap(target, out, stage)
+    cache.keep_manifests({build_key, str(last.get("key", ""))})
 
     new_state = {
         it.name: {
@@ -1188,13 +1224,24 @@ def _build(
     return summary
 
 
-def _swap(tmp: Path, out: Path) -> None:
-    """Put the new site in place in one atomic exchange where the OS has it (a crash leaves one of them whole)."""
+def _swap(new: Path, out: Path, stage: Path) -> None:
+    """Put the new site in place in one atomic exchange where the OS has it (a crash leaves one of them whole);
+    the site it replaces becomes `stage`, the starting point of the next build."""
     try:
-        replace_dir(tmp, out)
+        replace_dir(new, out, keep_old=stage)
     except OSError as e:
-        shutil.rmtree(tmp, ignore_errors=True)
+        if new != stage:
+            shutil.rmtree(new, ignore_errors=True)
         raise BuildError(f"cannot move the new site into place: {e}", path=out) from e
+
+
+def _stage_manifest(stage: Path, cache: _Cache) -> dict[str, str] | None:
+    """What the recycled site folder holds (path → fingerprint), or None when it cannot be trusted."""
+    try:
+        key = (stage / MARKER).read_text(encoding="utf-8").strip()
+    except OSError:
+        return None
+    return cache.manifest(key)
 
 
 def _article_link(it: _Item, rel: str, *, with_answer: bool = True) -> ArticleLink:
@@ -1237,8 +1284,69 @@ def _related(items: list[_Item]) -> dict[str, list[str]]:
     return out
 
 
+class _Plan:
+    """Every file of the new site: its path, a fingerprint of its content, and how to write it."""
+
+    def __init__(self) -> None:
+        self.files: dict[str, tuple[str, Callable[[Path], object]]] = {}
+
+    def link(self, rel: str, src: Path, fingerprint: str) -> None:
+        self.files[rel] = (fingerprint, lambda dst: _link_or_copy(src, dst, mkdir=False))
+
+    def copy(self, rel: str, src: Path) -> None:
+        st = src.stat()
+        self.files[rel] = (f"copy:{src}:{st.st_size}:{st.st_mtime_ns}", lambda dst: shutil.copyfile(src, dst))
+
+    def data(self, rel: str, data: str | bytes) -> None:
+        raw = data.encode("utf-8") if isinstance(data, str) else data
+        self.files[rel] = (f"data:{sha256_bytes(raw)}", lambda dst: dst.write_bytes(raw))
+
+    def manifest(self) -> dict[str, str]:
+        return {rel: fp for rel, (fp, _) in self.files.items()}
+
+
+def _apply(plan: _Plan, dest: Path, old: dict[str, str] | None) -> int:
+    """Write the plan into a fresh folder (`old` None), or bring a recycled site folder whose files `old`
+    describes up to date by touching only what differs. Returns how many files were written."""
+    made: set[Path] = set()
+
+    def parent_of(path: Path) -> None:
+        if path.parent not in made:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            made.add(path.parent)
+
+    written = 0
+    if old is None:
+        dest.mkdir(parents=True)
+        made.add(dest)
+        for rel, (_, write) in plan.files.items():
+            path = dest / rel
+            parent_of(path)
+            write(path)
+            written += 1
+        return written
+    for rel in old.keys() - plan.files.keys():
+        path = dest / rel
+        path.unlink(missing_ok=True)
+        for parent in path.parents:  # an article or tag that is gone leaves no empty folder behind
+            if parent == dest or any(parent.iterdir()):
+                break
+            parent.rmdir()
+    for rel, (fp, write) in plan.files.items():
+        if old.get(rel) == fp:
+            continue
+        path = dest / rel
+        parent_of(path)
+        part = path.with_name(f".{path.name}.part")
+        part.unlink(missing_ok=True)
+        write(part)
+        os.replace(part, path)
+        written += 1
+    return written
+
+
 def _write_site(
-    tmp: Path,
+    plan: _Plan,
     root: ContentRoot,
     site: SiteCtx,
     items: list[_Item],
@@ -1246,48 +1354,32 @@ def _write_site(
     get_index: Callable[[], EvidenceIndex],
     versions: dict[str, str],
     cache: _Cache,
-    build_key: str,
     code: str,
-) -> tuple[int, set[str]]:
-    """Write the whole site into `tmp`; returns the file count and the cache keys of the generated pages."""
-    tmp.mkdir(parents=True)
-    count = 0
+) -> set[str]:
+    """Plan every file of the site (rendering what the cache lacks); returns the generated pages' cache keys."""
     keys: set[str] = set()
 
-    def put(rel_path: str, data: str | bytes) -> None:
-        nonlocal count
-        _write(tmp / rel_path, data)
-        count += 1
-
     def emit_as(key: str, rel_path: str, template: str, **ctx: Any) -> None:
-        nonlocal count
         keys.add(key)
         cached = cache.page_path(key)
         if not cached.is_file():
             _cache_write(cached, _render_template(template, **ctx))
-        _link_or_copy(cached, tmp / rel_path)
-        count += 1
+        plan.link(rel_path, cached, key)
 
     def emit(rel_path: str, template: str, **ctx: Any) -> None:
         """Render a page, or link the page an earlier build rendered from exactly the same context."""
         emit_as(_h("gen", code, template, rel_path, sorted(ctx.items())), rel_path, template, **ctx)
 
     ui = UI[site.lang]
-    (tmp / "articles").mkdir()
     for it in items:
-        os.mkdir(tmp / "articles" / it.slug)
-        _link_or_copy(cache.page_path(it.page_key), tmp / "articles" / it.slug / "index.html", mkdir=False)
-        count += 1
+        plan.link(f"articles/{it.slug}/index.html", cache.page_path(it.page_key), it.page_key)
     for p in _tree_files(STATIC):
-        put(f"static/{p.relative_to(STATIC).as_posix()}", p.read_bytes())
+        plan.copy(f"static/{p.relative_to(STATIC).as_posix()}", p)
     # Public PDFs only; on-request reports never leave the content root.
     for e in registry:
         src = report_file(root.reports, e)  # a symlink out of reports/ is refused, never copied into the site
         if e.access == "public" and src.is_file():
-            dst = tmp / "reports" / e.file
-            dst.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(src, dst)
-            count += 1
+            plan.copy(f"reports/{e.file}", src)
 
     links: dict[tuple[str, str], ArticleLink] = {}
 
@@ -1357,16 +1449,16 @@ def _write_site(
                 e,
                 versions.get(e.id),
                 sorted(cited_figures.get(e.id, ())),
-                [(x.slug, x.sha) for x in citing.get(e.id, [])],
+                [(x.slug, x.meta, x.texts.get("answer")) for x in citing.get(e.id, [])],  # what its links show
                 files[e.id].stat().st_size if files[e.id].is_file() else None,
             )
             for e in registry
         ],
     )
     lib_pages = ["evidence/index.html", *(f"evidence/{e.id}/index.html" for e in registry)]
-    if all(cache.page_path(_h(lib_key, p)).is_file() for p in lib_pages):
-        for p in lib_pages:
-            emit_as(_h(lib_key, p), p, "")
+    if all(cache.page_path(_h(lib_key, lp)).is_file() for lp in lib_pages):
+        for lp in lib_pages:
+            emit_as(_h(lib_key, lp), lp, "")
         lib_pages = []
     index = get_index() if lib_pages else EvidenceIndex()
     cards: dict[str, tuple[ReportCard, list[Figure]]] = {}
@@ -1417,9 +1509,9 @@ def _write_site(
             for f in figs
         )
         deep = _rebase_card(card, "../../", listing("../../", citing.get(e.id, [])), e.file)
-        page = ReportPage(site.lang, "../../", _abs(site, f"evidence/{quote(e.id)}/"), deep, rows, not public)
+        rpage = ReportPage(site.lang, "../../", _abs(site, f"evidence/{quote(e.id)}/"), deep, rows, not public)
         path = f"evidence/{e.id}/index.html"
-        emit_as(_h(lib_key, path), path, "report.html", site=site, ui=ui, rel="../../", page=page)
+        emit_as(_h(lib_key, path), path, "report.html", site=site, ui=ui, rel="../../", page=rpage)
 
     # Search, feeds, sitemap and the rest of the web's conventions.
     search_key = _h("search", code, [(it.slug, it.page_key) for it in items])
@@ -1439,8 +1531,7 @@ def _write_site(
             for it in items
         ]
         _cache_write(search_file, json.dumps(search, ensure_ascii=False, separators=(",", ":")))
-    _link_or_copy(search_file, tmp / "search.json")
-    count += 1
+    plan.link("search.json", search_file, search_key)
     emit(
         "search/index.html",
         "search.html",
@@ -1471,14 +1562,13 @@ def _write_site(
     ]
     feed_updated = max((f["updated"] for f in feed_items), default="1970-01-01T00:00:00Z")
     emit("feed.xml", "feed.xml", site=site, ui=ui, entries=feed_items, updated=feed_updated)
-    urls = [(site.base_url, None)]
+    urls: list[tuple[str, str | None]] = [(site.base_url, None)]
     urls += [(_abs(site, f"articles/{it.slug}/"), str(it.meta.get("updated") or it.date)) for it in items]
     urls += [(_abs(site, f"tags/{quote(s)}/"), None) for s in tag_items]
     urls += [(_abs(site, "evidence/"), None)] + [(_abs(site, f"evidence/{quote(e.id)}/"), None) for e in registry]
     emit("sitemap.xml", "sitemap.xml", site=site, urls=urls)
     emit("robots.txt", "robots.txt", site=site, sitemap=_abs(site, "sitemap.xml"))
-    put(MARKER, build_key + "\n")
-    return count, keys
+    return keys
 
 
 def _rebase_card(card: ReportCard, rel: str, citing: tuple[ArticleLink, ...], file: str) -> ReportCard:

@@ -67,12 +67,17 @@ def _pairs(body: str, numbers: Sequence[NumberCheck]) -> list[Pair]:
     return out
 
 
+# Table captions and section headings ("表 4-2 推理吞吐", "4.2 推理吞吐") locate a figure but make poor bar labels.
+_CAPTION = re.compile(r"^\s*(?:(?:表|图|Table|Fig\.?|Figure)\s*[A-Z]?[\d.\-–]+|\d+(?:\.\d+)+\s)", re.IGNORECASE)
+
+
 def _distinct_labels(pairs: list[Pair]) -> list[str]:
     """Per pair, the figure labels no other pair shares (e.g. `并发 8` vs `并发 16`), when that tells them apart."""
     sets = []
     for p in pairs:
         assert p.base.source is not None and p.new.source is not None
-        sets.append(set(p.base.source.labels) & set(p.new.source.labels))
+        shared = set(p.base.source.labels) & set(p.new.source.labels)
+        sets.append({label for label in shared if not _CAPTION.match(label)})
     common = set.intersection(*sets) if sets else set()
     names = [" · ".join(sorted(s - common)) for s in sets]
     return names if all(names) and len(set(names)) == len(names) else []

@@ -37,6 +37,8 @@ def _brief(root: ContentRoot, article: Path) -> Brief:
     article = inside(root.path, article, "article")
     if article.suffix not in (".yaml", ".yml"):
         raise InputError("expected a brief (articles/<slug>.yaml)", path=article)
+    if not article.is_file():  # name the file the user typed before any other file it leads to
+        raise InputError("file not found", path=article)
     ids = {r.id for r in load_registry(root.reports)}
     return load_brief(article, ids)
 
@@ -60,7 +62,7 @@ def publish(
             if not outcome.ok:
                 raise QCFailed(f"draft {outcome.path} fails QC; see {outcome.report_path}")
             scope = article_index(outcome.draft, index)  # the reports the draft names, as in review and build
-            result = check_draft(outcome.draft, scope, severity=root.config.qc.severity)
+            result = check_draft(outcome.draft, scope, severity=dict(root.config.qc.severity))
             status = approval_status(outcome.draft, result, scope, root.approvals)
             if status.unwaived_errors:
                 raise QCFailed(status.summary())

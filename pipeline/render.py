@@ -140,11 +140,8 @@ def _cite_html(source: str, ids: list[str], cite_href: Callable[[str], str | Non
     for rid in sorted(set(ids), key=len, reverse=True):
         href = cite_href(rid)
         if href:
-            html = re.sub(
-                rf"(?<![A-Za-z0-9_-]){re.escape(rid)}(?![A-Za-z0-9_-])",
-                lambda _m, h=href, r=rid: f'<a href="{escape(h)}">{escape(r)}</a>',
-                html,
-            )
+            link = f'<a href="{escape(href)}">{escape(rid)}</a>'.replace("\\", "\\\\")  # literal replacement
+            html = re.sub(rf"(?<![A-Za-z0-9_-]){re.escape(rid)}(?![A-Za-z0-9_-])", link, html)
     return f'<span class="cite">{html}</span>'
 
 

@@ -124,6 +124,71 @@ def test_example_page_texts_keep_verbatim_terms_and_labels() -> None:
     assert parsed("R9").page_labels == [] and parsed("R9").figures[0].page_label is None
 
 
+def test_model_and_product_names_are_not_bytes() -> None:
+    for name in ("R2", "R9"):
+        assert not [f for f in parsed(name).figures if f.unit == "B"], name
+    assert not [f for f in parsed("R9").figures if f.raw in ("910", "910B")]
+    assert "华为 Atlas 910B" in parsed("R9").pages[0].text  # still there for verbatim checks
+    # A parameter count labelled as such stays a figure, in billions.
+    params = one("R2", 480e9, "表 2-1 测试环境", "模型", unit="", page=1)
+    assert params.raw == "480B" and params.kind == "cell"
+    assert [f.raw for f in parsed("R2").figures if f.raw.endswith("B")] == ["480B"]
+
+
+def test_library_versions_are_not_figures() -> None:
+    assert not [f for f in parsed("rk3399").figures if f.value == 17.12]
+    assert "(ACL) 17.12/OpenBLAS" in parsed("rk3399").pages[3].text
+
+
+def _table_pdf(path: Path, tables: list[tuple[str, list[str], list[list[str]]]]) -> Path:
+    """A one-page PDF of small tables (caption, header, rows), cells placed by x-position like a real report."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+    from reportlab.pdfgen.canvas import Canvas
+
+    pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
+    c = Canvas(str(path), pagesize=A4, invariant=1)
+    c.setFont("STSong-Light", 10)
+    y = 760.0
+    for caption, header, rows in tables:
+        c.drawString(72, y, caption)
+        y -= 20
+        for line in [header, *rows]:
+            for x, cell in zip((72, 200, 330, 460), line, strict=False):
+                c.drawString(x, y, cell)
+            y -= 16
+        y -= 30
+    c.showPage()
+    c.save()
+    return path
+
+
+def test_glued_b_in_tables_counts_bytes_only_under_a_byte_column(tmp_path: Path) -> None:
+    pdf = _table_pdf(
+        tmp_path / "t.pdf",
+        [
+            (
+                "表 1 消息负载与 QPS",
+                ["消息负载", "coro_rpc QPS", "brpc QPS"],
+                [["4B", "120000", "98000"], ["500B", "110000", "90000"]],
+            ),
+            (
+                "表 2 测试平台",
+                ["项目", "配置", "数量 (台)"],
+                [["计算平台", "Atlas 910B", "4"], ["对照平台", "Atlas 800T", "2"]],
+            ),
+            ("表 3 模型", ["模型", "参数量", "层数"], [["LLaMA", "70B", "80"], ["Qwen", "32B", "64"]]),
+        ],
+    )
+    figs = parse_pdf(pdf).figures
+    sizes = [(f.value, f.unit) for f in figs if f.kind == "cell" and "消息负载" in " ".join(f.labels) and f.unit == "B"]
+    assert sizes == [(4, "B"), (500, "B")]
+    assert not [f for f in figs if f.raw.startswith("910") or f.raw.startswith("800")]
+    assert [f.value for f in figs if "参数量" in f.labels] == [70e9, 32e9]
+    assert [f.value for f in figs if "数量 (台)" in f.labels] == [4, 2]
+
+
 # ---- real PDFs -----------------------------------------------------------------------------------------------
 
 
@@ -261,6 +326,20 @@ def test_golden_figures(name: str, golden: Callable[[str, Any], None]) -> None:
         ("温度 25 ℃", [("25", 25, "°C")]),
         ("-269", [("-269", -269, "")]),
         ("TP8 FP8 MI308X A800 LLaMA3-70B DeepSeek-32B", []),
+        # A glued `B` names a model or product unless bytes or parameters are meant.
+        ("华为 Atlas 910B 平台", []),
+        ("性能测试报告480B·TP8 长上下文", []),
+        ("在 480B 模型 TP8 部署", []),
+        ("70B params", [("70B", 70e9, "")]),
+        ("4B 500B 1KB 5KB", [("4", 4, "B"), ("500", 500, "B"), ("1", 1, "KB"), ("5", 5, "KB")]),
+        ("ping-pong 测试(负载4B)", [("4", 4, "B")]),
+        ("Tensor element size 2 B (BFloat16)", [("2", 2, "B")]),
+        # Versions of named libraries are no figures; a unit after the same shape keeps it one.
+        ("Arm Compute Library(ACL) 17.12/OpenBLAS.", []),
+        ("ACL 17.12/OpenBLAS", []),
+        ("CANN version 8.0.1, 版本：2.3", []),
+        ("吞吐(QPS) 12.05万", [("12.05", 12.05, "万")]),
+        ("TTFT 10.12 s", [("10.12", 10.12, "s")]),
         ("2026-07-05 2022.4.29 2023 年 3 月 v0.1.3 5.4.2 127.0.0.1 10:30 第 2 页 / 共 4 页 表 4-1 Table 2 [12]", []),
         (
             "int32_t width = 11;",
@@ -312,3 +391,39 @@ def test_visitor_text_positions_are_the_fallback(monkeypatch: pytest.MonkeyPatch
     p = parse_pdf(REPORTS / "R2.pdf")
     cell = [f for f in p.figures if f.value == 7.53 and f.kind == "cell"]
     assert cell and cell[0].unit == "s" and "并发档位 8" in cell[0].labels and "FX100 TTFT (s)" in cell[0].labels
+
+
+@pytest.mark.parametrize("name", ["R2", "mooncake"])
+def test_single_pass_reads_what_the_two_pass_fallback_reads(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One content-stream parse per page (layout positions ride on plain extraction) changes nothing read."""
+    import evidence.pdf as pdf_mod
+
+    fast = parse_pdf(GOLDEN_PDFS[name], report_id=name)
+    monkeypatch.setattr(pdf_mod, "SINGLE_PASS", False)
+    slow = parse_pdf(GOLDEN_PDFS[name], report_id=name)
+    assert [p.text for p in fast.pages] == [p.text for p in slow.pages]
+    assert [f.model_dump() for f in fast.figures] == [f.model_dump() for f in slow.figures]
+
+
+def test_fonts_are_decoded_once_per_font_object_not_per_page(monkeypatch: pytest.MonkeyPatch) -> None:
+    import pypdf.generic._font as font_mod
+
+    import evidence.pdf as pdf_mod
+
+    calls: list[int] = []
+    real = font_mod.get_encoding
+
+    def counting(font: Any) -> Any:
+        calls.append(id(font))
+        return real(font)
+
+    monkeypatch.setattr(font_mod, "get_encoding", counting)
+    slides = CORPUS / "yalantinglibs_struct_pack_bench_slides_zh.pdf"
+    cached = parse_pdf(slides)
+    fonts = len(set(calls))
+    assert len(calls) <= 2 * fonts  # one decoding for plain text and one for layout positions, per font
+    calls.clear()
+    monkeypatch.setattr(pdf_mod, "SINGLE_PASS", False)
+    uncached = parse_pdf(slides)
+    assert len(calls) > 4 * fonts  # without the cache every page decodes its fonts again
+    assert [f.model_dump() for f in cached.figures] == [f.model_dump() for f in uncached.figures]

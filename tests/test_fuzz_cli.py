@@ -15,7 +15,11 @@ from evidence.ingest import ingest
 from pipeline.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
-DRAFT = (REPO / "site" / "articles" / "kv-cache-ttft.md").read_text(encoding="utf-8").replace("slug: kv-cache-ttft", "slug: fuzz")
+DRAFT = (
+    (REPO / "site" / "articles" / "kv-cache-ttft.md")
+    .read_text(encoding="utf-8")
+    .replace("slug: kv-cache-ttft", "slug: fuzz")
+)
 SNIPPETS = [*YAML_SNIPPETS, *XSS, "【出处:R7 实测】", "[source: R2, ZZ]", "99.99%", "1e308 GB", "9" * 400, "---"]
 
 

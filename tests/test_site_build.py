@@ -11,10 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from site_support import DRAFT_ZH, FIGURES, R9_SECRET_TEXT, build, make_index, make_root, tree_bytes
+from site_support import DRAFT_ZH, FIGURES, R9_SECRET_TEXT, build, fake_check, make_index, make_root, tree_bytes
 
 import pipeline.build as build_mod
 from evidence.errors import BuildError, InputError
+from qc.models import NumberCheck, Source
 
 SLUG = "kv-cache-ttft"
 
@@ -290,3 +291,76 @@ def test_golden_html(root: Path, golden: Callable[[str, Any], None]) -> None:
         ("feed.xml", "site/feed.xml"),
     ]:
         golden(name, page(root, rel))
+
+
+def test_recycled_site_folder_matches_a_fresh_build(root: Path, tmp_path: Path) -> None:
+    en = root / "articles" / "kv-cache-ttft-en.md"
+    for i in range(4):  # from the third build on, the folder swapped out last time is updated in place
+        en.write_text(en.read_text(encoding="utf-8").replace("How much", f"How much ({i})", 1), encoding="utf-8")
+        build(root, preview=True)
+    stage = root / ".public.stage"
+    assert stage.is_dir() and (stage / ".proofpress-build").is_file()
+    (root / "approvals" / "kv-cache-ttft.json").unlink()  # drops an article: its page and folder must go
+    build(root)
+    fresh = tmp_path / "fresh"
+    build(root, out=fresh)
+    assert tree_bytes(root / "public") == tree_bytes(fresh)
+    assert not (root / "public" / "articles" / SLUG).exists()
+
+
+def test_a_half_updated_recycled_folder_is_not_trusted(root: Path, tmp_path: Path) -> None:
+    build(root, preview=True)
+    build(root)  # a different build, so the first one's folder is swapped out and kept
+    stage = root / ".public.stage"
+    (stage / ".proofpress-build").unlink()  # as if a build died while updating it
+    (stage / "index.html").write_text("garbage", encoding="utf-8")
+    (root / "articles" / "kv-cache-ttft-en.md").write_text(DRAFT_ZH.replace("多轮对话", "三轮对话"), encoding="utf-8")
+    build(root, preview=True)
+    fresh = tmp_path / "fresh"
+    build(root, preview=True, out=fresh)
+    assert tree_bytes(root / "public") == tree_bytes(fresh)
+
+
+def test_unchanged_library_pages_are_reused_not_rendered(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    build(root, preview=True)
+    lib = page(root, "evidence/R2/index.html")
+    rendered: list[str] = []
+    real = build_mod._render_template
+
+    def recording(name: str, **ctx: Any) -> str:
+        rendered.append(name)
+        return real(name, **ctx)
+
+    monkeypatch.setattr(build_mod, "_render_template", recording)
+    en = root / "articles" / "kv-cache-ttft-en.md"
+    en.write_text(en.read_text(encoding="utf-8").replace("How much does", "How much, really, does"), encoding="utf-8")
+    assert build(root, preview=True).written == 1
+    assert "article.html" in rendered  # the edited article…
+    assert "report.html" not in rendered and "library.html" not in rendered  # …but not the evidence library
+    assert page(root, "evidence/R2/index.html") == lib
+
+
+def test_a_failed_number_never_reveals_its_nearest_on_request_figure(root: Path) -> None:
+    draft = root / "articles" / f"{SLUG}.md"
+    draft.write_text(DRAFT_ZH + "\n小模型加载约 250s【出处:R9 实测】。\n", encoding="utf-8")
+    seven_b = next(f for f in make_index().figures["R9"] if f.labels[0] == "DeepSeek-7B" and f.raw == "245s")
+
+    def check_with_mismatch(d: Any, index: Any, severity: Any) -> Any:
+        result = fake_check(d, index, severity)
+        if "250s" not in d.body:
+            return result
+        start = d.body.index("250s")
+        wrong = NumberCheck(
+            text="250s", line=1, column=1, value=250, unit="s", status="mismatch", severity="error", cited=["R9"],
+            source=Source(report="R9", figure=seven_b.id, page=2, value=245, unit="s", quote=seven_b.quote,
+                          labels=seven_b.labels),
+            message="R9 says 245s (DeepSeek-7B)", field="body", start=start, end=start + 4,
+        )  # fmt: skip
+        return result.model_copy(update={"numbers": [*result.numbers, wrong], "ok": False})
+
+    build(root, preview=True, check=check_with_mismatch)
+    html = page(root, f"articles/{SLUG}/index.html")
+    assert re.search(r'class="num num-error"[^>]*><span class="num-v">250s', html)  # still flagged in preview…
+    everything = html + page(root, "evidence/R9/index.html") + page(root, "search.json")
+    assert "245" not in everything and "DeepSeek-7B" not in everything  # …without the figure it missed
+    assert seven_b.id not in page(root, "evidence/R9/index.html")
