@@ -459,6 +459,7 @@ class _SinglePass:
 _FONT_CACHE: ContextVar[dict[int, tuple[Any, Any]] | None] = ContextVar("proofpress_font_cache", default=None)
 _font_cache_ok: bool | None = None
 SINGLE_PASS = True  # tests turn this off to check that the two-pass fallback reads the same figures
+FAST_STREAMS = True  # and this, to check the content-stream tokeniser against pypdf's own parser
 
 
 def _install_font_cache() -> bool:
@@ -485,6 +486,161 @@ def _install_font_cache() -> bool:
         except Exception:  # other pypdf internals: read every page the slow way
             _font_cache_ok = False
     return _font_cache_ok
+
+
+# ---- content streams ---------------------------------------------------------------------------------------------
+
+# pypdf reads content streams a byte at a time (a third of all ingest time). While a parse is active, streams are
+# tokenised with one regex instead; whatever is not plain (dictionaries, escaped or nested strings, odd arrays,
+# inline images) goes to pypdf's own readers at that position, and a stream with tokens near pypdf's length limits
+# is left to pypdf whole, so the operations (and the errors) are the ones pypdf would give.
+_FAST_STREAMS: ContextVar[bool] = ContextVar("proofpress_fast_streams", default=False)
+_fast_streams_ok: bool | None = None
+_WS = rb"[\x00\t\n\x0c\r ]*"  # pypdf's WHITESPACES (not \v)
+_CS_TOKEN = (
+    re.compile(  # groups by index: 1 number, 2 operator, 3 name, 4 string, 5 hex string, 6 `[`, 7 comment, 8 end
+        _WS
+        + rb"(?:([0-9+\-.][0-9+,\-.]*)"
+        + rb"|([A-Za-z'\"][^\s()<>\[\]{}/%]*)"
+        + rb"|(/[^\s()<>\[\]{}/%]*)"
+        + rb"|\(([^()\\]*)\)"
+        + rb"|<([0-9A-Fa-f\x00\t\n\x0c\r ]*)>"
+        + rb"|(\[)"
+        + rb"|(%[^\r\n]*[\r\n]?)"
+        + rb"|(\Z))",
+        re.S,
+    )
+)
+_ARRAY_ITEM = re.compile(  # 1 number, 2 string, 3 hex string, 4 `]`
+    rb"[\x00\t\n\x0b\x0c\r ]*(?:([0-9+\-.][0-9+,\-.]*)|\(([^()\\]*)\)|<([0-9A-Fa-f\x00\t\n\x0c\r ]*)>|(\]))"
+)
+_HEX_SPACE = re.compile(rb"[\x00\t\n\x0c\r ]")
+_INDIRECT = re.compile(rb"[+-]?(\d+)\s+(\d+)\s+R[^a-zA-Z]")
+
+
+def _install_fast_streams() -> bool:
+    """Swap in the regex tokeniser for `ContentStream._parse_content_stream` (once), active only inside a parse."""
+    global _fast_streams_ok
+    if _fast_streams_ok is None:
+        try:
+            from pypdf import get_configuration
+            from pypdf.generic import ContentStream, FloatObject, NameObject, NumberObject
+            from pypdf.generic._data_structures import ArrayObject, read_object
+            from pypdf.generic._image_inline import read_inline_image
+            from pypdf.generic._utils import StreamParsingBudget, create_string_object
+
+            original = ContentStream.__dict__["_parse_content_stream"]
+
+            def hex_string(tok: bytes, encoding: Any) -> Any:
+                digits = _HEX_SPACE.sub(b"", tok)
+                if len(digits) % 2:
+                    digits += b"0"
+                return create_string_object(bytes.fromhex(digits.decode("ascii")), encoding)
+
+            def array(data: bytes, pos: int, encoding: Any, refs: bool) -> tuple[Any, int] | None:
+                """A `[…]` of numbers and plain strings from `pos` (after `[`), or None for pypdf to read."""
+                arr = ArrayObject()
+                match = _ARRAY_ITEM.match
+                while True:
+                    m = match(data, pos)
+                    if m is None:
+                        return None
+                    pos = m.end()
+                    k = m.lastindex
+                    tok = m.group(k)
+                    if k == 1:
+                        if len(tok) >= 20 or (refs and _INDIRECT.match(data, m.start(1), m.start(1) + 20)):
+                            return None
+                        arr.append(FloatObject(tok) if b"." in tok else NumberObject(tok))
+                    elif k == 2:
+                        arr.append(create_string_object(tok, encoding))
+                    elif k == 3:
+                        arr.append(hex_string(tok, encoding))
+                    else:
+                        return arr, pos
+                    if len(arr) >= 10_000:
+                        return None  # pypdf counts elements against its limits
+
+            def parse(self: Any, stream: Any) -> None:
+                data = stream.getvalue() if hasattr(stream, "getvalue") else None
+                limit = get_configuration().stream_parsing_work_maximum_count
+                # Every token takes at least a byte, so a stream shorter than pypdf's token budget cannot exhaust it.
+                if not _FAST_STREAMS.get() or data is None or len(data) >= limit:
+                    return original(self, stream)
+                budget = StreamParsingBudget(remaining_budget=limit)
+                encoding = self.forced_encoding
+                refs = _INDIRECT.search(data) is not None  # `1 0 R` makes pypdf's reader fail: let it
+                ops: list[tuple[Any, bytes]] = []
+                operands: list[Any] = []
+                pos = 0
+                match = _CS_TOKEN.match
+
+                def pypdf_object(at: int) -> int:
+                    stream.seek(at)
+                    operands.append(read_object(stream, None, encoding, parsing_budget=budget))
+                    return int(stream.tell())
+
+                while True:
+                    m = match(data, pos)
+                    if m is None:  # anything else: pypdf reads one object here (or raises what it raises)
+                        pos = pypdf_object(pos + _leading_ws(data, pos))
+                        continue
+                    pos = m.end()
+                    k = m.lastindex
+                    tok = m.group(k)
+                    if k == 1:
+                        if len(tok) >= 20 or (refs and _INDIRECT.match(data, m.start(1), m.start(1) + 20)):
+                            pos = pypdf_object(m.start(1))
+                        else:
+                            operands.append(FloatObject(tok) if b"." in tok else NumberObject(tok))
+                    elif k == 2:
+                        if len(tok) >= 100:
+                            break  # near pypdf's operator length limit: let pypdf decide
+                        if tok == b"BI":
+                            assert operands == []
+                            stream.seek(pos)
+                            image = read_inline_image(content_stream=self, stream=stream, parsing_budget=budget)
+                            ops.append((image, b"INLINE IMAGE"))
+                            pos = stream.tell()
+                        else:
+                            ops.append((operands, tok))
+                            operands = []
+                    elif k == 3:
+                        if len(tok) >= 4000 or b"#" in tok or not tok.isascii():
+                            pos = pypdf_object(m.start(3))
+                        else:
+                            operands.append(NameObject(tok.decode("ascii")))
+                    elif k == 4:
+                        operands.append(create_string_object(tok, encoding))
+                    elif k == 5:
+                        operands.append(hex_string(tok, encoding))
+                    elif k == 6:
+                        got = array(data, pos, encoding, refs)
+                        if got is None:
+                            pos = pypdf_object(m.start(6))
+                        else:
+                            operands.append(got[0])
+                            pos = got[1]
+                    elif k == 8:
+                        self._operations.extend(ops)
+                        return None
+                    # 7: comments are skipped
+                # A token near pypdf's limits: pypdf parses the whole stream, as it would have.
+                stream.seek(0)
+                return original(self, stream)
+
+            ContentStream._parse_content_stream = parse  # type: ignore[method-assign]
+            _fast_streams_ok = True
+        except Exception:
+            _fast_streams_ok = False
+    return _fast_streams_ok
+
+
+def _leading_ws(data: bytes, pos: int) -> int:
+    n = 0
+    while pos + n < len(data) and data[pos + n] in b"\x00\t\n\x0c\r ":
+        n += 1
+    return n
 
 
 Runs = list[tuple[float, float, float, float, str]]
@@ -1302,8 +1458,12 @@ def parse_pdf(
     level = pypdf_log.level
     pypdf_log.setLevel(logging.ERROR)  # pypdf warns about recoverable oddities; those are not the user's problem
     try:
-        with _time_limit(limits.seconds_per_file):
-            return _parse(path, limits, sha, report_id, version, deadline, on_page)
+        fast = _FAST_STREAMS.set(FAST_STREAMS and _install_fast_streams())
+        try:
+            with _time_limit(limits.seconds_per_file):
+                return _parse(path, limits, sha, report_id, version, deadline, on_page)
+        finally:
+            _FAST_STREAMS.reset(fast)
     except _Timeout:
         raise EvidenceError(f"reading took longer than {limits.seconds_per_file:g} s; giving up", path=path) from None
     except EvidenceError:

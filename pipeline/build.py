@@ -534,7 +534,7 @@ class ArticleJob:
     """Everything one article page depends on; its hash (with the code's) is the page's cache key."""
 
     draft: Draft
-    result: FileResult
+    result: FileResult | None  # loaded from the QC cache by whichever process renders the page
     site: SiteCtx
     reports: dict[str, ReportInfo]
     related: list[ArticleLink]
@@ -544,9 +544,8 @@ class ArticleJob:
 
 def _allowed_in_quotes(job: ArticleJob) -> set[str]:
     """Numbers an on-request quote may show: those the article itself prints, and its cited figures' labels."""
-    pairs: list[tuple[str, list[str]]] = [
-        (n.text, n.source.labels if n.source and n.status in OK_STATUSES else []) for n in job.result.numbers
-    ]
+    numbers = job.result.numbers if job.result else []
+    pairs = [(n.text, n.source.labels if n.source and n.status in OK_STATUSES else []) for n in numbers]
     return _allowed_tokens(pairs)
 
 
@@ -618,6 +617,7 @@ def _render_article(job: ArticleJob) -> tuple[str, dict[str, str]]:
     lang = meta.lang
     ui = UI[lang]
     rel = "../../"
+    assert job.result is not None, "the QC result is loaded before rendering"
     by_field: dict[str, list[NumberCheck]] = {}
     for n in job.result.numbers:
         by_field.setdefault(n.field, []).append(n)
@@ -781,15 +781,41 @@ def _render_template(name: str, **ctx: Any) -> str:
 
 # ---- worker processes ---------------------------------------------------------------------------------------
 
+# What forked workers inherit: the tasks and their shared inputs. Tasks travel as indexes, so no draft, index or
+# QC result is ever pickled (unpickling a large pydantic result costs more than rendering its page).
 _W: dict[str, Any] = {}
 
 
-def _worker_init(index: EvidenceIndex | None, check: Check | None, severity: dict[str, str]) -> None:
-    _W.update(index=index, check=check, severity=severity)
+@dataclass
+class _GateTask:
+    """QC (unless its result is cached) and the approval gate of one draft."""
+
+    draft: Draft
+    qc_path: Path
+    need_qc: bool
 
 
-def _qc_task(draft: Draft) -> FileResult:
-    return _W["check"](draft, _sub_index(_W["index"], draft.meta.evidence), _W["severity"])
+def _gate_task(i: int) -> tuple[list[list[str]], bool]:
+    task: _GateTask = _W["gate"][i]
+    sub = _sub_index(_W["index"], task.draft.meta.evidence)
+    if task.need_qc:
+        result = _W["check"](task.draft, sub, _W["severity"])
+        _cache_write(task.qc_path, result.model_dump_json())
+    else:
+        result = FileResult.model_validate_json(task.qc_path.read_text(encoding="utf-8"))
+    # Only figures a number rests on count as cited; a failed number's nearest figure is not cited.
+    cited = [[n.source.report, n.source.figure] for n in result.numbers if n.source and n.status in OK_STATUSES]
+    return cited, bool(_W["approve"](task.draft, result, sub, _W["approvals"]))
+
+
+def _render_task(i: int) -> dict[str, str]:
+    job, qc_path, page_path, body_path = _W["render"][i]
+    if job.result is None:
+        job.result = FileResult.model_validate_json(qc_path.read_text(encoding="utf-8"))
+    html, texts = _render_article(job)
+    _cache_write(page_path, html)
+    _cache_write(body_path, texts.pop("body"))
+    return texts
 
 
 def _sub_index(index: EvidenceIndex, ids: Iterable[str]) -> EvidenceIndex:
@@ -801,24 +827,14 @@ def _sub_index(index: EvidenceIndex, ids: Iterable[str]) -> EvidenceIndex:
     )
 
 
-def _pool(n_jobs: int, index: EvidenceIndex | None, check: Check | None, severity: dict[str, str]) -> Any:
-    workers = min(2, os.cpu_count() or 1, n_jobs)
-    if n_jobs < POOL_MIN or workers < 2:
-        return None
-    # fork shares the loaded index for free; with other threads alive (publish serve) forking is unsafe.
-    method = "fork" if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    return ProcessPoolExecutor(
-        max_workers=workers,
-        mp_context=multiprocessing.get_context(method),
-        initializer=_worker_init,
-        initargs=(index, check, severity),
-    )
-
-
-def _map(pool: Any, fn: Callable[[Any], Any], items: list[Any]) -> list[Any]:
-    if pool is None:
-        return [fn(x) for x in items]
-    return list(pool.map(fn, items, chunksize=max(1, len(items) // 16)))
+def _run(fn: Callable[[int], Any], n: int) -> list[Any]:
+    """fn(0..n-1), on both cores when there are enough tasks and forking is safe, else in this process."""
+    fork = "fork" in multiprocessing.get_all_start_methods()
+    # With other threads alive (publish serve's HTTP server) forking is unsafe: such builds stay in-process.
+    if n < POOL_MIN or (os.cpu_count() or 1) < 2 or not fork or threading.active_count() > 1:
+        return [fn(i) for i in range(n)]
+    with ProcessPoolExecutor(max_workers=2, mp_context=multiprocessing.get_context("fork")) as pool:
+        return list(pool.map(fn, range(n), chunksize=max(1, n // 32)))
 
 
 # ---- the build ----------------------------------------------------------------------------------------------
@@ -835,7 +851,6 @@ class _Item:
     slug: str
     draft: Draft | None = None
     qc_key: str = ""
-    result: FileResult | None = None
     cited: list[list[str]] = field(default_factory=list)  # [report, figure] of every sourced number
     approval_key: str = ""
     approved: bool = False
@@ -1062,50 +1077,38 @@ def _build(
             index = evidence.index()
         return index
 
-    misses: list[_Item] = []
+    # 3. The approval gate, reused when QC's result and the approval file are unchanged.
+    gate: list[tuple[_Item, _GateTask]] = []
+    n_qc = 0
     for it in items:
         ev = sorted(set(it.evidence))
         it.qc_key = _h("qc", it.sha, [(r, versions.get(r)) for r in ev], severity, qc_code)
-        prev = old.get(it.name)
-        if prev and prev.get("qc") == it.qc_key and cache.result_path(it.qc_key).is_file():
-            it.cited = prev.get("cited", [])
-        else:
-            misses.append(it)
-    if misses:
-        say(f"build: checking {len(misses)} draft(s)")
-        t_qc = time.perf_counter()
-        idx = get_index()
-        drafts = [draft_of(it) for it in misses]
-        pool = _pool(len(misses), idx, check, severity)
-        try:
-            if pool is None:
-                results = [check(d, _sub_index(idx, d.meta.evidence), severity) for d in drafts]
-            else:
-                results = _map(pool, _qc_task, drafts)
-        finally:
-            if pool is not None:
-                pool.shutdown()
-        for it, res in zip(misses, results, strict=True):
-            it.result = res
-            # Only figures a number rests on count as cited; a failed number's nearest figure is not cited.
-            it.cited = [[n.source.report, n.source.figure] for n in res.numbers if n.source and n.status in OK_STATUSES]
-            _cache_write(cache.result_path(it.qc_key), res.model_dump_json())
-        say(f"build: checked {len(misses)} draft(s) in {time.perf_counter() - t_qc:.2f}s")
-
-    def result_of(it: _Item) -> FileResult:
-        if it.result is None:
-            it.result = FileResult.model_validate_json(cache.result_path(it.qc_key).read_text(encoding="utf-8"))
-        return it.result
-
-    # 3. The approval gate, reused when QC and the approval file are unchanged.
-    for it in items:
         it.approval_key = _h("approval", it.qc_key, approvals.get(f"{it.slug}.json"))
-        prev = old.get(it.name)
-        if prev and prev.get("approval") == it.approval_key:
-            it.approved = bool(prev.get("approved"))
+        prev = old.get(it.name) or {}
+        qc_cached = prev.get("qc") == it.qc_key and cache.result_path(it.qc_key).is_file()
+        if qc_cached and prev.get("approval") == it.approval_key:
+            it.cited, it.approved = prev.get("cited", []), bool(prev.get("approved"))
         else:
-            idx = get_index()
-            it.approved = bool(approve(draft_of(it), result_of(it), _sub_index(idx, it.evidence), root.approvals))
+            gate.append((it, _GateTask(draft_of(it), cache.result_path(it.qc_key), not qc_cached)))
+            n_qc += not qc_cached
+    if gate:
+        say(f"build: checking {n_qc} draft(s), gating {len(gate)}")
+        t_qc = time.perf_counter()
+        _W.update(
+            gate=[t for _, t in gate],
+            index=get_index(),
+            check=check,
+            approve=approve,
+            severity=severity,
+            approvals=root.approvals,
+        )
+        try:
+            outcomes = _run(_gate_task, len(gate))
+        finally:
+            _W.clear()
+        for (it, _), (cited, approved) in zip(gate, outcomes, strict=True):
+            it.cited, it.approved = cited, approved
+        say(f"build: checked {n_qc} draft(s) in {time.perf_counter() - t_qc:.2f}s")
     built_items = [it for it in items if it.approved or preview]
     skipped = sorted(it.slug for it in items if not (it.approved or preview))
     # Newest first; ties by slug so the order never depends on the file system.
@@ -1159,21 +1162,21 @@ def _build(
             it.texts = prev["texts"]
             jobs.append((it, None))
         else:
-            jobs.append((it, ArticleJob(draft_of(it), result_of(it), site, infos, rel_links, it.approved)))
+            jobs.append((it, ArticleJob(draft_of(it), None, site, infos, rel_links, it.approved)))
     todo = [(it, job) for it, job in jobs if job is not None]
     if todo:
         say(f"build: rendering {len(todo)} article page(s)")
         t_render = time.perf_counter()
-        pool = _pool(len(todo), None, None, {})
+        _W["render"] = [
+            (job, cache.result_path(it.qc_key), cache.page_path(it.page_key), cache.body_path(it.page_key))
+            for it, job in todo
+        ]
         try:
-            rendered = _map(pool, _render_article, [job for _, job in todo])  # template errors: BuildError
+            texts = _run(_render_task, len(todo))  # a template error is a BuildError, also from a worker
         finally:
-            if pool is not None:
-                pool.shutdown()
-        for (it, _), (html, texts) in zip(todo, rendered, strict=True):
-            _cache_write(cache.page_path(it.page_key), html)
-            _cache_write(cache.body_path(it.page_key), texts.pop("body"))
-            it.texts = texts
+            _W.clear()
+        for (it, _), t in zip(todo, texts, strict=True):
+            it.texts = t
         say(f"build: rendered {len(todo)} page(s) in {time.perf_counter() - t_render:.2f}s")
 
     # 6. Everything else; then the new site is written next to the output and swapped in. The folder swapped out

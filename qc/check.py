@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import math
 import re
 import unicodedata
 from bisect import bisect_left, bisect_right
@@ -731,6 +732,8 @@ class _Checker:
         return None
 
     def check(self, bl: _Block, q: Quantity, sent: _Sentence, scope: list[str]) -> _Verdict:
+        if any(v is not None and not math.isfinite(v) for v in (q.value, q.low, q.high)):
+            return _Verdict("unsupported", message=f"{q.text.strip()[:20]}… is too large to be any report's figure")
         unit = parse_unit(q.unit) if q.unit else NONE
         if q.is_range:
             parts = [self._one(bl, q, v, s, unit, sent, scope, endpoint=True) for v, s in q.endpoints()]
@@ -944,7 +947,7 @@ class _Checker:
             fid = hashlib.sha256((base_id + (f"\x1f{k}" if k else "")).encode()).hexdigest()[:12]
             status = v.status
             sev = "ok" if status not in ERROR_STATUSES else self.severity.get(status, "error")
-            value = None if q.exempt or q.is_range else q.value
+            value = None if q.exempt or q.is_range or not math.isfinite(q.value or 0.0) else q.value  # JSON: no inf
             self.numbers.append(NumberCheck(
                 text=text, line=line, column=col, value=value, unit=q.unit, status=status, severity=sev,
                 cited=list(scope), source=v.source, derivation=v.derivation, message=v.message, field=bl.field,

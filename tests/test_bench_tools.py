@@ -93,11 +93,12 @@ def test_bare_loop_renders_every_article(root: Path, tmp_path: Path) -> None:
 
 def test_mkdocs_and_hugo_projects(root: Path, tmp_path: Path) -> None:
     cfg = yaml.safe_load(write_mkdocs(root / "articles", tmp_path / "mk", "material").read_text(encoding="utf-8"))
-    assert cfg["theme"]["name"] == "material"
-    nav = cfg["nav"][1]["Articles"]
-    assert len(nav) == 5 and all((tmp_path / "mk" / "docs" / next(iter(e.values()))).is_file() for e in nav)
-    titles = {next(iter(e)) for e in nav}
-    assert all(t and not t.startswith(("'", '"')) for t in titles)
+    assert cfg["theme"]["name"] == "material" and cfg["nav"] == [{"Home": "index.md"}, {"Articles": "list.md"}]
+    links = re.findall(
+        r"^- \[(.+)\]\((articles/.+\.md)\)$", (tmp_path / "mk" / "docs" / "list.md").read_text("utf-8"), re.M
+    )
+    assert len(links) == 5 and all((tmp_path / "mk" / "docs" / path).is_file() for _, path in links)
+    assert all(title and not title.startswith(("'", '"')) for title, _ in links)
     hugo = write_hugo(root / "articles", tmp_path / "hugo")
     assert len(list((hugo / "content" / "articles").glob("*.md"))) == 5
     assert (hugo / "layouts" / "_default" / "single.html").is_file()

@@ -427,3 +427,80 @@ def test_fonts_are_decoded_once_per_font_object_not_per_page(monkeypatch: pytest
     uncached = parse_pdf(slides)
     assert len(calls) > 4 * fonts  # without the cache every page decodes its fonts again
     assert [f.model_dump() for f in cached.figures] == [f.model_dump() for f in uncached.figures]
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal values of the same pypdf types, all the way down."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    return bool(a == b)
+
+
+def _operations(data: bytes, fast: bool) -> tuple[Any, str | None]:
+    from pypdf.generic import ContentStream, DecodedStreamObject
+
+    import evidence.pdf as pdf_mod
+
+    assert pdf_mod._install_fast_streams()
+    obj = DecodedStreamObject()
+    obj.set_data(data)
+    token = pdf_mod._FAST_STREAMS.set(fast)
+    try:
+        return ContentStream(obj, None, "bytes").operations, None
+    except Exception as e:  # the same failure either way is part of the contract
+        return None, f"{type(e).__name__}: {e}"
+    finally:
+        pdf_mod._FAST_STREAMS.reset(token)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"BT /F1 12 Tf 72 712.5 Td (Hello) Tj [(A) -250 (B) 3.5] TJ T* (x) ' 1 2 (y) \" ET",
+        b"/P <</MCID 0>> BDC (x) Tj EMC /Span<</ActualText(a)>>BDC EMC",
+        b"(esc\\(aped\\) \\101 \\n) Tj (nested (paren) s) Tj (line\\\ncont) Tj",
+        b"<48 65 6C6C6F> Tj <4> Tj <> Tj [<0102> 5 <03>] TJ",
+        b"% a comment\n1 0 0 1 0 0 cm q Q %last",
+        b"/Name#20With#23 gs /\xe4\xb8\xad Tf /A-b_c.d Do",
+        b"q BI /W 1 /H 1 /BPC 8 /CS /G ID \x00 EI Q",
+        b"12 0 R Tj 1 0 Rg",
+        b"12345678901234567890123 Tw 1,5 -.5 +3 .5. 3- Tc",
+        b"[1 [2] /N null] TJ [%c\n1] TJ [1 2",
+        b"true false null Tj \x00\t\x0c\r\n 5 Tz",
+        b"{ } Tj",
+        b"\x0b5 Tj",
+        b"(unterminated",
+        b"A" * 150 + b" Tj",
+        b"[" + b"1 " * 12000 + b"] TJ",
+        b"",
+        b"<4G> Tj",
+        b"5 /" + b"n" * 5000 + b" Tf",
+    ],
+)
+def test_content_stream_tokeniser_gives_pypdfs_operations(data: bytes) -> None:
+    fast, fast_err = _operations(data, True)
+    slow, slow_err = _operations(data, False)
+    assert fast_err == slow_err
+    assert _same(fast, slow)
+
+
+@pytest.mark.parametrize("name", ["R2", "mooncake", "generated_cff_cjk_encoding_cmap_zh.pdf"])
+def test_content_stream_tokeniser_on_real_pages(name: str) -> None:
+    from pypdf import PdfReader
+
+    reader = PdfReader(GOLDEN_PDFS.get(name) or CORPUS / name)
+    streams = 0
+    for page in reader.pages:
+        data = page["/Contents"].get_object().get_data() if "/Contents" in page else b""
+        xobjects = page["/Resources"].get_object().get("/XObject") or {}
+        forms = [x.get_object().get_data() for x in xobjects.values() if x.get_object().get("/Subtype") == "/Form"]
+        for raw in [data, *forms]:
+            fast, fast_err = _operations(raw, True)
+            slow, slow_err = _operations(raw, False)
+            assert fast_err is None and slow_err is None and _same(fast, slow)
+            streams += 1
+    assert streams >= len(reader.pages)

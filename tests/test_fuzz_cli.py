@@ -31,10 +31,12 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     yield root
 
 
-def _exit(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+def _exit(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """Run the CLI in-process: exit code, standard output, standard error."""
     with pytest.raises(SystemExit) as e:
         main(args)
-    return int(e.value.code or 0), capsys.readouterr().err
+    captured = capsys.readouterr()
+    return int(e.value.code or 0), captured.out, captured.err
 
 
 @fuzz(0.5)
@@ -42,7 +44,7 @@ def _exit(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str
 def test_fuzz_check_command(root: Path, capsys: pytest.CaptureFixture[str], text: str) -> None:
     draft = root / "articles" / "fuzz.md"
     draft.write_text(text, encoding="utf-8", errors="surrogatepass")
-    code, err = _exit(["check", str(draft), "--format", "json"], capsys)
+    code, _, err = _exit(["check", str(draft), "--format", "json"], capsys)
     event(f"exit {code}" + (f": {err.split(': ')[-1][:30]}" if code == 2 else ""))
     assert code in (0, 1, 2), err
     assert "internal error" not in err and "Traceback" not in err
@@ -55,7 +57,7 @@ def test_fuzz_check_command(root: Path, capsys: pytest.CaptureFixture[str], text
 def test_fuzz_build_command(root: Path, capsys: pytest.CaptureFixture[str], text: str) -> None:
     draft = root / "articles" / "fuzz.md"
     draft.write_text(text, encoding="utf-8", errors="surrogatepass")
-    code, err = _exit(["build", "--root", str(root), "--preview"], capsys)
+    code, _, err = _exit(["build", "--root", str(root), "--preview"], capsys)
     event(f"exit {code}")
     assert code in (0, 2), err
     assert "internal error" not in err and "Traceback" not in err
@@ -63,3 +65,16 @@ def test_fuzz_build_command(root: Path, capsys: pytest.CaptureFixture[str], text
         assert "fuzz.md" in err or "kv-cache-ttft" in err, err  # the message names the file at fault
     else:
         assert (root / "public" / "index.html").is_file()
+
+
+def test_giant_number_is_an_error_in_valid_json(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Found by the fuzzer: a 400-digit number read as infinity crashed QC (and `Infinity` is not JSON)."""
+    import json
+
+    draft = root / "articles" / "fuzz.md"
+    draft.write_text(DRAFT.replace("\n## ", "\n" + "9" * 400 + " tok/s【出处:R2 实测】\n\n## ", 1), encoding="utf-8")
+    code, out, err = _exit(["check", str(draft), "--format", "json"], capsys)
+    assert code == 1, err
+    report = json.loads(out, parse_constant=lambda c: pytest.fail(f"non-JSON constant {c}"))
+    numbers = report["files"][0]["numbers"]
+    assert any(n["status"] == "unsupported" and n["value"] is None and n["text"].startswith("999") for n in numbers)
