@@ -156,10 +156,12 @@ def ingest(
                 outcomes[n] = planned
                 _notify(progress, "report_end", entry.id, planned)
     done = len(outcomes) + len(errors)
-    # The store is closed while workers fork, so no child inherits an open SQLite connection; reopened to write.
-    parsed = _parse_all(jobs, limits, progress, workers, done, len(entries))
-    with Store(store_path) as store:
-        for job, outcome, seconds in parsed:
+    # The store is reopened only once the first outcome is in, after the workers forked: no child inherits an open
+    # SQLite connection.
+    store = None
+    try:
+        for job, outcome, seconds in _parse_all(jobs, limits, progress, workers, done, len(entries)):
+            store = store or Store(store_path)
             entry = job.entry
             if isinstance(outcome, PublishError):
                 errors[job.index] = _record_error(store, entry, _as_evidence_error(outcome, job.pdf), progress)
@@ -173,6 +175,9 @@ def ingest(
                         f"{result.seconds:.2f} s"
                     )
             _notify(progress, "report_end", entry.id, result)
+    finally:
+        if store is not None:
+            store.close()
     for n, entry in enumerate(entries):
         if n in errors:
             summary._fail(IngestResult(entry.id, file=entry.file), errors[n])
@@ -243,6 +248,10 @@ def _parse_one(job: _Job, limits: IngestLimits, on_page: Callable[[int, int], No
 
 
 def _workers(requested: int | None, jobs: int) -> int:
+    import multiprocessing
+
+    if multiprocessing.current_process().daemon:
+        return 1  # a daemonic process may not start children
     if requested is None:
         try:
             requested = len(os.sched_getaffinity(0))
@@ -255,7 +264,7 @@ def _parse_all(
     jobs: list[_Job], limits: IngestLimits, progress: Progress | None, workers: int | None, done: int, total: int
 ) -> Iterator[Outcome]:
     """Parse every job, yielding outcomes as they finish: in this process for one job, else in a process pool."""
-    n_workers = _workers(workers, len(jobs))
+    n_workers = _workers(workers, len(jobs)) if len(jobs) > 1 else 1
     if n_workers == 1:
         for job in jobs:
             _notify(progress, "report_start", job.entry.id, done, total)
@@ -333,7 +342,10 @@ def _parse_pool(
     pool = ProcessPoolExecutor(n_workers, mp_context=ctx, initializer=_init_worker, initargs=(events,))
     leftover: list[_Job] = []
     try:
-        futures: dict[Future[Any], _Job] = {pool.submit(_worker, job, limits): job for job in order}
+        try:
+            futures: dict[Future[Any], _Job] = {pool.submit(_worker, job, limits): job for job in order}
+        except OSError:  # no processes to be had (limits, memory): read them all here
+            futures, leftover = {}, order
         pending = set(futures)
         while pending:
             ready, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)

@@ -8,6 +8,7 @@ import math
 import re
 import unicodedata
 from bisect import bisect_left, bisect_right
+from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -170,20 +171,7 @@ class _Fig:
     )  # identifier tokens (p90, 70b, tp8) by shape (p#, #b, tp#)
 
 
-@dataclass
-class _Prep:
-    figs: list[_Fig] = field(default_factory=list)
-    by_dim: dict[str, tuple[list[float], list[_Fig]]] = field(default_factory=dict)
-    by_table: dict[str, list[_Fig]] = field(default_factory=dict)
-    rows: dict[str, list[list[_Fig]]] = field(default_factory=dict)  # report → rows
-    ints: dict[str, dict[str, list[tuple[_Fig, str]]]] = field(default_factory=dict)  # report → int → (fig, label)
-    pages: dict[str, list[tuple[Page, tuple[str, frozenset[int]], list[tuple[str, tuple[str, frozenset[int]]]]]]] = (
-        field(default_factory=dict)
-    )
-
-
-def _is_caption(label: str) -> bool:
-    return bool(re.match(r"\s*(?:表|图|Table|Fig\.?|Figure)\s*[A-Z]?\d", label, re.I))
+_IS_CAPTION = re.compile(r"\s*(?:表|图|Table|Fig\.?|Figure)\s*[A-Z]?\d", re.I)
 
 
 def _figure_bound(f: Figure, raw_num: str) -> str | None:
@@ -194,48 +182,84 @@ def _figure_bound(f: Figure, raw_num: str) -> str | None:
     return None
 
 
-def _prepare(index: EvidenceIndex) -> _Prep:
-    sig = tuple((rid, id(figs), len(figs)) for rid, figs in index.figures.items()) + tuple(
-        (rid, id(p), len(p)) for rid, p in index.pages.items()
-    )
-    cached = getattr(index, "_qc_prep", None)
-    if cached and cached[0] == sig:
-        return cached[1]
-    prep = _Prep()
-    for rid, figs in index.figures.items():
-        for f in figs:
-            unit = parse_unit(f.unit)
-            m = NUM_RE.search(f.raw or "")
-            raw_num = m.group() if m else ""
-            caps = [lab for lab in f.labels if _is_caption(lab)]
-            table = f"{rid}\x1f{caps[0]}" if caps else None
-            row = f"{rid}\x1f{f.page}\x1f{f.quote}" if f.kind == "cell" and f.quote else None
-            toks = frozenset().union(*(_tokens(lab) for lab in f.labels)) if f.labels else frozenset()
-            prep.figs.append(_Fig(f, unit, abs(f.value) * unit.factor, toks, _figure_bound(f, raw_num), table, row, raw_num,
-                                  ids=_id_shapes(toks)))  # fmt: skip
-    for x in prep.figs:
-        pair = prep.by_dim.setdefault(x.unit.dim, ([], []))
-        pair[1].append(x)
+@dataclass(eq=False)
+class _ReportPrep:
+    """One report's figures and pages, prepared once and shared by every index (and sub-index) that holds them."""
+
+    rid: str
+    figs: list[_Fig]
+    page_list: list[Page]
+    pure: bool  # every figure names this report (so per-report look-ups see exactly its figures)
+    dims: list[str] = field(default_factory=list)  # dimensions in order of first appearance
+    by_dim: dict[str, tuple[list[float], list[_Fig]]] = field(default_factory=dict)  # sorted by base value
+    dim_figs: dict[str, list[_Fig]] = field(default_factory=dict)  # in report order
+    by_table: dict[str, list[_Fig]] = field(default_factory=dict)
+    rows: list[list[_Fig]] = field(default_factory=list)
+    row_info: list[tuple[frozenset[str], list[tuple[float, str, Unit]]]] = field(default_factory=list)
+    ints: dict[str, dict[str, list[tuple[_Fig, str]]]] = field(default_factory=dict)  # report → int → (fig, label)
+    _pages: list[tuple[Page, tuple[str, frozenset[int]]]] | None = None
+    _lines: dict[int, list[tuple[str, tuple[str, frozenset[int]]]]] = field(default_factory=dict)
+
+    def pages(self) -> list[tuple[Page, tuple[str, frozenset[int]]]]:
+        """Normalised page texts, made on the first verbatim look-up in this report."""
+        if self._pages is None:
+            self._pages = [(p, _norm_cuts(p.text)) for p in self.page_list]
+        return self._pages
+
+    def lines(self, i: int) -> list[tuple[str, tuple[str, frozenset[int]]]]:
+        """Page `i`'s lines (and pairs of lines) normalised, for quoting a verbatim hit."""
+        out = self._lines.get(i)
+        if out is None:
+            out = self._lines[i] = _page_lines(self.page_list[i].text)
+        return out
+
+
+def _prepare_report(rid: str, figures: list[Figure], pages: list[Page]) -> _ReportPrep:
+    figs: list[_Fig] = []
+    label_tokens: dict[str, frozenset[str]] = {}
+    caption: dict[str, bool] = {}
+    for f in figures:
+        unit = parse_unit(f.unit)
+        m = NUM_RE.search(f.raw or "")
+        raw_num = m.group() if m else ""
+        table = None
+        toks: set[str] = set()
+        for lab in f.labels:
+            cap = caption.get(lab)
+            if cap is None:
+                cap = caption[lab] = bool(_IS_CAPTION.match(lab))
+            if cap and table is None:
+                table = f"{rid}\x1f{lab}"
+            lt = label_tokens.get(lab)
+            if lt is None:
+                lt = label_tokens[lab] = _tokens(lab)
+            toks |= lt
+        row = f"{rid}\x1f{f.page}\x1f{f.quote}" if f.kind == "cell" and f.quote else None
+        ftoks = frozenset(toks)
+        figs.append(_Fig(f, unit, abs(f.value) * unit.factor, ftoks, _figure_bound(f, raw_num), table, row, raw_num,
+                         ids=_id_shapes(ftoks)))  # fmt: skip
+    rp = _ReportPrep(rid, figs, pages, pure=all(x.f.report == rid for x in figs))
+    for x in figs:
+        rp.dim_figs.setdefault(x.unit.dim, []).append(x)
         if x.table:
-            prep.by_table.setdefault(x.table, []).append(x)
-    for dim, (_, lst) in list(prep.by_dim.items()):
-        lst.sort(key=lambda x: x.base)
-        prep.by_dim[dim] = ([x.base for x in lst], lst)
+            rp.by_table.setdefault(x.table, []).append(x)
+    rp.dims = list(rp.dim_figs)
+    for dim, lst in rp.dim_figs.items():
+        ordered = sorted(lst, key=lambda x: x.base)
+        rp.by_dim[dim] = ([x.base for x in ordered], ordered)
     # Tables without a caption label: figures sharing two or more labels count as one table.
     rows: dict[str, list[_Fig]] = {}
-    for x in prep.figs:
+    for x in figs:
         if x.row:
             rows.setdefault(x.row, []).append(x)
-    for key, members in rows.items():
-        if len(members) >= 2:
-            prep.rows.setdefault(key.split("\x1f", 1)[0], []).append(members)
+    rp.rows = [members for members in rows.values() if len(members) >= 2]
     for members in rows.values():  # a row's own labels (row keys) vs each cell's column labels
         measured = [x for x in members if x.unit.dim] or members
         if len(measured) > 1:
             common = set(measured[0].f.labels).intersection(*(x.f.labels for x in measured[1:]))
             for x in members:
                 x.col = frozenset(lab for lab in x.f.labels if lab not in common)
-    for members in prep.by_table.values():  # one-cell rows: the labels they share with other rows name the column
+    for members in rp.by_table.values():  # one-cell rows: the labels they share with other rows name the column
         seen: dict[str, set[str | None]] = {}
         for x in members:
             for lab in x.f.labels:
@@ -244,13 +268,95 @@ def _prepare(index: EvidenceIndex) -> _Prep:
         for x in members:
             if x.col is None and x.row is not None:
                 x.col = frozenset(lab for lab in x.f.labels if 1 < len(seen[lab]) < n_rows or n_rows == 1)
-    for x in prep.figs:
+    # Derivations read each row's words and operands: made once here, not per number.
+    rp.row_info = [
+        (frozenset().union(*(x.tokens for x in r)), [(abs(x.f.value), x.raw_num or _num_text(x.f.value), x.unit) for x in r])
+        for r in rp.rows
+    ]  # fmt: skip
+    for x in figs:
         for lab in x.f.labels:
-            for tok in _tokens(lab):
+            for tok in label_tokens[lab]:
                 if tok.isdigit():
-                    prep.ints.setdefault(x.f.report, {}).setdefault(tok, []).append((x, lab))
-    for rid, pages in index.pages.items():
-        prep.pages[rid] = [(p, _norm_cuts(p.text), _page_lines(p.text)) for p in pages]
+                    rp.ints.setdefault(x.f.report, {}).setdefault(tok, []).append((x, lab))
+    return rp
+
+
+# Prepared reports by the identity of their figure and page lists (held here, so an id is never reused while cached):
+# a build checks each article against a sub-index sharing the full index's lists, and must not prepare them again.
+_REPORT_CACHE: OrderedDict[tuple[str, int, int, int, int], tuple[list[Figure], list[Page], _ReportPrep]] = OrderedDict()
+_REPORT_CACHE_MAX = 512
+
+
+def _report_prep(rid: str, figures: list[Figure] | None, pages: list[Page] | None) -> _ReportPrep:
+    figs_l = figures if figures is not None else []
+    pages_l = pages if pages is not None else []
+    key = (rid, id(figs_l), len(figs_l), id(pages_l), len(pages_l))
+    hit = _REPORT_CACHE.get(key)
+    if hit is not None and hit[0] is figs_l and hit[1] is pages_l:
+        _REPORT_CACHE.move_to_end(key)
+        return hit[2]
+    rp = _prepare_report(rid, figs_l, pages_l)
+    if figures is not None or pages is not None:
+        _REPORT_CACHE[key] = (figs_l, pages_l, rp)
+        while len(_REPORT_CACHE) > _REPORT_CACHE_MAX:
+            _REPORT_CACHE.popitem(last=False)
+    return rp
+
+
+class _Prep:
+    """An index's prepared reports, in the index's order; look-ups give the same figures in the same order as one
+    index-wide table would."""
+
+    def __init__(self, reports: list[_ReportPrep]) -> None:
+        self.reports = reports
+        self.by_rid = {rp.rid: rp for rp in reports}
+        self.pure = all(rp.pure for rp in reports)
+        self.dims = list(dict.fromkeys(d for rp in reports for d in rp.dims))
+        self._ints: dict[str, dict[str, list[tuple[_Fig, str]]]] = {}
+
+    def holding(self, rids: Iterable[str]) -> list[_ReportPrep]:
+        """The prepared reports whose figures may belong to `rids`, in index order."""
+        if not self.pure:
+            return self.reports
+        wanted = set(rids)
+        return [rp for rp in self.reports if rp.rid in wanted]
+
+    def by_table(self, key: str) -> list[_Fig]:
+        rp = self.by_rid.get(key.split("\x1f", 1)[0])
+        return rp.by_table.get(key, []) if rp else []
+
+    def rows(self, rid: str) -> tuple[list[list[_Fig]], list[tuple[frozenset[str], list[tuple[float, str, Unit]]]]]:
+        rp = self.by_rid.get(rid)
+        return (rp.rows, rp.row_info) if rp else ([], [])
+
+    def ints(self, rid: str) -> dict[str, list[tuple[_Fig, str]]]:
+        out = self._ints.get(rid)
+        if out is None:
+            out = {}
+            for rp in self.holding([rid]):
+                for key, lst in rp.ints.get(rid, {}).items():
+                    out.setdefault(key, []).extend(lst)
+            self._ints[rid] = out
+        return out
+
+    def figs_of(self, rid: str, dim: str) -> Iterable[_Fig]:
+        """Figures of report `rid` in dimension `dim`, in index order."""
+        for rp in self.holding([rid]):
+            for x in rp.dim_figs.get(dim, ()):
+                if x.f.report == rid:
+                    yield x
+
+
+def _prepare(index: EvidenceIndex) -> _Prep:
+    figures, pages = index.figures, index.pages
+    sig = tuple((rid, id(figs), len(figs)) for rid, figs in figures.items()) + tuple(
+        (rid, id(p), len(p)) for rid, p in pages.items()
+    )
+    cached = getattr(index, "_qc_prep", None)
+    if cached and cached[0] == sig:
+        return cached[1]
+    rids = list(figures) + [rid for rid in pages if rid not in figures]
+    prep = _Prep([_report_prep(rid, figures.get(rid), pages.get(rid)) for rid in rids])
     index._qc_prep = (sig, prep)  # type: ignore[attr-defined]  # cache on the instance; keyed by content identity
     return prep
 
@@ -265,22 +371,33 @@ def _page_lines(text: str) -> list[tuple[str, tuple[str, frozenset[int]]]]:
 def _matches(prep: _Prep, value: float, step: float, unit: Unit, reports: Iterable[str] | None) -> list[_Fig]:
     """Figures equal to `value` within the printed precision (`step`), in compatible units."""
     wanted = set(reports) if reports is not None else None
+    holding = prep.holding(wanted) if wanted is not None else prep.reports
+    if not holding:
+        return []
     v = abs(value)
     out: list[_Fig] = []
-    dims = [unit.dim, ""] if unit.dim and not unit.dim.startswith("count:") else list(prep.by_dim)
-    if unit.dim.startswith("count:"):
-        dims = [unit.dim, ""]
+    dims = [unit.dim, ""] if unit.dim else prep.dims
     for dim in dims:
-        if dim not in prep.by_dim:
-            continue
         factor = unit.factor if dim else 1.0
         tol = step * factor / 2 * (1 + 1e-9) + 1e-12
         if not unit.dim and dim and step >= 1:
             tol = 1e-9 * max(v, 1.0)  # a bare integer stands for a measured figure only when printed exactly
-        bases, figs = prep.by_dim[dim]
-        lo = bisect_left(bases, v * factor - tol)
-        hi = bisect_right(bases, v * factor + tol)
-        out.extend(x for x in figs[lo:hi] if wanted is None or x.f.report in wanted)
+        lo_v, hi_v = v * factor - tol, v * factor + tol
+        hits: list[_Fig] = []
+        sources = 0
+        for rp in holding:
+            pair = rp.by_dim.get(dim)
+            if pair is None:
+                continue
+            bases, figs = pair
+            lo = bisect_left(bases, lo_v)
+            hi = bisect_right(bases, hi_v, lo)
+            if lo < hi:
+                hits.extend(x for x in figs[lo:hi] if wanted is None or x.f.report in wanted)
+                sources += 1
+        if sources > 1:  # as one index-wide sorted table would list them: by value, ties in index order
+            hits.sort(key=lambda x: x.base)
+        out.extend(hits)
     return out
 
 
@@ -579,7 +696,7 @@ class _Checker:
         ctx = sent.tokens
         best, best_adv = None, 0
         tol = step * (unit.factor if unit.dim else f.unit.factor) / 2 * (1 + 1e-9) + 1e-12
-        for g in self.prep.by_table.get(f.table, ()):
+        for g in self.prep.by_table(f.table):
             if g is f or g.unit.dim != f.unit.dim:
                 continue
             if abs(g.base - abs(value) * (unit.factor if unit.dim else f.unit.factor)) <= tol:
@@ -670,7 +787,7 @@ class _Checker:
             return None
         key = str(int(abs(value)))
         for rid in scope:
-            for x, lab in self.prep.ints.get(rid, {}).get(key, ()):
+            for x, lab in self.prep.ints(rid).get(key, ()):
                 own = _tokens(lab) - {key}
                 if (own and sent.tokens & own) or (not own and len(sent.tokens & x.tokens) >= 2):
                     src = Source(report=rid, figure="", page=x.f.page, value=value, unit=q.unit, quote=lab,
@@ -699,8 +816,13 @@ class _Checker:
         dims = [u.dim for _, _, u in ops if u.dim not in ("%", "x")]
         paired = len(dims) > len(set(dims))  # the sentence states operands of its own
         clause = self._clause_tokens(q, sent)
-        rows = [r for rid in scope for r in self.prep.rows.get(rid, ())]
-        labels = [frozenset().union(*(x.tokens for x in r)) for r in rows]
+        rows: list[list[_Fig]] = []
+        infos: list[tuple[frozenset[str], list[tuple[float, str, Unit]]]] = []
+        for rid in scope:
+            r, info = self.prep.rows(rid)
+            rows += r
+            infos += info
+        labels = [t for t, _ in infos]
         by_clause = [len(clause & t) for t in labels]
         by_sentence = [len(sent.tokens & t) for t in labels]
         # Operands come from the row the clause names (保存时间缩短 47%), else the row the sentence names best;
@@ -708,8 +830,8 @@ class _Checker:
         top_c, top_s = max(by_clause, default=0), max(by_sentence, default=0)
         eligible = [i for i in range(len(rows)) if (top_c >= 2 and by_clause[i] == top_c)
                     or (top_s >= (2 if paired else 1) and by_sentence[i] == top_s)]  # fmt: skip
-        for row in (rows[i] for i in eligible):
-            ops = [(abs(x.f.value), x.raw_num or _num_text(x.f.value), x.unit) for x in row]
+        for i in eligible:
+            row, ops = rows[i], infos[i][1]
             hit = _formula(ops, target, tol, unit, q)
             if hit:
                 first = row[0]
@@ -725,9 +847,12 @@ class _Checker:
             if not n or (strict and len(n) < 2):
                 continue
             for rid in reports:
-                for page, text, lines in self.prep.pages.get(rid, ()):
+                rp = self.prep.by_rid.get(rid)
+                if rp is None:
+                    continue
+                for i, (page, text) in enumerate(rp.pages()):
                     if _find_bounded(text, n):
-                        quote = next((ln for ln, nl in lines if _find_bounded(nl, n)), cand)
+                        quote = next((ln for ln, nl in rp.lines(i) if _find_bounded(nl, n)), cand)
                         return cand.strip(), page, quote
         return None
 
@@ -797,8 +922,8 @@ class _Checker:
         v = abs(value) * unit.factor
         best, best_key = None, None
         for rid in scope:
-            for x in self.prep.figs:
-                if x.f.report != rid or x.unit.dim != unit.dim or x is exclude or self._conflict(x, sent):
+            for x in self.prep.figs_of(rid, unit.dim):
+                if x is exclude or self._conflict(x, sent):
                     continue
                 score = len(sent.tokens & x.tokens)
                 rel = abs(x.base - v) / max(x.base, v, 1e-12)
@@ -891,7 +1016,7 @@ class _Checker:
             if any(x is not y and (x.row == y.row or (x.col is not None and x.col == y.col)) for x, y in same_table):
                 continue
             x, y = same_table[0]
-            mate = next((m for m in self.prep.by_table.get(x.table or "", ()) if m.row == x.row and m is not x
+            mate = next((m for m in self.prep.by_table(x.table or "") if m.row == x.row and m is not x
                          and m.unit.dim == y.unit.dim), None)  # fmt: skip
             target = mate or y
             msg = (f"{a.text.strip()} and {b.text.strip()} are not one before/after pair of {x.f.report} "
