@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import functools
 import hashlib
 import itertools
 import logging
@@ -195,7 +197,7 @@ _PAGE_NUMBER = re.compile(
 )
 
 
-@dataclass
+@dataclass(frozen=True)  # shared between callers through find_numbers' cache
 class Number:
     """One number found in a piece of text."""
 
@@ -213,6 +215,12 @@ def _masked(text: str) -> str:
 def find_numbers(
     text: str, *, keep_years: bool = False, bytes_ok: bool | None = None, billions: bool = False
 ) -> list[Number]:
+    """Numbers with their units in zh/en text (see `_find_numbers`); callers must not change the returned Numbers."""
+    return list(_find_numbers(text, keep_years, bytes_ok, billions))
+
+
+@functools.lru_cache(maxsize=16384)  # table cells and lines are read several times over while finding tables
+def _find_numbers(text: str, keep_years: bool, bytes_ok: bool | None, billions: bool) -> tuple[Number, ...]:
     """Numbers with their units in zh/en text, skipping dates, versions, identifiers and references.
 
     A `B` glued to a number is a count of bytes only in byte context (`bytes_ok`; by default: other byte units or
@@ -269,11 +277,12 @@ def find_numbers(
             continue  # a 400-digit run is no measurement, and infinity is not valid JSON downstream
         found.append(Number(value, unit, raw, start, end))
     # A unit written once after a range or list (`29–40%`, `1,521/1,582/1,646亿元`) applies to each member.
-    for a, b in zip(reversed(found[:-1]), reversed(found[1:]), strict=True):
+    for i in range(len(found) - 2, -1, -1):
+        a, b = found[i], found[i + 1]
         gap = masked[a.end : b.start]
         if not a.unit and b.unit and (_RANGE_JOIN.fullmatch(gap) or gap.strip() == "/"):
-            a.unit = b.unit
-    return found
+            found[i] = dataclasses.replace(a, unit=b.unit)
+    return tuple(found)
 
 
 def _billion_context(text: str, pos: int) -> bool:

@@ -11,7 +11,7 @@ from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import pairwise
 from typing import Any
 
@@ -26,8 +26,10 @@ from qc.units import NONE, Unit, display, parse_unit
 # ---------------------------------------------------------------------------------------------------------------
 # Context tokens: what a sentence or a figure's labels talk about (latin words, row keys, CJK bigrams).
 
-_DEC = re.compile(r"\d+\.\d+")
+_DEC = re.compile(r"\d\d*\.\d+")  # = \d+\.\d+, written to start with a character set (a fast scan)
 _CAPTION = re.compile(r"(?:表|图|table|tab\.|fig\.|figure)\s*[a-z]?\d+(?:[-.–]\d+)*", re.I)
+# On lower-cased text re.I only matters for ı and ſ (they match i and s); without it the literals make a fast scan.
+_CAPTION_LOWER = re.compile(_CAPTION.pattern)
 _SECTION_NO = re.compile(r"^\s*\d+(?:\.\d+)*\s+")
 _LAT = re.compile(r"[a-z0-9]+")
 _CJK = re.compile(r"[\u3400-\u9fff]+")
@@ -91,7 +93,8 @@ _GLOSSARY = {
 
 @lru_cache(maxsize=4096)
 def _tokens(text: str) -> frozenset[str]:
-    t = _SECTION_NO.sub(" ", _CAPTION.sub(" ", _DEC.sub(" ", text.lower())))
+    t = _DEC.sub(" ", text.lower())
+    t = _SECTION_NO.sub(" ", (_CAPTION_LOWER if "ı" not in t and "ſ" not in t else _CAPTION).sub(" ", t))
     words = _LAT.findall(t)
     t += " " + " ".join(_GLOSSARY[w] for w in words if w in _GLOSSARY)
     out = {w for w in words if w not in _STOP and not (len(w) == 1 and w.isalpha())}
@@ -110,9 +113,18 @@ def _id_shapes(tokens: Iterable[str]) -> dict[str, frozenset[str]]:
     """Identifier-like tokens keyed by shape: `p90` → `p#`, `70b` → `#b`; the same shape names one kind of key."""
     out: dict[str, set[str]] = {}
     for t in tokens:
-        if _IDTOK.fullmatch(t):
-            out.setdefault(re.sub(r"\d+", "#", t), set()).add(t)
+        shape = _shape(t)
+        if shape is not None:
+            out.setdefault(shape, set()).add(t)
     return {k: frozenset(v) for k, v in out.items()}
+
+
+_DIGITS = re.compile(r"\d+")
+
+
+@lru_cache(maxsize=16384)
+def _shape(token: str) -> str | None:
+    return _DIGITS.sub("#", token) if _IDTOK.fullmatch(token) else None
 
 
 def _positions(text: str, offset: int) -> list[tuple[str, int]]:
@@ -217,6 +229,7 @@ class _ReportPrep:
 def _prepare_report(rid: str, figures: list[Figure], pages: list[Page]) -> _ReportPrep:
     figs: list[_Fig] = []
     label_tokens: dict[str, frozenset[str]] = {}
+    shapes: dict[frozenset[str], dict[str, frozenset[str]]] = {}  # figures with one token set share (read-only) shapes
     caption: dict[str, bool] = {}
     for f in figures:
         unit = parse_unit(f.unit)
@@ -236,8 +249,11 @@ def _prepare_report(rid: str, figures: list[Figure], pages: list[Page]) -> _Repo
             toks |= lt
         row = f"{rid}\x1f{f.page}\x1f{f.quote}" if f.kind == "cell" and f.quote else None
         ftoks = frozenset(toks)
+        ids = shapes.get(ftoks)
+        if ids is None:
+            ids = shapes[ftoks] = _id_shapes(ftoks)
         figs.append(_Fig(f, unit, abs(f.value) * unit.factor, ftoks, _figure_bound(f, raw_num), table, row, raw_num,
-                         ids=_id_shapes(ftoks)))  # fmt: skip
+                         ids=ids))  # fmt: skip
     rp = _ReportPrep(rid, figs, pages, pure=all(x.f.report == rid for x in figs))
     for x in figs:
         rp.dim_figs.setdefault(x.unit.dim, []).append(x)
@@ -273,11 +289,11 @@ def _prepare_report(rid: str, figures: list[Figure], pages: list[Page]) -> _Repo
         (frozenset().union(*(x.tokens for x in r)), [(abs(x.f.value), x.raw_num or _num_text(x.f.value), x.unit) for x in r])
         for r in rp.rows
     ]  # fmt: skip
+    label_ints = {lab: [tok for tok in toks if tok.isdigit()] for lab, toks in label_tokens.items()}
     for x in figs:
         for lab in x.f.labels:
-            for tok in label_tokens[lab]:
-                if tok.isdigit():
-                    rp.ints.setdefault(x.f.report, {}).setdefault(tok, []).append((x, lab))
+            for tok in label_ints[lab]:
+                rp.ints.setdefault(x.f.report, {}).setdefault(tok, []).append((x, lab))
     return rp
 
 
@@ -313,6 +329,7 @@ class _Prep:
         self.pure = all(rp.pure for rp in reports)
         self.dims = list(dict.fromkeys(d for rp in reports for d in rp.dims))
         self._ints: dict[str, dict[str, list[tuple[_Fig, str]]]] = {}
+        self._holding: dict[tuple[str, ...], tuple[list[_ReportPrep], frozenset[str]]] = {}
 
     def holding(self, rids: Iterable[str]) -> list[_ReportPrep]:
         """The prepared reports whose figures may belong to `rids`, in index order."""
@@ -321,9 +338,27 @@ class _Prep:
         wanted = set(rids)
         return [rp for rp in self.reports if rp.rid in wanted]
 
-    def by_table(self, key: str) -> list[_Fig]:
+    def scope(self, rids: Iterable[str]) -> tuple[list[_ReportPrep], frozenset[str]]:
+        """`holding(rids)` and the set of `rids`, remembered per scope (articles cite few distinct sets)."""
+        key = tuple(rids)
+        hit = self._holding.get(key)
+        if hit is None:
+            hit = self._holding[key] = (self.holding(key), frozenset(key))
+        return hit
+
+    def table(self, key: str) -> list[_Fig]:
+        """The figures of one printed table (its key starts with the report id)."""
         rp = self.by_rid.get(key.split("\x1f", 1)[0])
         return rp.by_table.get(key, []) if rp else []
+
+    @property
+    def figs(self) -> list[_Fig]:
+        """Every figure, in index order (for tools; checking looks figures up per report)."""
+        return [x for rp in self.reports for x in rp.figs]
+
+    @property
+    def by_table(self) -> dict[str, list[_Fig]]:
+        return {k: v for rp in self.reports for k, v in rp.by_table.items()}
 
     def rows(self, rid: str) -> tuple[list[list[_Fig]], list[tuple[frozenset[str], list[tuple[float, str, Unit]]]]]:
         rp = self.by_rid.get(rid)
@@ -370,10 +405,14 @@ def _page_lines(text: str) -> list[tuple[str, tuple[str, frozenset[int]]]]:
 
 def _matches(prep: _Prep, value: float, step: float, unit: Unit, reports: Iterable[str] | None) -> list[_Fig]:
     """Figures equal to `value` within the printed precision (`step`), in compatible units."""
-    wanted = set(reports) if reports is not None else None
-    holding = prep.holding(wanted) if wanted is not None else prep.reports
+    if reports is None:
+        holding, wanted = prep.reports, None
+    else:
+        holding, wanted = prep.scope(reports)
     if not holding:
         return []
+    if prep.pure:  # the reports held are exactly the wanted ones
+        wanted = None
     v = abs(value)
     out: list[_Fig] = []
     dims = [unit.dim, ""] if unit.dim else prep.dims
@@ -393,7 +432,7 @@ def _matches(prep: _Prep, value: float, step: float, unit: Unit, reports: Iterab
             lo = bisect_left(bases, lo_v)
             hi = bisect_right(bases, hi_v, lo)
             if lo < hi:
-                hits.extend(x for x in figs[lo:hi] if wanted is None or x.f.report in wanted)
+                hits.extend(figs[lo:hi] if wanted is None else [x for x in figs[lo:hi] if x.f.report in wanted])
                 sources += 1
         if sources > 1:  # as one index-wide sorted table would list them: by value, ties in index order
             hits.sort(key=lambda x: x.base)
@@ -404,12 +443,19 @@ def _matches(prep: _Prep, value: float, step: float, unit: Unit, reports: Iterab
 # ---------------------------------------------------------------------------------------------------------------
 # The draft as blocks: front-matter fields, headings, paragraphs, list items, table cells.
 
-_FULL_END = re.compile(r"[。!?!?]+|(?<!e\.g)(?<!i\.e)(?<!vs)(?<!al)(?<!No)(?<!Fig)(?<!approx)[.!?](?=\s|$)|\n\s*\n")
+# Sentence ends. Each alternative starts with one character of a set, so the regex engine skips ahead to
+# candidates instead of trying the abbreviation look-behinds at every position. (`!` and `?` end a sentence
+# unconditionally; `.` not after e.g., vs., Fig. … and only before space or the end.)
+_NOT_ABBREV = r"(?<!e\.g.)(?<!i\.e.)(?<!vs.)(?<!al.)(?<!No.)(?<!Fig.)(?<!approx.)"
+_FULL_END = re.compile(r"[。!?.\n](?:(?<=[。!?])[。!?]*|(?<=\.)" + _NOT_ABBREV + r"(?=\s|$)|(?<=\n)\s*\n)")
+_SENT_END = re.compile(r"[。!?;.\n](?:(?<=[。!?;])[。!?;]*|(?<=\.)" + _NOT_ABBREV + r"(?=\s|$)|(?<=\n)\s*\n)")
 _CLAUSE = re.compile(r"[,,;;::、]|\band\b|\bwhile\b|以及|并且")
-_SENT_END = re.compile(r"[。!?;!?;]+|(?<!e\.g)(?<!i\.e)(?<!vs)(?<!al)(?<!No)(?<!Fig)(?<!approx)[.!?](?=\s|$)|\n\s*\n")
 _MARKER = re.compile(r"^[ \t]*(?:>[ \t]?)*(?:(?:[-*+]|\d{1,9}[.)])(?:[ \t]+|$))?")
 _HEADING = re.compile(r"^[ \t]*#{1,6}(?:[ \t]+(?:\d+(?:\.\d+)*\.?(?=[ \t]))?|$)|[ \t]+#+[ \t]*$")
 _QUOTE_PREFIX = re.compile(r"^[ \t]*(?:>[ \t]?)*")
+_MARKERS_ONLY = re.compile(r"【[^】]*】|\[source:[^\]]*\]|[\s。.;;,,]", re.I)
+_SPACES = re.compile(r"\s+")
+_TRAIL = re.compile(r"[\s。.!?!?;;]+$")
 
 
 @dataclass(eq=False)
@@ -441,9 +487,14 @@ def _blank(text: str, pattern: re.Pattern[str], first_only: bool = False) -> str
     return "\n".join(lines)
 
 
+def _citations(text: str) -> list[tuple[int, int, list[str]]]:
+    """`citations(text)`; every marker opens with `【` or `[`, so text without either has none."""
+    return citations(text) if "【" in text or "[" in text else []
+
+
 def _cite_ids(text: str) -> list[str]:
     out: list[str] = []
-    for _, _, ids in citations(text):
+    for _, _, ids in _citations(text):
         out.extend(i for i in ids if i not in out)
     return out
 
@@ -459,16 +510,22 @@ def _split_cells(line: str) -> list[tuple[int, int]]:
     return [(a + 1, b) for a, b in pairwise(bars)]
 
 
+def _line_starts(text: str) -> list[int]:
+    out = [0]
+    i = text.find("\n")
+    while i >= 0:
+        out.append(i + 1)
+        i = text.find("\n", i + 1)
+    return out
+
+
 def _body_blocks(body: str) -> list[_Block]:
     from markdown_it import MarkdownIt  # imported on first use: keeps `publish` start-up light
 
     md = _md_cache.get("md")
-    if md is None:
-        md = _md_cache["md"] = MarkdownIt("commonmark").enable("table")
-    starts = [0]
-    for i, c in enumerate(body):
-        if c == "\n":
-            starts.append(i + 1)
+    if md is None:  # block structure only: inline parsing (emphasis, links…) tells QC nothing
+        md = _md_cache["md"] = MarkdownIt("commonmark").enable("table").disable(["inline", "text_join"])
+    starts = _line_starts(body)
 
     def span(m: list[int]) -> tuple[int, int]:
         a = starts[m[0]] if m[0] < len(starts) else len(body)
@@ -585,17 +642,42 @@ def _fmt(v: float) -> str:
     return f"{v:.{digits}f}".rstrip("0").rstrip(".")
 
 
-@dataclass
+@dataclass(eq=False)
 class _Sentence:
     start: int
     end: int
-    text: str  # citation markers removed
+    chunk: str  # the sentence as written (positions of `where` count from `start`)
     cites: list[str]
-    tokens: frozenset[str]
+    extra: str = ""  # more context words (a table cell's row and header)
     quantities: list[Quantity] = field(default_factory=list)
-    where: list[tuple[str, int]] = field(default_factory=list)  # tokens with positions in the block text
-    ids: dict[str, frozenset[str]] = field(default_factory=dict)
     full_cites: list[str] = field(default_factory=list)  # markers anywhere in the full sentence (up to 。)
+
+    # Text and context are read only for sentences that hold a number, and once.
+    @cached_property
+    def plain(self) -> str:
+        """The sentence without citation markers, spaces collapsed, final punctuation dropped."""
+        plain = self.chunk
+        for s, e, _ in reversed(_citations(plain)):
+            plain = plain[:s] + plain[e:]
+        return _TRAIL.sub("", _SPACES.sub(" ", plain).strip())
+
+    @cached_property
+    def text(self) -> str:
+        """As shown in findings (a table cell shows its row instead)."""
+        return self.plain
+
+    @cached_property
+    def tokens(self) -> frozenset[str]:
+        return _tokens(self.plain + " " + self.extra)
+
+    @cached_property
+    def where(self) -> list[tuple[str, int]]:
+        """Tokens with their positions in the block text."""
+        return _positions(self.chunk, self.start)
+
+    @cached_property
+    def ids(self) -> dict[str, frozenset[str]]:
+        return _id_shapes(self.tokens)
 
 
 class _Checker:
@@ -609,8 +691,8 @@ class _Checker:
         self.terms: list[TermCheck] = []
         self.ids: dict[str, int] = {}
         self._text = ""
-        self._body_starts = [0] + [m.end() for m in re.finditer("\n", draft.body)]
-        self._file_starts = [0] + [m.end() for m in re.finditer("\n", draft.text)]
+        self._body_starts = _line_starts(draft.body)
+        self._file_starts = _line_starts(draft.text)
 
     # -- scopes ---------------------------------------------------------------------------------------------
     def _unknown(self, ids: Iterable[str], fld: str, offset: int) -> None:
@@ -693,15 +775,21 @@ class _Checker:
         """A figure of the same table the sentence describes better than `f` (another row or metric)."""
         if not f.table:
             return None
-        ctx = sent.tokens
+        ctx, ft, dim = sent.tokens, f.tokens, f.unit.dim
+        own = ctx & ft
         best, best_adv = None, 0
-        tol = step * (unit.factor if unit.dim else f.unit.factor) / 2 * (1 + 1e-9) + 1e-12
-        for g in self.prep.by_table(f.table):
-            if g is f or g.unit.dim != f.unit.dim:
+        scale = unit.factor if unit.dim else f.unit.factor
+        tol = step * scale / 2 * (1 + 1e-9) + 1e-12
+        target = abs(value) * scale
+        for g in self.prep.table(f.table):
+            if g is f or g.unit.dim != dim:
                 continue
-            if abs(g.base - abs(value) * (unit.factor if unit.dim else f.unit.factor)) <= tol:
+            theirs = (ctx & g.tokens) - ft
+            if not theirs:  # the sentence names nothing of g's that f lacks: g can never describe it better
                 continue
-            mine, theirs = ctx & (f.tokens - g.tokens), ctx & (g.tokens - f.tokens)
+            if abs(g.base - target) <= tol:
+                continue
+            mine = own - g.tokens
             adv = len(theirs) - len(mine)
             if adv == 0 and mine and theirs and not endpoint and self._nearest_key(q, sent, mine, theirs) == "theirs":
                 adv = 1  # "40% at concurrency 8 and 29% at concurrency 16": the key next to the number decides
@@ -754,15 +842,18 @@ class _Checker:
         v = abs(value) * (unit.factor if unit.dim else 1.0)
         cands.sort(key=lambda x: (-len(ctx & x.tokens), abs(x.base - v * (1.0 if unit.dim else x.unit.factor))))
         rivals = []
-        fitting = [x for x in cands if (endpoint or not self._conflict(x, sent))
-                   and self._rival(x, q, value, step, unit, sent, endpoint) is None]  # fmt: skip
+        rival_of: dict[int, _Fig | None] = {}
+        for x in cands:
+            if endpoint or not self._conflict(x, sent):
+                rival_of[id(x)] = self._rival(x, q, value, step, unit, sent, endpoint)
+        fitting = [x for x in cands if id(x) in rival_of and rival_of[id(x)] is None]
         if fitting:
             x = fitting[0]
             labs = _labels(x.f)
             msg = f"{x.f.report} p.{x.f.page}: {_shown(x)}" + (f" ({labs})" if labs else "")
             return _Verdict("verified", _source(x), message=msg, fig=x, cands=fitting)
         for x in cands:
-            rival = self._rival(x, q, value, step, unit, sent, endpoint)
+            rival = rival_of[id(x)] if id(x) in rival_of else self._rival(x, q, value, step, unit, sent, endpoint)
             if rival is not None:
                 rivals.append((x, rival))
         if not rivals:  # every figure with this value belongs to another model, row or gate than the sentence names
@@ -945,11 +1036,7 @@ class _Checker:
                 if end <= pos:
                     continue
                 chunk = text[pos:end]
-                if (
-                    out
-                    and out[-1].end == pos
-                    and not re.sub(r"【[^】]*】|\[source:[^\]]*\]|[\s。.;;,,]", "", chunk, flags=re.I)
-                ):
+                if out and out[-1].end == pos and not _MARKERS_ONLY.sub("", chunk):
                     prev = out[-1]  # a citation marker after the full stop belongs to the sentence before it
                     prev.end = end
                     prev.cites = list(dict.fromkeys([*prev.cites, *_cite_ids(chunk)]))
@@ -958,9 +1045,14 @@ class _Checker:
                 pos = end
         # A marker at the end of a full sentence covers its clauses before a `;` too.
         fulls = [m.end() for m in _FULL_END.finditer(text)] + [len(text)]
-        start = 0
-        for end in fulls:
-            group = [x for x in out if start <= x.start < end]
+        start, k = 0, 0
+        for end in fulls:  # sentences are in order: each full sentence takes the next run of them
+            while k < len(out) and out[k].start < start:
+                k += 1
+            j = k
+            while j < len(out) and out[j].start < end:
+                j += 1
+            group = out[k:j]
             cites = list(dict.fromkeys(c for x in group for c in x.cites))
             for x in group:
                 x.full_cites = cites
@@ -969,12 +1061,7 @@ class _Checker:
 
     def _sentence(self, text: str, a: int, b: int, extra: str = "") -> _Sentence:
         chunk = text[a:b]
-        plain = chunk
-        for s, e, _ in reversed(citations(chunk)):
-            plain = plain[:s] + plain[e:]
-        plain = re.sub(r"[\s。.!?!?;;]+$", "", re.sub(r"\s+", " ", plain).strip())
-        toks = _tokens(plain + " " + extra)
-        return _Sentence(a, b, plain, _cite_ids(chunk), toks, where=_positions(chunk, a), ids=_id_shapes(toks))
+        return _Sentence(a, b, chunk, _cite_ids(chunk), extra)
 
     def run_block(self, bl: _Block) -> None:
         ftext = self._text = bl.text
@@ -1016,7 +1103,7 @@ class _Checker:
             if any(x is not y and (x.row == y.row or (x.col is not None and x.col == y.col)) for x, y in same_table):
                 continue
             x, y = same_table[0]
-            mate = next((m for m in self.prep.by_table(x.table or "") if m.row == x.row and m is not x
+            mate = next((m for m in self.prep.table(x.table or "") if m.row == x.row and m is not x
                          and m.unit.dim == y.unit.dim), None)  # fmt: skip
             target = mate or y
             msg = (f"{a.text.strip()} and {b.text.strip()} are not one before/after pair of {x.f.report} "
@@ -1052,8 +1139,10 @@ class _Checker:
             )  # fmt: skip
 
     def _emit(self, bl: _Block, sent: _Sentence, qs: list[Quantity]) -> None:
-        scope = self._scope(bl, sent)
         self._unknown(sent.cites, bl.field, bl.offset + sent.start)
+        if not qs:
+            return
+        scope = self._scope(bl, sent)
         verdicts = [
             _Verdict("exempt", message={"id": "identifier", "date": "date", "citation": "citation"}[q.exempt])
             if q.exempt

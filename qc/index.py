@@ -38,8 +38,13 @@ class EvidenceIndex:
         return [f for figs in self.figures.values() for f in figs]
 
     def figure(self, figure_id: str) -> Figure | None:
-        for figs in self.figures.values():
-            for f in figs:
-                if f.id == figure_id:
-                    return f
-        return None
+        """The figure with this id (the first, in report order), via a map made once per content of `figures`."""
+        sig = tuple((rid, id(figs), len(figs)) for rid, figs in self.figures.items())
+        cached = self.__dict__.get("_by_id")
+        if cached is None or cached[0] != sig:
+            by_id: dict[str, Figure] = {}
+            for figs in self.figures.values():
+                for f in figs:
+                    by_id.setdefault(f.id, f)
+            cached = self.__dict__["_by_id"] = (sig, by_id)
+        return cached[1].get(figure_id)

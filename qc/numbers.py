@@ -77,6 +77,31 @@ PREFIX_RE = re.compile(
 ID_PREFIX_RE = re.compile(
     r"(?:表|图|Table|Tab\.|Fig\.|Figure|Section|Sec\.|§|Eq\.|Equation|No\.|#|第|章节|Step|Gate)[ \u00a0]*$"
 )
+# The last character of every PREFIX_RE / ID_PREFIX_RE alternative. A prefix ends right before the number (spaces
+# aside), so where the character there is none of these the regex cannot match and its costly search is skipped.
+PREFIX_ENDS = frozenset("为约概近~～≈tdy.e≥=⩾于少n>过逾rg≤<⩽多高达ow到")
+ID_PREFIX_ENDS = frozenset("表图e.n§#第节p")
+
+
+def _may_end(t: str, pos: int, ends: frozenset[str], fold: bool) -> bool:
+    """Whether a prefix whose alternatives end in `ends` can end at `pos` (before optional spaces)."""
+    k = pos
+    if k and t[k - 1] == "\n":  # `$` also matches before a final newline: let the regex decide
+        return True
+    while k and t[k - 1] in " \u00a0":
+        k -= 1
+    if not k:
+        return False
+    c = t[k - 1]
+    if c in ends:
+        return True
+    if not fold:
+        return False
+    if c.isascii():
+        return c.lower() in ends
+    return c.lower() != c or c.upper() != c  # a cased letter may fold to one of them (ſ ~ s): let the regex decide
+
+
 ID_TAIL_RE = re.compile(r"[0-9]*(?:[.\-–][0-9]+)*(?:[ \u00a0]*(?:章|节|页|条|部分|轮|次|步|阶段|期))?")
 RANGE_SEP_RE = re.compile(r"[ \u00a0]*(?:–|—|~|～|至|到|to|and)[ \u00a0]*|-")
 CHANGE_RE = re.compile(
@@ -90,6 +115,11 @@ COUNT_AFTER = re.compile(r"[ \u00a0]?[A-Z0-9]")
 _COUNTS = frozenset(COUNT_WORDS)
 
 
+# Every date DATE_RE reads holds a year (19xx/20xx) or 月: a cheap test spares the long alternation most texts.
+_YEARISH = re.compile(r"(?:19|20)\d\d")
+_CHECKED = re.compile(r"[\d【\[]")  # no digit and no citation marker: nothing to extract
+
+
 def _decimals(num: str) -> int:
     return len(num.split(".", 1)[1]) if "." in num else 0
 
@@ -99,7 +129,7 @@ class _Scanner:
         self.text = text
         self.out: list[Quantity] = []
         spans: list[tuple[int, int]] = []
-        for start, end, ids in citations(text):
+        for start, end, ids in citations(text) if "【" in text or "[" in text else ():
             spans.append((start, end))
             pos = start
             for rid in ids:
@@ -111,7 +141,7 @@ class _Scanner:
                     pos = i + len(rid)
         for m in MASK_RE.finditer(text):
             spans.append(m.span())
-        for m in DATE_RE.finditer(text):
+        for m in DATE_RE.finditer(text) if "月" in text or _YEARISH.search(text) else ():
             if not self._inside(spans, m.start()):
                 self.out.append(
                     Quantity(m.start(), m.end(), m.group(), None, exempt="date", num_start=m.start(), num_end=m.end())
@@ -182,7 +212,7 @@ class _Scanner:
             if sign == "-":
                 value = -value
         approx, bound = False, None
-        pm = PREFIX_RE.search(t, max(0, start - 16), start)
+        pm = PREFIX_RE.search(t, max(0, start - 16), start) if _may_end(t, start, PREFIX_ENDS, True) else None
         if pm:
             kind = pm.lastgroup
             if kind == "approx":
@@ -207,7 +237,7 @@ class _Scanner:
         if c1 == "-" and c2.isascii() and c2.isalnum():  # DeepSeek-32B is a model size; Llama-3 a name
             q = self.atom(m, allow_sign=False)
             return q if q is not None and q.magnitude else self.ident(s, m.end())
-        if ID_PREFIX_RE.search(t, max(0, s - 10), s):
+        if _may_end(t, s, ID_PREFIX_ENDS, False) and ID_PREFIX_RE.search(t, max(0, s - 10), s):
             tail = ID_TAIL_RE.match(t, s)
             end = tail.end() if tail else m.end()
             while end > s and t[end - 1] in ".-– ":
@@ -292,4 +322,6 @@ class _Scanner:
 
 def extract(text: str) -> list[Quantity]:
     """Every number in `text`, in order: quantities with value/unit/precision, and exempt ids, dates and citations."""
+    if not _CHECKED.search(text):
+        return []
     return _Scanner(text).run()
