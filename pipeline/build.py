@@ -3,360 +3,47 @@
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import re
 import shutil
-import threading
 import time
 import unicodedata
 import uuid
-from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
-from urllib.parse import quote, urljoin, urlparse
-
-from markupsafe import Markup
 
 from evidence.errors import BuildError, InputError, PublishError
-from evidence.fsutil import atomic_write, recover_dir, replace_dir, sha256_bytes
-from evidence.models import Figure, Report, ReportEntry
-from evidence.registry import REGISTRY_NAME, load_registry, report_file
-from pipeline.brief import SLUG
+from evidence.fsutil import recover_dir, replace_dir, sha256_bytes
+from evidence.registry import REGISTRY_NAME, load_registry
 from pipeline.config import CONFIG_NAME, ContentRoot
-from qc.draft import Draft, check_article_size, parse_draft
-from qc.index import EvidenceIndex
-from qc.models import ERROR_STATUSES, OK_STATUSES, FileResult, NumberCheck
 
-if TYPE_CHECKING:  # Jinja2 and Markdown load only when something is rendered: a no-op build needs neither
+# A no-op build imports only the above: drafts, QC, Markdown, Jinja2 and the page code load when something changed.
+if TYPE_CHECKING:
     import jinja2
 
-    from pipeline.render import Mark
+    from pipeline.pages import ArticleJob
+    from qc.draft import Draft
+    from qc.index import EvidenceIndex
+    from qc.models import FileResult
 
 Echo = Callable[..., None]
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 SITE_TEMPLATES = TEMPLATES / "site"
 STATIC = TEMPLATES / "static"
-_CODE = [Path(__file__), Path(__file__).with_name("render.py"), Path(__file__).with_name("charts.py")]
-_QC_CODE = Path(__file__).resolve().parent.parent / "qc"
+_HERE = Path(__file__).resolve().parent
+_CODE = [_HERE / "build.py", _HERE / "pages.py", _HERE / "render.py", _HERE / "charts.py"]
+_QC_CODE = _HERE.parent / "qc"
 MARKER = ".proofpress-build"  # in the output: the build key, and proof the folder is ours to replace
-STATE_VERSION = "3"
+STATE_VERSION = "4"
 _META_KEYS = {"title", "lang", "date", "updated", "tags", "evidence"}  # what listings, links and cache keys need
 POOL_MIN = 24  # below this many renders, starting worker processes costs more than it saves
 RELATED_K, RELATED_WINDOW = 4, 3
-FEED_ENTRIES = 50
-_NUM_TOKEN = re.compile(r"\d+(?:[.,]\d+)*")
-_CJK = re.compile(r"[\u2e80-\u9fff]")
-
-UI: dict[str, dict[str, str]] = {
-    "zh": {
-        "skip": "跳到正文",
-        "nav_articles": "文章",
-        "nav_evidence": "证据库",
-        "nav_search": "搜索",
-        "search_label": "搜索文章",
-        "search_placeholder": "搜索:如 冷恢复、TTFT",
-        "search_button": "搜索",
-        "answer": "直接答案",
-        "published": "发布",
-        "updated": "更新",
-        "tags": "标签",
-        "faq": "本文要点问答",
-        "q": "问",
-        "a": "答",
-        "sources": "数据出处(可查证)",
-        "download": "下载报告 PDF ↓",
-        "request": "联系我们获取 →",
-        "library_entry": "证据库条目",
-        "related": "相关文章",
-        "disclosure": "本文由{brand}内容引擎撰写,发布前经过自动质检:文中每个关键数字都已与所引实测报告逐一核对,并标明出处。"
-        "将鼠标移到数字上或用键盘聚焦即可查看报告、页码与原文,点击可打开报告的对应页;全部报告收录在证据库中。"
-        "如有疑问或发现错误,欢迎联系我们。",
-        "contact": "联系我们",
-        "preview_banner": "预览:本文尚未通过人工审核,不会出现在正式站点上。",
-        "tip_source": "出处",
-        "tip_page": "页码",
-        "tip_quote": "原文",
-        "tip_derivation": "推导",
-        "tip_status": "核对",
-        "status_verified": "与报告数值一致",
-        "status_derived": "由报告数值推算",
-        "status_exempt": "无需出处",
-        "status_error": "未通过质检",
-        "page_n": "第 {n} 页",
-        "index_title": "最新文章",
-        "tag_title": "标签:{tag}",
-        "n_articles": "{n} 篇文章",
-        "all_tags": "全部标签",
-        "evidence_title": "证据库",
-        "evidence_intro": "文章引用的每一份测试报告:元数据、SHA-256 校验值、可下载的 PDF,以及报告中可引用的数据。",
-        "access_public": "公开下载",
-        "access_on-request": "按需提供",
-        "col_id": "编号",
-        "col_report": "报告",
-        "col_date": "日期",
-        "col_pages": "页数",
-        "col_access": "获取方式",
-        "col_figures": "数据条目",
-        "version": "版本",
-        "sha256": "SHA-256",
-        "figures": "报告中的数据",
-        "figures_on_request": "本报告按需提供,不在本站公开;下表只列出已发布文章引用的数据。",
-        "col_label": "指标",
-        "col_value": "数值",
-        "col_page": "页",
-        "col_quote": "原文",
-        "citing": "引用本报告的文章",
-        "none": "暂无",
-        "search_title": "搜索",
-        "search_nojs": "站内搜索需要启用 JavaScript;也可以从首页或标签页浏览全部文章。",
-        "search_none": "没有找到匹配的文章。",
-        "search_count": "找到 {n} 篇文章",
-        "not_found": "页面不存在",
-        "not_found_text": "您要找的页面不存在或已移动。",
-        "home": "返回首页",
-        "feed": "订阅(Atom)",
-        "footer": "每个数字都注明出处,并链接到报告原页。",
-        "chart_note": "图中数值即文中经核对的数字。",
-    },
-    "en": {
-        "skip": "Skip to content",
-        "nav_articles": "Articles",
-        "nav_evidence": "Evidence",
-        "nav_search": "Search",
-        "search_label": "Search articles",
-        "search_placeholder": "Search, e.g. TTFT",
-        "search_button": "Search",
-        "answer": "The short answer",
-        "published": "Published",
-        "updated": "Updated",
-        "tags": "Tags",
-        "faq": "Key points",
-        "q": "Q",
-        "a": "A",
-        "sources": "Data sources",
-        "download": "Download PDF",
-        "request": "Request it",
-        "library_entry": "Evidence entry",
-        "related": "Related articles",
-        "disclosure": "This article was written by the {brand} content engine and checked automatically before "
-        "publication: every key number was compared with the test report it cites, and names its source. Hover over "
-        "or focus a number to see the report, page and quote; click it to open that page. Every report is listed in "
-        "the evidence library. Questions or corrections are welcome.",
-        "contact": "Contact us",
-        "preview_banner": "Preview: this article has not been approved by a reviewer and is not on the public site.",
-        "tip_source": "Source",
-        "tip_page": "Page",
-        "tip_quote": "Quote",
-        "tip_derivation": "Derivation",
-        "tip_status": "Check",
-        "status_verified": "matches the report",
-        "status_derived": "derived from the report's figures",
-        "status_exempt": "needs no source",
-        "status_error": "failed QC",
-        "page_n": "p. {n}",
-        "index_title": "Latest articles",
-        "tag_title": "Tag: {tag}",
-        "n_articles": "{n} articles",
-        "all_tags": "All tags",
-        "evidence_title": "Evidence library",
-        "evidence_intro": "Every test report the articles cite: metadata, SHA-256, the PDF where it is public, "
-        "and the figures it contains.",
-        "access_public": "Public",
-        "access_on-request": "On request",
-        "col_id": "ID",
-        "col_report": "Report",
-        "col_date": "Date",
-        "col_pages": "Pages",
-        "col_access": "Access",
-        "col_figures": "Figures",
-        "version": "Version",
-        "sha256": "SHA-256",
-        "figures": "Figures in this report",
-        "figures_on_request": "This report is available on request and is not published here; the table lists only "
-        "the figures published articles cite.",
-        "col_label": "Measures",
-        "col_value": "Value",
-        "col_page": "Page",
-        "col_quote": "Quote",
-        "citing": "Articles citing this report",
-        "none": "None yet",
-        "search_title": "Search",
-        "search_nojs": "Search needs JavaScript; every article is also listed on the home and tag pages.",
-        "search_none": "No article matches.",
-        "search_count": "{n} articles found",
-        "not_found": "Page not found",
-        "not_found_text": "The page you are looking for does not exist or has moved.",
-        "home": "Back to the home page",
-        "feed": "Feed (Atom)",
-        "footer": "Every number names its source and links to the report page.",
-        "chart_note": "The bars show the checked numbers of the text.",
-    },
-}
-
-
-# ---- page contexts (what each template receives as `page`) ------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SiteCtx:
-    """Every template's `site`: the site's settings plus the static files' version (for cache busting)."""
-
-    title: str
-    brand: str
-    description: str
-    base_url: str
-    base_path: str
-    contact_url: str
-    lang: str
-    static_v: str
-    preview: bool
-
-
-@dataclass(frozen=True)
-class TagLink:
-    """A tag and the relative href of its page."""
-
-    name: str
-    slug: str
-    href: str
-
-
-@dataclass(frozen=True)
-class ArticleLink:
-    """An article as listed on index, tag, library and related sections."""
-
-    slug: str
-    title: str
-    date: str
-    href: str
-    lang: str
-    answer: str
-    tags: tuple[TagLink, ...] = ()
-
-
-@dataclass(frozen=True)
-class SourceEntry:
-    """One report of an article's data-sources list."""
-
-    id: str
-    title: str
-    date: str
-    access: str
-    pdf: str | None  # relative href of the PDF (public reports only)
-    library: str  # relative href of the report's evidence-library entry
-
-
-@dataclass(frozen=True)
-class QAItem:
-    """One key-point question and its answer, numbers wrapped."""
-
-    q: Markup
-    a: Markup
-
-
-@dataclass(frozen=True)
-class ArticlePage:
-    """Context of `article.html`: one article with every checked number wrapped in its provenance."""
-
-    slug: str
-    lang: str
-    rel: str
-    canonical: str
-    title_html: Markup
-    title_text: str
-    description: str
-    date: str
-    updated: str | None
-    tags: tuple[TagLink, ...]
-    answer_html: Markup
-    body_html: Markup
-    faq: tuple[QAItem, ...]
-    sources: tuple[SourceEntry, ...]
-    related: tuple[ArticleLink, ...]
-    approved: bool
-    jsonld_article: Markup
-    jsonld_faq: Markup | None
-
-
-@dataclass(frozen=True)
-class ListPage:
-    """Context of `list.html`: the index (newest first) or one tag's articles."""
-
-    lang: str
-    rel: str
-    canonical: str
-    heading: str
-    intro: str
-    articles: tuple[ArticleLink, ...]
-    tags: tuple[tuple[TagLink, int], ...]  # all tags with their article counts (index only)
-    is_index: bool
-
-
-@dataclass(frozen=True)
-class FigureRow:
-    """One figure of a report as the library shows it."""
-
-    id: str
-    page: int
-    page_label: str | None
-    labels: str
-    raw: str
-    unit: str
-    quote: str
-    href: str | None
-
-
-@dataclass(frozen=True)
-class ReportCard:
-    """One report of the evidence library."""
-
-    id: str
-    title: str
-    date: str
-    access: str
-    sha256: str
-    version: int | None
-    pages: int | None
-    pdf: str | None  # relative href from the page it is shown on
-    size: str | None
-    href: str  # the report's own library page
-    figure_count: int
-    citing: tuple[ArticleLink, ...]
-
-
-@dataclass(frozen=True)
-class LibraryPage:
-    """Context of `library.html`: every registered report."""
-
-    lang: str
-    rel: str
-    canonical: str
-    reports: tuple[ReportCard, ...]
-
-
-@dataclass(frozen=True)
-class ReportPage:
-    """Context of `report.html`: one report, its figures (cited ones only when on request) and its citers."""
-
-    lang: str
-    rel: str
-    canonical: str
-    report: ReportCard
-    figures: tuple[FigureRow, ...]
-    on_request: bool
-
-
-@dataclass(frozen=True)
-class SimplePage:
-    """Context of `search.html` and `404.html`."""
-
-    lang: str
-    rel: str
-    canonical: str
+# A file whose mtime or ctime lies this close to the moment it was looked at may change again within the same
+# timestamp tick: its stat is not trusted next time (the "racy git" problem), so its content is hashed again.
+_RACY_NS = 2_000_000_000
 
 
 # ---- results ------------------------------------------------------------------------------------------------
@@ -394,18 +81,21 @@ class BuildSummary:
 
 class Evidence(Protocol):
     def versions(self) -> dict[str, str]: ...
-    def index(self) -> EvidenceIndex: ...
+    def index(self, ids: Iterable[str] | None = None) -> EvidenceIndex: ...
 
 
-Check = Callable[[Draft, EvidenceIndex, dict[str, str]], FileResult]
-Approve = Callable[[Draft, FileResult, EvidenceIndex, Path], bool]
+Check = Callable[["Draft", "EvidenceIndex", dict[str, str]], "FileResult"]
+Approve = Callable[["Draft", "FileResult", "EvidenceIndex", Path], bool]
 
 
 class StoreEvidence:
-    """The evidence store of a content root: cheap version lookups, the full index only when needed."""
+    """The evidence store of a content root: cheap version lookups; reports' figures and pages loaded only when
+    needed, and only for the reports asked for (checking one edited draft needs just the reports it cites)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self._loaded: EvidenceIndex | None = None
+        self._complete = False
 
     def versions(self) -> dict[str, str]:
         if not self.path.is_file():
@@ -415,13 +105,27 @@ class StoreEvidence:
         with Store(self.path, readonly=True) as store:
             return {r.id: f"{r.sha256}:{r.version}" for r in store.reports()}
 
-    def index(self) -> EvidenceIndex:
-        if not self.path.is_file():
-            return EvidenceIndex()
+    def index(self, ids: Iterable[str] | None = None) -> EvidenceIndex:
+        """An index holding at least the reports `ids` (every report when None)."""
+        from qc.index import EvidenceIndex
+
+        if self._loaded is None:
+            self._loaded = EvidenceIndex()
+        if self._complete or not self.path.is_file():
+            return self._loaded
         from evidence.store import Store
 
         with Store(self.path, readonly=True) as store:
-            return EvidenceIndex.load(store)
+            if ids is None:
+                self._loaded, self._complete = EvidenceIndex.load(store), True
+            else:
+                missing = [i for i in dict.fromkeys(ids) if i not in self._loaded.reports]
+                if missing:
+                    part = EvidenceIndex.load(store, missing)
+                    self._loaded.reports.update(part.reports)
+                    self._loaded.figures.update(part.figures)
+                    self._loaded.pages.update(part.pages)
+        return self._loaded
 
 
 class IndexEvidence:
@@ -433,7 +137,7 @@ class IndexEvidence:
     def versions(self) -> dict[str, str]:
         return {rid: f"{r.sha256}:{r.version}" for rid, r in self._index.reports.items()}
 
-    def index(self) -> EvidenceIndex:
+    def index(self, ids: Iterable[str] | None = None) -> EvidenceIndex:
         return self._index
 
 
@@ -475,283 +179,91 @@ def tag_slug(tag: str) -> str:
     return s or "tag-" + sha256_bytes(tag)[:8]
 
 
-def _json_ld(data: Any) -> Markup:
-    text = json.dumps(data, ensure_ascii=False, indent=1)
-    # Inside <script> only `</`, `<!--` and U+2028/9 can end or confuse the block; escape them all.
-    for a, b in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
-        text = text.replace(a, b)
-    return Markup(text)
-
-
-def _site_lang(title: str) -> str:
-    return "zh" if _CJK.search(title) else "en"
-
-
-def _human_size(n: int) -> str:
-    for unit in ("B", "KB", "MB", "GB"):
-        if n < 1024 or unit == "GB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1024  # type: ignore[assignment]
-    return f"{n} B"
-
-
-def _abs(site: SiteCtx, path: str) -> str:
-    return urljoin(site.base_url, path)
-
-
-def _allowed_tokens(figures: Iterable[tuple[str, list[str]]]) -> set[str]:
-    out: set[str] = set()
-    for raw, labels in figures:
-        for s in (raw, *labels):
-            out.update(t.replace(",", "") for t in _NUM_TOKEN.findall(s))
-    return out
-
-
-def _safe_quote(quote: str, labels: Sequence[str], raw: str, unit: str, allowed: set[str]) -> str:
-    """An on-request report's quote, only if every number in it is one the site may show; else label: value."""
-    if quote and all(t.replace(",", "") in allowed for t in _NUM_TOKEN.findall(quote)):
-        return quote
-    value = raw if (not unit or unit in raw) else f"{raw} {unit}"
-    return (" · ".join(labels) + ": " if labels else "") + value
-
-
-# ---- the article page (pure; runs in worker processes) ------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ReportInfo:
-    """What an article page needs to know about a report it cites."""
-
-    id: str
-    title: str
-    date: str
-    access: str
-    file: str
-
-
 @dataclass
-class ArticleJob:
-    """Everything one article page depends on; its hash (with the code's) is the page's cache key."""
+class _File:
+    """A draft or approval file: its name, stat fingerprint and content hash (bytes kept when read this build)."""
 
-    draft: Draft
-    result: FileResult | None  # loaded from the QC cache by whichever process renders the page
-    site: SiteCtx
-    reports: dict[str, ReportInfo]
-    related: list[ArticleLink]
-    approved: bool
-    allowed: set[str] | None = None  # numbers on-request quotes may show, worked out when first needed
+    name: str
+    path: Path
+    fp: tuple[int, int, int, int]  # size, mtime_ns, ctime_ns, inode
+    sha: str
+    raw: bytes | None = None
 
 
-def _allowed_in_quotes(job: ArticleJob) -> set[str]:
-    """Numbers an on-request quote may show: those the article itself prints, and its cited figures' labels."""
-    numbers = job.result.numbers if job.result else []
-    pairs = [(n.text, n.source.labels if n.source and n.status in OK_STATUSES else []) for n in numbers]
-    return _allowed_tokens(pairs)
+def _scan(folder: Path, suffix: str, known: dict[str, list[Any]], max_bytes: int | None = None) -> list[_File]:
+    """Every `*<suffix>` file of `folder` by name, hashed only when its stat differs from the one `known` records
+    (so an unchanged tree of 1,000 drafts costs 1,000 stat calls, not 1,000 reads)."""
+    try:
+        with os.scandir(folder) as it:
+            names = sorted(e.name for e in it if e.name.endswith(suffix))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    out: list[_File] = []
+    for name in names:
+        path = folder / name
+        st = os.stat(path)
+        if max_bytes is not None and st.st_size > max_bytes:
+            from qc.draft import check_article_size
 
-
-def _marks(job: ArticleJob, text: str, numbers: list[NumberCheck], ui: dict[str, str], rel: str) -> list[Mark]:
-    from pipeline.render import Mark
-
-    marks: list[Mark] = []
-    made: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # numbers resting on the same figure share their tooltip
-    for n in numbers:
-        if not (0 <= n.start < n.end <= len(text)) or text[n.start : n.end] != n.text:
-            continue  # offsets that do not point at the number's text would wrap the wrong words
-        failed = n.status in ERROR_STATUSES
-        if n.source is None and not n.derivation and not failed:
-            continue  # exempt numbers (years, model sizes) make no claim to link
-        key = (n.source.figure if n.source else None, n.text, n.status, n.derivation, n.message)
-        if key not in made:
-            made[key] = _tooltip(job, n, failed, ui, rel)
-        marks.append(Mark(n.start, n.end, *made[key]))
-    return marks
-
-
-def _tooltip(job: ArticleJob, n: NumberCheck, failed: bool, ui: dict[str, str], rel: str) -> tuple[Any, ...]:
-    """(href, tip rows, kind, data attributes) of one checked number."""
-    rows: list[tuple[str, str]] = []
-    data: list[tuple[str, str]] = []
-    href = None
-    info = job.reports.get(n.source.report) if n.source is not None else None
-    confidential = n.source is not None and (info is None or info.access != "public")
-    if n.source is not None and not (failed and confidential):
-        # A failed number's nearest figure of an on-request report is not cited: nothing of it is shown.
-        src = n.source
-        rows.append((ui["tip_source"], f"{src.report} · {info.title}" if info else src.report))
-        page = ui["page_n"].format(n=src.page) + (
-            f" ({src.page_label})" if src.page_label and src.page_label != str(src.page) else ""
-        )
-        rows.append((ui["tip_page"], page))
-        public = info is not None and info.access == "public"
-        if public:
-            quote_text = src.quote
+            check_article_size(path, max_bytes)  # before reading: a runaway file must not fill memory
+        fp = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+        prev = known.get(name)
+        if prev is not None and tuple(prev[:4]) == fp:
+            out.append(_File(name, path, fp, prev[4]))
         else:
-            if job.allowed is None:
-                job.allowed = _allowed_in_quotes(job)
-            quote_text = _safe_quote(src.quote, src.labels, n.text, src.unit, job.allowed)
-        if quote_text:
-            rows.append((ui["tip_quote"], f"“{quote_text}”"))
-        if info is not None:
-            href = (
-                f"{rel}reports/{quote(info.file)}#page={src.page}"
-                if public
-                else f"{rel}evidence/{quote(src.report)}/#fig-{src.figure}"
-            )
-        data = [("report", src.report), ("page", str(src.page)), ("figure", src.figure)]
-    if n.derivation:
-        rows.append((ui["tip_derivation"], n.derivation))
-    status = "error" if failed else n.status
-    note = ui.get(f"status_{status}", status)
-    if failed and n.message and not confidential:
-        note = f"{note}: {n.message}"
-    rows.append((ui["tip_status"], note))
-    return href, tuple(rows), status, tuple(data)
-
-
-def _render_article(job: ArticleJob) -> tuple[str, dict[str, str]]:
-    """The article page's HTML and its plain texts (title, answer, body) for search and feeds."""
-    from pipeline.charts import section_charts
-    from pipeline.render import render_field
-
-    draft, meta, site = job.draft, job.draft.meta, job.site
-    lang = meta.lang
-    ui = UI[lang]
-    rel = "../../"
-    assert job.result is not None, "the QC result is loaded before rendering"
-    by_field: dict[str, list[NumberCheck]] = {}
-    for n in job.result.numbers:
-        by_field.setdefault(n.field, []).append(n)
-    ids = list(dict.fromkeys(meta.evidence))
-
-    def cite_href(rid: str) -> str | None:
-        return f"#src-{rid}" if rid in job.reports else None
-
-    def field_html(name: str, text: str, *, inline: bool, prefix: str, after: dict[int, str] | None = None) -> Any:
-        marks = _marks(job, text, by_field.get(name, []), ui, rel)
-        return render_field(text, marks, inline=inline, cite_href=cite_href, id_prefix=prefix, after_section=after)
-
-    title = field_html("title", meta.title, inline=True, prefix="nt")
-    answer = field_html("answer", meta.answer, inline=True, prefix="na")
-    charts = section_charts(
-        draft.body,
-        by_field.get("body", []),
-        lang=lang,
-        report_titles={rid: r.title for rid, r in job.reports.items()},
-    )
-    body = field_html("body", draft.body, inline=False, prefix="nb", after=charts)
-    faq = []
-    faq_plain = []
-    for i, qa in enumerate(meta.faq):
-        q = field_html(f"faq.{i}.q", qa.q, inline=True, prefix=f"nq{i}-")
-        a = field_html(f"faq.{i}.a", qa.a, inline=True, prefix=f"nf{i}-")
-        faq.append(QAItem(q.html, a.html))
-        faq_plain.append((q.text, a.text))
-    cited = ids + [r for r in _cited_ids(draft) if r not in ids]
-    sources = tuple(
-        SourceEntry(
-            id=rid,
-            title=job.reports[rid].title,
-            date=job.reports[rid].date,
-            access=job.reports[rid].access,
-            pdf=f"{rel}reports/{quote(job.reports[rid].file)}" if job.reports[rid].access == "public" else None,
-            library=f"{rel}evidence/{quote(rid)}/",
-        )
-        for rid in cited
-        if rid in job.reports
-    )
-    canonical = _abs(site, f"articles/{draft.slug}/")
-    date = meta.date.isoformat()
-    updated = meta.updated.isoformat() if meta.updated else None
-    tags = tuple(TagLink(t, tag_slug(t), f"{rel}tags/{quote(tag_slug(t))}/") for t in meta.tags)
-    org = {"@type": "Organization", "name": site.brand, "url": site.base_url}
-    article_ld = {
-        "@context": "https://schema.org",
-        "@type": "TechArticle",
-        "headline": title.text,
-        "description": answer.text,
-        "inLanguage": "zh-CN" if lang == "zh" else "en",
-        "datePublished": date,
-        "dateModified": updated or date,
-        "keywords": list(meta.tags),
-        "author": org,
-        "publisher": org,
-        "mainEntityOfPage": {"@type": "WebPage", "@id": canonical},
-        "url": canonical,
-        "citation": [
-            {
-                "@type": "Report",
-                "name": s.title,
-                "datePublished": s.date,
-                **({"url": _abs(site, f"reports/{quote(job.reports[s.id].file)}")} if s.pdf else {}),
-            }
-            for s in sources
-        ],
-    }
-    faq_ld = (
-        {
-            "@context": "https://schema.org",
-            "@type": "FAQPage",
-            "inLanguage": article_ld["inLanguage"],
-            "mainEntity": [
-                {"@type": "Question", "name": q, "acceptedAnswer": {"@type": "Answer", "text": a}} for q, a in faq_plain
-            ],
-        }
-        if faq_plain
-        else None
-    )
-    page = ArticlePage(
-        slug=draft.slug,
-        lang=lang,
-        rel=rel,
-        canonical=canonical,
-        title_html=title.html,
-        title_text=title.text,
-        description=answer.text,
-        date=date,
-        updated=updated,
-        tags=tags,
-        answer_html=answer.html,
-        body_html=body.html,
-        faq=tuple(faq),
-        sources=sources,
-        related=tuple(job.related),
-        approved=job.approved,
-        jsonld_article=_json_ld(article_ld),
-        jsonld_faq=_json_ld(faq_ld) if faq_ld else None,
-    )
-    html = _render_template("article.html", site=site, page=page, ui=ui, rel=rel)
-    return html, {"title": title.text, "answer": answer.text, "body": body.text}
-
-
-def _cited_ids(draft: Draft) -> list[str]:
-    from qc.draft import citations
-
-    out: list[str] = []
-    for text in (draft.meta.answer, draft.body, *(x for qa in draft.meta.faq for x in (qa.q, qa.a))):
-        for _s, _e, ids in citations(text):
-            out.extend(i for i in ids if i not in out)
+            raw = path.read_bytes()
+            out.append(_File(name, path, fp, sha256_bytes(raw), raw))
     return out
+
+
+def _stats(files: list[_File], now_ns: int) -> dict[str, list[Any]]:
+    """The fingerprints worth trusting next time (not those of files touched moments ago)."""
+    return {f.name: [*f.fp, f.sha] for f in files if max(f.fp[1], f.fp[2]) < now_ns - _RACY_NS}
 
 
 # ---- templates ----------------------------------------------------------------------------------------------
 
-_ENV: dict[str, jinja2.Environment] = {}
+_ENV: dict[tuple[str, str | None], jinja2.Environment] = {}
+_BYTECODE: list[Path] = []  # where compiled templates are cached (set per build: the content root's state folder)
 
 
 def _env() -> jinja2.Environment:
     import jinja2
 
-    key = str(SITE_TEMPLATES)  # read at call time, so a test can point the build at other templates
+    # SITE_TEMPLATES is read at call time, so a test can point the build at other templates.
+    cache_dir = str(_BYTECODE[-1]) if _BYTECODE else None
+    key = (str(SITE_TEMPLATES), cache_dir)
     if key not in _ENV:
+        bcc = None
+        if cache_dir is not None:
+            os.makedirs(cache_dir, exist_ok=True)
+            bcc = _bytecode_cache(cache_dir)
         _ENV[key] = jinja2.Environment(
-            loader=jinja2.FileSystemLoader(key),
+            loader=jinja2.FileSystemLoader(key[0]),
             undefined=jinja2.StrictUndefined,
             autoescape=True,
             trim_blocks=True,
             lstrip_blocks=True,
             keep_trailing_newline=True,
+            bytecode_cache=bcc,
         )
     return _ENV[key]
+
+
+def _bytecode_cache(directory: str) -> Any:
+    """Compiled templates cached on disk (the class is made on first use, so jinja2 loads lazily)."""
+    import jinja2
+
+    class BytecodeCache(jinja2.FileSystemBytecodeCache):
+        """Compiled templates on disk (Jinja checks each against its source); an unreadable entry is compiled anew."""
+
+        def load_bytecode(self, bucket: Any) -> None:
+            try:
+                super().load_bytecode(bucket)
+            except Exception:  # a damaged cache file is no reason to fail a build
+                bucket.reset()
+
+    return BytecodeCache(directory)
 
 
 def _template_error(e: Exception) -> BuildError:
@@ -795,30 +307,48 @@ class _GateTask:
     need_qc: bool
 
 
-def _gate_task(i: int) -> tuple[list[list[str]], bool]:
+def _cited(result: FileResult) -> tuple[str, list[str]]:
+    """The figures a draft's numbers rest on, as sorted `report\\tfigure` lines, and the reports they belong to
+    in order of first citation. A failed number's nearest figure is not cited."""
+    from qc.models import OK_STATUSES
+
+    pairs = [(n.source.report, n.source.figure) for n in result.numbers if n.source and n.status in OK_STATUSES]
+    return "\n".join(sorted({f"{r}\t{f}" for r, f in pairs})), list(dict.fromkeys(r for r, _ in pairs))
+
+
+def _gate_task(i: int) -> tuple[str, list[str], bool]:
+    from qc.models import FileResult
+
     task: _GateTask = _W["gate"][i]
     sub = _sub_index(_W["index"], task.draft.meta.evidence)
-    if task.need_qc:
+    result = None
+    if not task.need_qc:
+        try:
+            result = FileResult.model_validate_json(task.qc_path.read_bytes())
+        except (OSError, ValueError):  # a damaged cache entry: check again
+            result = None
+    if result is None:
         result = _W["check"](task.draft, sub, _W["severity"])
         _cache_write(task.qc_path, result.model_dump_json())
-    else:
-        result = FileResult.model_validate_json(task.qc_path.read_text(encoding="utf-8"))
-    # Only figures a number rests on count as cited; a failed number's nearest figure is not cited.
-    cited = [[n.source.report, n.source.figure] for n in result.numbers if n.source and n.status in OK_STATUSES]
-    return cited, bool(_W["approve"](task.draft, result, sub, _W["approvals"]))
+    cited, reports = _cited(result)
+    return cited, reports, bool(_W["approve"](task.draft, result, sub, _W["approvals"]))
 
 
 def _render_task(i: int) -> dict[str, str]:
-    job, qc_path, page_path, body_path = _W["render"][i]
-    if job.result is None:
-        job.result = FileResult.model_validate_json(qc_path.read_text(encoding="utf-8"))
-    html, texts = _render_article(job)
+    from pipeline.pages import load_numbers, render_article
+
+    job, qc_path, page_path, frag_path = _W["render"][i]
+    if job.numbers is None:
+        job.numbers = load_numbers(qc_path)
+    html, texts, fragment = render_article(job)
     _cache_write(page_path, html)
-    _cache_write(body_path, texts.pop("body"))
+    _cache_write(frag_path, fragment)
     return texts
 
 
 def _sub_index(index: EvidenceIndex, ids: Iterable[str]) -> EvidenceIndex:
+    from qc.index import EvidenceIndex
+
     wanted = [i for i in dict.fromkeys(ids) if i in index.reports]
     return EvidenceIndex(
         reports={i: index.reports[i] for i in wanted},
@@ -829,10 +359,15 @@ def _sub_index(index: EvidenceIndex, ids: Iterable[str]) -> EvidenceIndex:
 
 def _run(fn: Callable[[int], Any], n: int) -> list[Any]:
     """fn(0..n-1), on both cores when there are enough tasks and forking is safe, else in this process."""
+    import multiprocessing
+    import threading
+
     fork = "fork" in multiprocessing.get_all_start_methods()
     # With other threads alive (publish serve's HTTP server) forking is unsafe: such builds stay in-process.
     if n < POOL_MIN or (os.cpu_count() or 1) < 2 or not fork or threading.active_count() > 1:
         return [fn(i) for i in range(n)]
+    from concurrent.futures import ProcessPoolExecutor
+
     with ProcessPoolExecutor(max_workers=2, mp_context=multiprocessing.get_context("fork")) as pool:
         return list(pool.map(fn, range(n), chunksize=max(1, n // 32)))
 
@@ -851,11 +386,12 @@ class _Item:
     slug: str
     draft: Draft | None = None
     qc_key: str = ""
-    cited: list[list[str]] = field(default_factory=list)  # [report, figure] of every sourced number
+    cited: str = ""  # `report\tfigure` lines of every figure its numbers rest on
+    cited_reports: list[str] = field(default_factory=list)
     approval_key: str = ""
     approved: bool = False
     page_key: str = ""
-    texts: dict[str, str] = field(default_factory=dict)
+    texts: dict[str, str] = field(default_factory=dict)  # plain title and answer, for listings and feeds
 
     @property
     def date(self) -> str:
@@ -871,17 +407,22 @@ class _Item:
 
 
 class _Cache:
-    """Derived build state under `.publish/site/`: per-draft metadata and keys, QC results, rendered pages."""
+    """Derived build state under `.publish/site/`: per-draft metadata and keys, QC results, rendered pages.
+
+    `quick.json` (the last build's key and the drafts' stat fingerprints) is all a no-op build reads; `state.json`
+    holds the rest. Cache files are content-addressed and replaced whole, without fsync: all of it is derived data.
+    """
 
     def __init__(self, root: ContentRoot) -> None:
         self.dir = root.state / "site"
         self.state_path = self.dir / "state.json"
-        self.last_path = self.dir / "last.json"  # small, so a no-op build never reads the big state file
+        self.quick_path = self.dir / "quick.json"
+        self._qc, self._pages = self.dir / "qc", self.dir / "pages"
 
     @staticmethod
     def _read(path: Path) -> dict[str, Any]:
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = json.loads(path.read_bytes())
         except (FileNotFoundError, ValueError, OSError):
             return {}
         return data if isinstance(data, dict) and data.get("version") == STATE_VERSION else {}
@@ -889,25 +430,42 @@ class _Cache:
     def load(self) -> dict[str, Any]:
         return self._read(self.state_path)
 
-    def last(self) -> dict[str, Any]:
-        return self._read(self.last_path)
+    def quick(self) -> dict[str, Any]:
+        return self._read(self.quick_path)
 
-    def save(self, drafts: dict[str, Any], last: dict[str, Any]) -> None:
-        atomic_write(self.state_path, json.dumps({"version": STATE_VERSION, "drafts": drafts}, ensure_ascii=False))
-        atomic_write(self.last_path, json.dumps({"version": STATE_VERSION, **last}, ensure_ascii=False))
+    def save_state(self, state: dict[str, Any]) -> None:
+        _cache_write(self.state_path, json.dumps({"version": STATE_VERSION, **state}, ensure_ascii=False))
+
+    def save_quick(self, quick: dict[str, Any]) -> None:
+        _cache_write(self.quick_path, json.dumps({"version": STATE_VERSION, **quick}, ensure_ascii=False))
+
+    def listing(self, sub: str) -> set[str]:
+        """File names in a cache folder: one directory read instead of a stat per cached file."""
+        try:
+            return set(os.listdir(self.dir / sub))
+        except (FileNotFoundError, NotADirectoryError):
+            return set()
 
     def result_path(self, key: str) -> Path:
-        return self.dir / "qc" / f"{key}.json"
+        return self._qc / f"{key}.json"
 
     def page_path(self, key: str) -> Path:
-        return self.dir / "pages" / f"{key}.html"
+        return self._pages / f"{key}.html"
+
+    def fragment_path(self, key: str) -> Path:
+        """An article's entry of search.json (JSON text), beside its page."""
+        return self._pages / f"{key}.json"
+
+    def offsets_path(self, key: str) -> Path:
+        """Where each article's entry lies in a cached search.json, so the next one is spliced, not rebuilt."""
+        return self._pages / f"{key}.idx"
 
     def manifest_path(self, build_key: str) -> Path:
         return self.dir / "manifests" / f"{build_key}.json"
 
     def manifest(self, build_key: str) -> dict[str, str] | None:
         try:
-            data = json.loads(self.manifest_path(build_key).read_text(encoding="utf-8"))
+            data = json.loads(self.manifest_path(build_key).read_bytes())
         except (OSError, ValueError):
             return None
         return data if isinstance(data, dict) else None
@@ -916,22 +474,23 @@ class _Cache:
         _cache_write(self.manifest_path(build_key), json.dumps(files, ensure_ascii=False))
 
     def keep_manifests(self, keep: set[str]) -> None:
-        folder = self.dir / "manifests"
-        for p in folder.glob("*.json") if folder.is_dir() else []:
-            if p.stem not in keep:
-                p.unlink(missing_ok=True)
+        for name in self.listing("manifests"):
+            if name.endswith(".json") and name[: -len(".json")] not in keep:
+                (self.dir / "manifests" / name).unlink(missing_ok=True)
 
-    def body_path(self, key: str) -> Path:
-        """The plain body text of an article page (for search.json), beside the page itself."""
-        return self.dir / "pages" / f"{key}.txt"
+    def prune(self, keep_results: set[str], keep_pages: set[str], drop: tuple[set[str], set[str]] | None) -> None:
+        """Delete cache entries no longer used: those `drop` names (results, pages) when the last build's state
+        is known, else whatever is not kept (a full scan, e.g. after the state was lost)."""
+        for sub, keep, gone in (("qc", keep_results, drop and drop[0]), ("pages", keep_pages, drop and drop[1])):
+            if gone is not None:
+                names = [f"{k}{ext}" for k in gone - keep for ext in ((".json",) if sub == "qc" else _PAGE_EXTS)]
+            else:
+                names = [n for n in self.listing(sub) if n.split(".", 1)[0] not in keep and not n.startswith(".")]
+            for n in names:
+                (self.dir / sub / n).unlink(missing_ok=True)
 
-    def prune(self, keep_results: set[str], keep_pages: set[str]) -> None:
-        for sub, keep in (("qc", keep_results), ("pages", keep_pages)):
-            folder = self.dir / sub
-            if folder.is_dir():
-                for p in folder.iterdir():
-                    if p.stem not in keep and not p.name.startswith("."):
-                        p.unlink(missing_ok=True)
+
+_PAGE_EXTS = (".html", ".json", ".idx")
 
 
 def _guard_out(root: ContentRoot, out: Path) -> None:
@@ -945,11 +504,15 @@ def _guard_out(root: ContentRoot, out: Path) -> None:
         raise InputError(f"{out} exists and was not built by Proofpress; remove it or choose another --out", path=out)
 
 
-def _cache_write(path: Path, data: str) -> None:
+def _cache_write(path: Path, data: str | bytes) -> None:
     """Replace a cache file whole (no fsync: the cache is derived data, rebuilt if ever lost)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(data, encoding="utf-8")
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    try:
+        tmp.write_bytes(raw)
+    except FileNotFoundError:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_bytes(raw)
     os.replace(tmp, path)
 
 
@@ -986,6 +549,10 @@ def build_site(
     )
 
 
+def _code_hash() -> str:
+    return _files_hash([*_CODE, *_tree_files(SITE_TEMPLATES), *_tree_files(STATIC)])
+
+
 def _build(
     root: ContentRoot,
     *,
@@ -1001,21 +568,22 @@ def _build(
     out = Path(out or root.output).resolve()
     _guard_out(root, out)
     recover_dir(out)  # a build killed mid-way left a half-written folder (or the live site moved aside)
+    cache = _Cache(root)
+    quick = cache.quick()
+    known = quick.get("stats") or {}
+    now_ns = time.time_ns()
     registry = load_registry(root.reports)
     versions = evidence.versions()
-    paths = sorted(root.articles.glob("*.md"))
     max_bytes = root.config.limits.max_article_bytes
-    for p in paths:
-        check_article_size(p, max_bytes)  # before reading: a runaway file must not fill memory
-    raw = {p: p.read_bytes() for p in paths}
-    shas = {p: sha256_bytes(b) for p, b in raw.items()}
-    approvals = {p.name: sha256_bytes(p.read_bytes()) for p in sorted(root.approvals.glob("*.json"))}
+    drafts = _scan(root.articles, ".md", known.get("articles") or {}, max_bytes)
+    approval_files = _scan(root.approvals, ".json", known.get("approvals") or {})
+    approvals = {f.name: f.sha for f in approval_files}
     pdfs = []
     for e in registry:
         f = root.reports / e.file
         st = f.stat() if f.is_file() else None
         pdfs.append((e.id, e.file, st.st_size if st else None, st.st_mtime_ns if st else None))
-    code = _files_hash([*_CODE, *_tree_files(SITE_TEMPLATES), *_tree_files(STATIC)])
+    code = _code_hash()
     qc_code = _files_hash(_tree_files(_QC_CODE, "*.py"))  # sources only: .pyc files change on first import
     config_bytes = (root.path / CONFIG_NAME).read_bytes() if (root.path / CONFIG_NAME).is_file() else b""
     build_key = _h(
@@ -1026,34 +594,66 @@ def _build(
         sha256_bytes(config_bytes),
         sha256_bytes((root.reports / REGISTRY_NAME).read_bytes()),
         versions,
-        [(p.name, shas[p]) for p in paths],
+        [(f.name, f.sha) for f in drafts],
         approvals,
         pdfs,
     )
-    cache = _Cache(root)
-    last = cache.last()
+    stats = {"articles": _stats(drafts, now_ns), "approvals": _stats(approval_files, now_ns)}
     marker = out / MARKER
-    if marker.is_file() and marker.read_text(encoding="utf-8").strip() == build_key and last.get("key") == build_key:
-        built = {s: out / "articles" / s / "index.html" for s in last.get("articles", [])}
-        summary = BuildSummary(out, 0, len(built), built, list(last.get("skipped", [])), 0, time.perf_counter() - t0)
+    if marker.is_file() and marker.read_text(encoding="utf-8").strip() == build_key and quick.get("key") == build_key:
+        if stats != known:  # touched but unchanged files: remember their new stat, so they are not read again
+            cache.save_quick({**quick, "stats": stats})
+        built = {s: out.joinpath("articles", s, "index.html") for s in quick.get("articles", [])}
+        summary = BuildSummary(out, 0, len(built), built, list(quick.get("skipped", [])), 0, time.perf_counter() - t0)
         say(f"build: nothing changed since the last build ({len(built)} articles)")
         return summary
+    _BYTECODE[:] = [cache.dir / "jinja"]
+    return _full_build(
+        root, out, preview, say, evidence, check, approve, t0,
+        cache=cache, quick=quick, stats=stats, registry=registry, versions=versions, drafts=drafts,
+        approvals=approvals, code=code, qc_code=qc_code, build_key=build_key,
+    )  # fmt: skip
+
+
+def _full_build(
+    root: ContentRoot,
+    out: Path,
+    preview: bool,
+    say: Echo,
+    evidence: Evidence,
+    check: Check,
+    approve: Approve,
+    t0: float,
+    *,
+    cache: _Cache,
+    quick: dict[str, Any],
+    stats: dict[str, Any],
+    registry: list[Any],
+    versions: dict[str, str],
+    drafts: list[_File],
+    approvals: dict[str, str],
+    code: str,
+    qc_code: str,
+    build_key: str,
+) -> BuildSummary:
+    from pipeline import pages
+    from pipeline.brief import SLUG
+    from qc.draft import parse_draft
+
+    max_bytes = root.config.limits.max_article_bytes
 
     # 1. Every draft, parsed (or its metadata reused when its bytes are unchanged) and validated.
-    old = cache.load().get("drafts") or {}
+    state = cache.load()
+    old: dict[str, Any] = state.get("drafts") or {}
     items: list[_Item] = []
-    for p in paths:
-        prev = old.get(p.name)
-        if prev and prev.get("sha") == shas[p]:
-            items.append(_Item(p.name, p, shas[p], prev["meta"], prev["slug"]))
+    for f in drafts:
+        prev = old.get(f.name)
+        if prev and prev.get("sha") == f.sha:
+            items.append(_Item(f.name, f.path, f.sha, prev["meta"], prev["slug"]))
             continue
-        try:
-            text = raw[p].decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise InputError(f"not UTF-8 text: {e}", path=p) from e
-        draft = parse_draft(text, p, max_bytes=max_bytes)
+        draft = _parse(f.path, f.raw if f.raw is not None else f.path.read_bytes(), max_bytes, parse_draft)
         meta = draft.meta.model_dump(mode="json", include=_META_KEYS)
-        items.append(_Item(p.name, p, shas[p], meta, draft.slug, draft=draft))
+        items.append(_Item(f.name, f.path, f.sha, meta, draft.slug, draft=draft))
     seen: dict[str, Path] = {}
     for it in items:
         if not SLUG.match(it.slug):
@@ -1064,20 +664,17 @@ def _build(
 
     def draft_of(it: _Item) -> Draft:
         if it.draft is None:
-            it.draft = parse_draft(raw[it.path].decode("utf-8"), it.path, max_bytes=max_bytes)
+            raw = it.path.read_bytes()
+            if sha256_bytes(raw) != it.sha:
+                raise InputError("the draft changed while the site was being built; build again", path=it.path)
+            it.draft = _parse(it.path, raw, max_bytes, parse_draft)
         return it.draft
 
     # 2. QC, reused when the draft, its reports' versions, the severity settings and QC's code are unchanged.
     severity: dict[str, str] = dict(root.config.qc.severity)
-    index: EvidenceIndex | None = None
-
-    def get_index() -> EvidenceIndex:
-        nonlocal index
-        if index is None:
-            index = evidence.index()
-        return index
 
     # 3. The approval gate, reused when QC's result and the approval file are unchanged.
+    results = cache.listing("qc")
     gate: list[tuple[_Item, _GateTask]] = []
     n_qc = 0
     for it in items:
@@ -1085,18 +682,19 @@ def _build(
         it.qc_key = _h("qc", it.sha, [(r, versions.get(r)) for r in ev], severity, qc_code)
         it.approval_key = _h("approval", it.qc_key, approvals.get(f"{it.slug}.json"))
         prev = old.get(it.name) or {}
-        qc_cached = prev.get("qc") == it.qc_key and cache.result_path(it.qc_key).is_file()
+        qc_cached = f"{it.qc_key}.json" in results
         if qc_cached and prev.get("approval") == it.approval_key:
-            it.cited, it.approved = prev.get("cited", []), bool(prev.get("approved"))
+            it.cited, it.cited_reports, it.approved = prev["cited"], prev["cited_reports"], bool(prev["approved"])
         else:
             gate.append((it, _GateTask(draft_of(it), cache.result_path(it.qc_key), not qc_cached)))
             n_qc += not qc_cached
     if gate:
         say(f"build: checking {n_qc} draft(s), gating {len(gate)}")
         t_qc = time.perf_counter()
+        wanted = {r for it, _ in gate for r in it.evidence}
         _W.update(
             gate=[t for _, t in gate],
-            index=get_index(),
+            index=evidence.index(wanted),
             check=check,
             approve=approve,
             severity=severity,
@@ -1106,8 +704,8 @@ def _build(
             outcomes = _run(_gate_task, len(gate))
         finally:
             _W.clear()
-        for (it, _), (cited, approved) in zip(gate, outcomes, strict=True):
-            it.cited, it.approved = cited, approved
+        for (it, _), (cited, reports, approved) in zip(gate, outcomes, strict=True):
+            it.cited, it.cited_reports, it.approved = cited, reports, approved
         say(f"build: checked {n_qc} draft(s) in {time.perf_counter() - t_qc:.2f}s")
     built_items = [it for it in items if it.approved or preview]
     skipped = sorted(it.slug for it in items if not (it.approved or preview))
@@ -1116,59 +714,47 @@ def _build(
     built_items.sort(key=lambda it: it.date, reverse=True)
 
     # 4. Site-wide context.
-    cfg = root.config.site
-    base_url = cfg.base_url if cfg.base_url.endswith("/") else cfg.base_url + "/"
-    static_files = _tree_files(STATIC)
-    site = SiteCtx(
-        title=cfg.title,
-        brand=cfg.brand,
-        description=cfg.description,
-        base_url=base_url,
-        base_path=urlparse(base_url).path or "/",
-        contact_url=cfg.contact_url,
-        lang=_site_lang(cfg.title + cfg.brand),
-        static_v=_files_hash(static_files)[:10],
-        preview=preview,
-    )
-    report_infos = {e.id: ReportInfo(e.id, e.title, e.date.isoformat(), e.access, e.file) for e in registry}
-    site_key = _h(asdict(site))
+    site = pages.site_context(root.config.site, preview, _files_hash(_tree_files(STATIC))[:10])
+    report_infos = {e.id: pages.ReportInfo(e.id, e.title, e.date.isoformat(), e.access, e.file) for e in registry}
+    site_key = _h(site)
     info_keys = {rid: repr(info) for rid, info in report_infos.items()}
     related = _related(built_items)
-    # Related links carry no answer text: it is known only after rendering, and the page key must not wait for it.
-    links = {it.slug: _article_link(it, "../../", with_answer=False) for it in built_items}
+    by_slug = {it.slug: it for it in built_items}
 
     # 5. Article pages, reused when everything they show is unchanged.
-    jobs: list[tuple[_Item, ArticleJob | None]] = []
+    page_files = cache.listing("pages")
+    todo: list[tuple[_Item, ArticleJob]] = []
     for it in built_items:
-        rel_links = [links[s] for s in related[it.slug]]
-        infos = {r: report_infos[r] for r in sorted(set(it.evidence) | {c[0] for c in it.cited}) if r in report_infos}
+        rel = [by_slug[s] for s in related[it.slug]]
+        infos = {r: report_infos[r] for r in sorted({*it.evidence, *it.cited_reports}) if r in report_infos}
         it.page_key = _h(
             "page",
+            it.slug,
             code,
             it.qc_key,
             it.approved,
             site_key,
             [info_keys[r] for r in infos],
-            [(x.slug, x.title, x.date, x.lang) for x in rel_links],
+            [(x.slug, str(x.meta["title"]), x.date, str(x.meta.get("lang", "zh"))) for x in rel],
         )
         prev = old.get(it.name)
         if (
             prev
             and prev.get("page") == it.page_key
             and prev.get("texts")
-            and cache.page_path(it.page_key).is_file()
-            and cache.body_path(it.page_key).is_file()
+            and f"{it.page_key}.html" in page_files
+            and f"{it.page_key}.json" in page_files
         ):
             it.texts = prev["texts"]
-            jobs.append((it, None))
         else:
-            jobs.append((it, ArticleJob(draft_of(it), None, site, infos, rel_links, it.approved)))
-    todo = [(it, job) for it, job in jobs if job is not None]
+            # Related links carry no answer text: it is known only after rendering, and the page key must not wait.
+            links = [pages.article_link(x, "../../", with_answer=False) for x in rel]
+            todo.append((it, pages.ArticleJob(draft_of(it), None, site, infos, links, it.approved, it.meta)))
     if todo:
         say(f"build: rendering {len(todo)} article page(s)")
         t_render = time.perf_counter()
         _W["render"] = [
-            (job, cache.result_path(it.qc_key), cache.page_path(it.page_key), cache.body_path(it.page_key))
+            (job, cache.result_path(it.qc_key), cache.page_path(it.page_key), cache.fragment_path(it.page_key))
             for it, job in todo
         ]
         try:
@@ -1182,20 +768,34 @@ def _build(
     # 6. Everything else; then the new site is written next to the output and swapped in. The folder swapped out
     # is kept as `.<out>.stage` and brought up to date next time, so a build rewrites only the files that changed.
     plan = _Plan()
-    generated = _write_site(plan, root, site, built_items, registry, get_index, versions, cache, code)
+    for it in built_items:
+        plan.link(f"articles/{it.slug}/index.html", cache.page_path(it.page_key), it.page_key)
+    generated, search = pages.plan_site(
+        plan,
+        root,
+        site,
+        built_items,
+        registry,
+        lambda: evidence.index(),
+        versions,
+        cache,
+        code,
+        site_key,
+        state.get("search"),
+    )
     manifest = plan.manifest()
     stage = out.parent / f".{out.name}.stage"
-    old = _stage_manifest(stage, cache)
-    target = stage if old is not None else out.parent / f".{out.name}.new-{uuid.uuid4().hex[:8]}"
+    old_files = _stage_manifest(stage, cache)
+    target = stage if old_files is not None else out.parent / f".{out.name}.new-{uuid.uuid4().hex[:8]}"
     try:
-        if old is None:
+        if old_files is None:
             shutil.rmtree(stage, ignore_errors=True)  # unknown contents (a build died while updating it)
         else:
             (stage / MARKER).unlink()  # until the marker is back, this folder counts as half-written
-        files = _apply(plan, target, old)
+        files = _apply(plan, target, old_files)
         _write(target / MARKER, build_key + "\n")
     except BaseException as e:
-        if old is None:
+        if old_files is None:
             shutil.rmtree(target, ignore_errors=True)
         if isinstance(e, PublishError):
             raise
@@ -1204,27 +804,44 @@ def _build(
         raise
     cache.save_manifest(build_key, manifest)
     _swap(target, out, stage)
-    cache.keep_manifests({build_key, str(last.get("key", ""))})
+    cache.keep_manifests({build_key, str(quick.get("key", ""))})
 
-    new_state = {
+    new_drafts = {
         it.name: {
             "sha": it.sha,
             "meta": it.meta,
             "slug": it.slug,
             "qc": it.qc_key,
             "cited": it.cited,
+            "cited_reports": it.cited_reports,
             "approval": it.approval_key,
             "approved": it.approved,
             **({"page": it.page_key, "texts": it.texts} if it.page_key else {}),
         }
         for it in items
     }
-    articles = {it.slug: out / "articles" / it.slug / "index.html" for it in built_items}
-    cache.save(new_state, {"key": build_key, "articles": list(articles), "skipped": skipped})
-    cache.prune({it.qc_key for it in items}, {it.page_key for it in built_items} | generated)
+    articles = {it.slug: out.joinpath("articles", it.slug, "index.html") for it in built_items}
+    cache.save_state({"drafts": new_drafts, "generated": sorted(generated), "search": search})
+    cache.save_quick({"key": build_key, "articles": list(articles), "skipped": skipped, "stats": stats})
+    keep_results = {it.qc_key for it in items}
+    keep_pages = {it.page_key for it in built_items} | generated
+    if state:  # the last build's entries that this one no longer uses
+        was_results = {d.get("qc", "") for d in old.values()}
+        was_pages = {d.get("page", "") for d in old.values()} | set(state.get("generated") or [])
+        cache.prune(keep_results, keep_pages, (was_results, was_pages))
+    else:
+        cache.prune(keep_results, keep_pages, None)
     written = len(todo)
     summary = BuildSummary(out, written, len(built_items) - written, articles, skipped, files, time.perf_counter() - t0)
     return summary
+
+
+def _parse(path: Path, raw: bytes, max_bytes: int, parse_draft: Callable[..., Draft]) -> Draft:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InputError(f"not UTF-8 text: {e}", path=path) from e
+    return parse_draft(text, path, max_bytes=max_bytes)
 
 
 def _swap(new: Path, out: Path, stage: Path) -> None:
@@ -1247,85 +864,77 @@ def _stage_manifest(stage: Path, cache: _Cache) -> dict[str, str] | None:
     return cache.manifest(key)
 
 
-def _article_link(it: _Item, rel: str, *, with_answer: bool = True) -> ArticleLink:
-    tags = tuple(TagLink(t, tag_slug(t), f"{rel}tags/{quote(tag_slug(t))}/") for t in it.tags)
-    answer = it.texts.get("answer") if it.texts and with_answer else None
-    return ArticleLink(
-        slug=it.slug,
-        title=str(it.meta["title"]),
-        date=it.date,
-        href=f"{rel}articles/{it.slug}/",
-        lang=str(it.meta.get("lang", "zh")),
-        answer=answer or "",
-        tags=tags,
-    )
-
-
 def _related(items: list[_Item]) -> dict[str, list[str]]:
     """Up to RELATED_K articles sharing tags or reports, from each shared tag's/report's nearest neighbours in
     date order — linear in the number of articles, and an edit only touches its neighbours' pages."""
-    keys = {it.slug: {("t", tag_slug(t)) for t in it.tags} | {("r", r) for r in it.evidence} for it in items}
-    order = {it.slug: i for i, it in enumerate(items)}
-    buckets: dict[tuple[str, str], list[str]] = {}
-    pos: dict[tuple[str, tuple[str, str]], int] = {}
-    for it in items:
-        for k in sorted(keys[it.slug]):
+    slugs = [it.slug for it in items]
+    keys = [frozenset({("t", tag_slug(t)) for t in it.tags} | {("r", r) for r in it.evidence}) for it in items]
+    buckets: dict[tuple[str, str], list[int]] = {}
+    pos: list[dict[tuple[str, str], int]] = []
+    for i, mine in enumerate(keys):
+        where = {}
+        for k in mine:
             bucket = buckets.setdefault(k, [])
-            pos[(it.slug, k)] = len(bucket)
-            bucket.append(it.slug)
+            where[k] = len(bucket)
+            bucket.append(i)
+        pos.append(where)
+    width = 2 * RELATED_WINDOW + 1
     out: dict[str, list[str]] = {}
-    for it in items:
-        cands: set[str] = set()
-        for k in keys[it.slug]:
-            b, p = buckets[k], pos[(it.slug, k)]
-            start = max(0, min(p - RELATED_WINDOW, len(b) - 2 * RELATED_WINDOW - 1))  # full window at the ends too
-            cands.update(b[start : start + 2 * RELATED_WINDOW + 1])
-        cands.discard(it.slug)
-        mine = keys[it.slug]
-        ranked = sorted(cands, key=lambda s: (-len(mine & keys[s]), abs(order[s] - order[it.slug]), s))
-        out[it.slug] = ranked[:RELATED_K]
+    for i, mine in enumerate(keys):
+        cands: set[int] = set()
+        for k, p in pos[i].items():
+            b = buckets[k]
+            start = max(0, min(p - RELATED_WINDOW, len(b) - width))  # a full window at the ends too
+            cands.update(b[start : start + width])
+        cands.discard(i)
+        ranked = sorted((-len(mine & keys[j]), abs(j - i), slugs[j]) for j in cands)
+        out[slugs[i]] = [s for _, _, s in ranked[:RELATED_K]]
     return out
 
 
 class _Plan:
-    """Every file of the new site: its path, a fingerprint of its content, and how to write it."""
+    """Every file of the new site: its path, a fingerprint of its content, and where its content comes from."""
 
     def __init__(self) -> None:
-        self.files: dict[str, tuple[str, Callable[[Path], object]]] = {}
+        # rel → (fingerprint, source file, how to write it: "link" a content-addressed cache file or "copy")
+        self.files: dict[str, tuple[str, Path, str]] = {}
 
     def link(self, rel: str, src: Path, fingerprint: str) -> None:
-        self.files[rel] = (fingerprint, lambda dst: _link_or_copy(src, dst, mkdir=False))
+        self.files[rel] = (fingerprint, src, "link")
 
     def copy(self, rel: str, src: Path) -> None:
         st = src.stat()
-        self.files[rel] = (f"copy:{src}:{st.st_size}:{st.st_mtime_ns}", lambda dst: shutil.copyfile(src, dst))
-
-    def data(self, rel: str, data: str | bytes) -> None:
-        raw = data.encode("utf-8") if isinstance(data, str) else data
-        self.files[rel] = (f"data:{sha256_bytes(raw)}", lambda dst: dst.write_bytes(raw))
+        self.files[rel] = (f"copy:{src}:{st.st_size}:{st.st_mtime_ns}", src, "copy")
 
     def manifest(self) -> dict[str, str]:
-        return {rel: fp for rel, (fp, _) in self.files.items()}
+        return {rel: fp for rel, (fp, _, _) in self.files.items()}
+
+
+def _put(src: Path, dst: Path, how: str) -> None:
+    if how == "link":
+        _link_or_copy(src, dst, mkdir=False)
+    else:
+        shutil.copyfile(src, dst)
 
 
 def _apply(plan: _Plan, dest: Path, old: dict[str, str] | None) -> int:
     """Write the plan into a fresh folder (`old` None), or bring a recycled site folder whose files `old`
     describes up to date by touching only what differs. Returns how many files were written."""
-    made: set[Path] = set()
+    made: set[str] = set()
 
-    def parent_of(path: Path) -> None:
-        if path.parent not in made:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            made.add(path.parent)
+    def parent_of(rel: str) -> None:
+        parent = rel.rpartition("/")[0]
+        if parent not in made:
+            (dest / parent).mkdir(parents=True, exist_ok=True)
+            made.add(parent)
 
     written = 0
     if old is None:
         dest.mkdir(parents=True)
-        made.add(dest)
-        for rel, (_, write) in plan.files.items():
-            path = dest / rel
-            parent_of(path)
-            write(path)
+        made.add("")
+        for rel, (_, src, how) in plan.files.items():
+            parent_of(rel)
+            _put(src, dest / rel, how)
             written += 1
         return written
     for rel in old.keys() - plan.files.keys():
@@ -1335,258 +944,14 @@ def _apply(plan: _Plan, dest: Path, old: dict[str, str] | None) -> int:
             if parent == dest or any(parent.iterdir()):
                 break
             parent.rmdir()
-    for rel, (fp, write) in plan.files.items():
+    for rel, (fp, src, how) in plan.files.items():
         if old.get(rel) == fp:
             continue
         path = dest / rel
-        parent_of(path)
+        parent_of(rel)
         part = path.with_name(f".{path.name}.part")
         part.unlink(missing_ok=True)
-        write(part)
+        _put(src, part, how)
         os.replace(part, path)
         written += 1
     return written
-
-
-def _write_site(
-    plan: _Plan,
-    root: ContentRoot,
-    site: SiteCtx,
-    items: list[_Item],
-    registry: list[ReportEntry],
-    get_index: Callable[[], EvidenceIndex],
-    versions: dict[str, str],
-    cache: _Cache,
-    code: str,
-) -> set[str]:
-    """Plan every file of the site (rendering what the cache lacks); returns the generated pages' cache keys."""
-    keys: set[str] = set()
-
-    def emit_as(key: str, rel_path: str, template: str, **ctx: Any) -> None:
-        keys.add(key)
-        cached = cache.page_path(key)
-        if not cached.is_file():
-            _cache_write(cached, _render_template(template, **ctx))
-        plan.link(rel_path, cached, key)
-
-    def emit(rel_path: str, template: str, **ctx: Any) -> None:
-        """Render a page, or link the page an earlier build rendered from exactly the same context."""
-        emit_as(_h("gen", code, template, rel_path, sorted(ctx.items())), rel_path, template, **ctx)
-
-    ui = UI[site.lang]
-    for it in items:
-        plan.link(f"articles/{it.slug}/index.html", cache.page_path(it.page_key), it.page_key)
-    for p in _tree_files(STATIC):
-        plan.copy(f"static/{p.relative_to(STATIC).as_posix()}", p)
-    # Public PDFs only; on-request reports never leave the content root.
-    for e in registry:
-        src = report_file(root.reports, e)  # a symlink out of reports/ is refused, never copied into the site
-        if e.access == "public" and src.is_file():
-            plan.copy(f"reports/{e.file}", src)
-
-    links: dict[tuple[str, str], ArticleLink] = {}
-
-    def listing(rel: str, subset: Iterable[_Item]) -> tuple[ArticleLink, ...]:
-        out = []
-        for it in subset:
-            link = links.get((it.slug, rel))
-            if link is None:
-                link = links[(it.slug, rel)] = _article_link(it, rel)
-            out.append(link)
-        return tuple(out)
-
-    tag_items: dict[str, list[_Item]] = {}
-    tag_names: dict[str, str] = {}
-    for it in items:
-        for t in it.tags:
-            s = tag_slug(t)
-            tag_names.setdefault(s, t)
-            if not tag_items.get(s) or tag_items[s][-1] is not it:
-                tag_items.setdefault(s, []).append(it)
-    tag_counts = tuple(
-        (TagLink(tag_names[s], s, f"tags/{quote(s)}/"), len(v))
-        for s, v in sorted(tag_items.items(), key=lambda kv: (-len(kv[1]), kv[0]))
-    )
-    emit(
-        "index.html",
-        "list.html",
-        site=site,
-        ui=ui,
-        rel="",
-        page=ListPage(
-            site.lang, "", site.base_url, ui["index_title"], site.description, listing("", items), tag_counts, True
-        ),
-    )
-    for s, its in tag_items.items():
-        heading = ui["tag_title"].format(tag=tag_names[s])
-        canonical = _abs(site, f"tags/{quote(s)}/")
-        page = ListPage(
-            site.lang,
-            "../../",
-            canonical,
-            heading,
-            ui["n_articles"].format(n=len(its)),
-            listing("../../", its),
-            (),
-            False,
-        )
-        emit(f"tags/{s}/index.html", "list.html", site=site, ui=ui, rel="../../", page=page)
-
-    # Evidence library: what each report is, and which articles cite it.
-    citing: dict[str, list[_Item]] = {}
-    cited_figures: dict[str, set[str]] = {}
-    for it in items:
-        for rid in dict.fromkeys([*it.evidence, *(c[0] for c in it.cited)]):
-            citing.setdefault(rid, []).append(it)
-        for rid, fid in it.cited:
-            cited_figures.setdefault(rid, set()).add(fid)
-    # The library's pages depend on the reports' versions, the cited figures and the citing drafts: when none of
-    # those changed, link last build's pages without loading the evidence index at all.
-    files = {e.id: report_file(root.reports, e) for e in registry}
-    lib_key = _h(
-        "library",
-        code,
-        site,
-        [
-            (
-                e,
-                versions.get(e.id),
-                sorted(cited_figures.get(e.id, ())),
-                [(x.slug, x.meta, x.texts.get("answer")) for x in citing.get(e.id, [])],  # what its links show
-                files[e.id].stat().st_size if files[e.id].is_file() else None,
-            )
-            for e in registry
-        ],
-    )
-    lib_pages = ["evidence/index.html", *(f"evidence/{e.id}/index.html" for e in registry)]
-    if all(cache.page_path(_h(lib_key, lp)).is_file() for lp in lib_pages):
-        for lp in lib_pages:
-            emit_as(_h(lib_key, lp), lp, "")
-        lib_pages = []
-    index = get_index() if lib_pages else EvidenceIndex()
-    cards: dict[str, tuple[ReportCard, list[Figure]]] = {}
-    for e in registry if lib_pages else []:
-        rep: Report | None = index.reports.get(e.id)
-        figs = index.figures.get(e.id, [])
-        if e.access != "public":
-            figs = [f for f in figs if f.id in cited_figures.get(e.id, set())]
-        src = files[e.id]
-        card_args = dict(
-            id=e.id,
-            title=e.title,
-            date=e.date.isoformat(),
-            access=e.access,
-            sha256=rep.sha256 if rep else "",
-            version=rep.version if rep else None,
-            pages=rep.pages if rep else None,
-            size=_human_size(src.stat().st_size) if e.access == "public" and src.is_file() else None,
-            figure_count=len(figs),
-        )
-        cards[e.id] = (
-            ReportCard(
-                **card_args,  # type: ignore[arg-type]
-                pdf=f"../reports/{quote(e.file)}" if e.access == "public" and src.is_file() else None,
-                href=f"{quote(e.id)}/",
-                citing=listing("../", citing.get(e.id, [])),
-            ),
-            figs,
-        )
-    lib = LibraryPage(site.lang, "../", _abs(site, "evidence/"), tuple(c for c, _ in cards.values()))
-    if lib_pages:
-        emit_as(_h(lib_key, lib_pages[0]), lib_pages[0], "library.html", site=site, ui=ui, rel="../", page=lib)
-    for e in registry if lib_pages else []:
-        card, figs = cards[e.id]
-        public = e.access == "public" and card.pdf is not None
-        allowed = _allowed_tokens((f.raw, f.labels) for f in figs)
-        rows = tuple(
-            FigureRow(
-                id=f.id,
-                page=f.page,
-                page_label=f.page_label,
-                labels=" · ".join(f.labels),
-                raw=f.raw,
-                unit=f.unit,
-                quote=f.quote if public else _safe_quote(f.quote, f.labels, f.raw, f.unit, allowed),
-                href=f"../../reports/{quote(e.file)}#page={f.page}" if public else None,
-            )
-            for f in figs
-        )
-        deep = _rebase_card(card, "../../", listing("../../", citing.get(e.id, [])), e.file)
-        rpage = ReportPage(site.lang, "../../", _abs(site, f"evidence/{quote(e.id)}/"), deep, rows, not public)
-        path = f"evidence/{e.id}/index.html"
-        emit_as(_h(lib_key, path), path, "report.html", site=site, ui=ui, rel="../../", page=rpage)
-
-    # Search, feeds, sitemap and the rest of the web's conventions.
-    search_key = _h("search", code, [(it.slug, it.page_key) for it in items])
-    keys.add(search_key)
-    search_file = cache.page_path(search_key)
-    if not search_file.is_file():
-        search = [
-            {
-                "u": f"articles/{it.slug}/",
-                "t": it.texts.get("title", it.meta["title"]),
-                "a": it.texts.get("answer", ""),
-                "b": cache.body_path(it.page_key).read_text(encoding="utf-8"),
-                "g": it.tags,
-                "d": it.date,
-                "l": it.meta.get("lang", "zh"),
-            }
-            for it in items
-        ]
-        _cache_write(search_file, json.dumps(search, ensure_ascii=False, separators=(",", ":")))
-    plan.link("search.json", search_file, search_key)
-    emit(
-        "search/index.html",
-        "search.html",
-        site=site,
-        ui=ui,
-        rel="../",
-        page=SimplePage(site.lang, "../", _abs(site, "search/")),
-    )
-    emit(
-        "404.html",
-        "404.html",
-        site=site,
-        ui=ui,
-        rel=site.base_path,
-        page=SimplePage(site.lang, site.base_path, _abs(site, "404.html")),
-    )
-    feed_items = [
-        {
-            "title": it.texts.get("title", it.meta["title"]),
-            "url": _abs(site, f"articles/{it.slug}/"),
-            "published": f"{it.date}T00:00:00Z",
-            "updated": f"{it.meta.get('updated') or it.date}T00:00:00Z",
-            "summary": it.texts.get("answer", ""),
-            "lang": it.meta.get("lang", "zh"),
-            "tags": it.tags,
-        }
-        for it in items[:FEED_ENTRIES]
-    ]
-    feed_updated = max((f["updated"] for f in feed_items), default="1970-01-01T00:00:00Z")
-    emit("feed.xml", "feed.xml", site=site, ui=ui, entries=feed_items, updated=feed_updated)
-    urls: list[tuple[str, str | None]] = [(site.base_url, None)]
-    urls += [(_abs(site, f"articles/{it.slug}/"), str(it.meta.get("updated") or it.date)) for it in items]
-    urls += [(_abs(site, f"tags/{quote(s)}/"), None) for s in tag_items]
-    urls += [(_abs(site, "evidence/"), None)] + [(_abs(site, f"evidence/{quote(e.id)}/"), None) for e in registry]
-    emit("sitemap.xml", "sitemap.xml", site=site, urls=urls)
-    emit("robots.txt", "robots.txt", site=site, sitemap=_abs(site, "sitemap.xml"))
-    return keys
-
-
-def _rebase_card(card: ReportCard, rel: str, citing: tuple[ArticleLink, ...], file: str) -> ReportCard:
-    """The same card as seen from a report's own page, one folder deeper."""
-    return ReportCard(
-        id=card.id,
-        title=card.title,
-        date=card.date,
-        access=card.access,
-        sha256=card.sha256,
-        version=card.version,
-        pages=card.pages,
-        pdf=f"{rel}reports/{quote(file)}" if card.pdf else None,
-        size=card.size,
-        href="./",
-        figure_count=card.figure_count,
-        citing=citing,
-    )

@@ -5,18 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from evidence.errors import AwaitingReview, InputError, QCFailed
-from evidence.ingest import ingest
-from evidence.registry import load_registry
-from evidence.store import Store
-from pipeline.brief import Brief, load_brief
 from pipeline.config import ContentRoot, inside, open_root, output_dir
 from pipeline.lock import root_lock
-from qc.check import check_draft
-from qc.index import EvidenceIndex
-from qc.review import approval_status, article_index
+
+if TYPE_CHECKING:  # each command imports what it runs: `publish build` with nothing to do needs no QC
+    from pipeline.brief import Brief
 
 Echo = Callable[..., None]
 
@@ -34,6 +30,9 @@ class PublishResult:
 
 
 def _brief(root: ContentRoot, article: Path) -> Brief:
+    from evidence.registry import load_registry
+    from pipeline.brief import load_brief
+
     article = inside(root.path, article, "article")
     if article.suffix not in (".yaml", ".yml"):
         raise InputError("expected a brief (articles/<slug>.yaml)", path=article)
@@ -47,8 +46,13 @@ def publish(
     article: str | Path, *, redraft: bool = False, out: Path | None = None, echo: Echo = _quiet
 ) -> PublishResult:
     """Take one brief all the way to a built article page, or stop with the reason."""
+    from evidence.ingest import ingest
+    from evidence.store import Store
     from pipeline.build import build_site
     from pipeline.draft import draft_article
+    from qc.check import check_draft
+    from qc.index import EvidenceIndex
+    from qc.review import approval_status, article_index
 
     root = open_root(article)
     target = output_dir(root, out)  # a dangerous --out fails before any work is done
@@ -74,7 +78,10 @@ def publish(
 
 def draft_only(article: str | Path, *, redraft: bool = False, drafter: str | None = None, echo: Echo = _quiet) -> Any:
     """`publish draft`: ingest and draft, without the review gate or the build."""
+    from evidence.ingest import ingest
+    from evidence.store import Store
     from pipeline.draft import draft_article
+    from qc.index import EvidenceIndex
 
     root = open_root(article)
     with root_lock(root.state, echo=echo):
@@ -88,6 +95,7 @@ def draft_only(article: str | Path, *, redraft: bool = False, drafter: str | Non
 
 def build_only(start: str | Path, *, out: Path | None = None, preview: bool = False, echo: Echo = _quiet) -> Any:
     """`publish build`: ingest what changed, then render every approved article (all with `preview`)."""
+    from evidence.ingest import ingest
     from pipeline.build import build_site
 
     root = open_root(start)

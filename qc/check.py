@@ -17,10 +17,10 @@ from typing import Any
 
 from evidence.errors import InputError
 from evidence.models import Figure, Page
-from qc.draft import Draft, citations
+from qc.draft import Draft
 from qc.index import EvidenceIndex
 from qc.models import ALL_STATUSES, ERROR_STATUSES, FileResult, NumberCheck, Source, TermCheck
-from qc.numbers import CHANGE_RE, NUM_RE, Quantity, extract
+from qc.numbers import CHANGE_RE, NUM_RE, Quantity, extract, markers
 from qc.units import NONE, Unit, display, parse_unit
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -182,6 +182,17 @@ class _Fig:
         default_factory=dict
     )  # identifier tokens (p90, 70b, tp8) by shape (p#, #b, tp#)
 
+    @cached_property
+    def beyond(self) -> dict[int, frozenset[str]]:
+        """`g.tokens - self.tokens` for table mates g (by id), filled as they are compared."""
+        return {}
+
+    @cached_property
+    def found(self) -> str:
+        """The message of a number verified by this figure (made once per figure, not per number)."""
+        labs = _labels(self.f)
+        return f"{self.f.report} p.{self.f.page}: {_shown(self)}" + (f" ({labs})" if labs else "")
+
 
 _IS_CAPTION = re.compile(r"\s*(?:表|图|Table|Fig\.?|Figure)\s*[A-Z]?\d", re.I)
 
@@ -206,6 +217,7 @@ class _ReportPrep:
     by_dim: dict[str, tuple[list[float], list[_Fig]]] = field(default_factory=dict)  # sorted by base value
     dim_figs: dict[str, list[_Fig]] = field(default_factory=dict)  # in report order
     by_table: dict[str, list[_Fig]] = field(default_factory=dict)
+    table_dims: dict[tuple[str, str], list[_Fig]] = field(default_factory=dict)  # (table, dimension) → figures
     rows: list[list[_Fig]] = field(default_factory=list)
     row_info: list[tuple[frozenset[str], list[tuple[float, str, Unit]]]] = field(default_factory=list)
     ints: dict[str, dict[str, list[tuple[_Fig, str]]]] = field(default_factory=dict)  # report → int → (fig, label)
@@ -259,6 +271,7 @@ def _prepare_report(rid: str, figures: list[Figure], pages: list[Page]) -> _Repo
         rp.dim_figs.setdefault(x.unit.dim, []).append(x)
         if x.table:
             rp.by_table.setdefault(x.table, []).append(x)
+            rp.table_dims.setdefault((x.table, x.unit.dim), []).append(x)
     rp.dims = list(rp.dim_figs)
     for dim, lst in rp.dim_figs.items():
         ordered = sorted(lst, key=lambda x: x.base)
@@ -350,6 +363,11 @@ class _Prep:
         """The figures of one printed table (its key starts with the report id)."""
         rp = self.by_rid.get(key.split("\x1f", 1)[0])
         return rp.by_table.get(key, []) if rp else []
+
+    def table_dim(self, key: str, dim: str) -> list[_Fig]:
+        """The figures of one table in one dimension, in table order."""
+        rp = self.by_rid.get(key.split("\x1f", 1)[0])
+        return rp.table_dims.get((key, dim), []) if rp else []
 
     @property
     def figs(self) -> list[_Fig]:
@@ -455,7 +473,6 @@ _HEADING = re.compile(r"^[ \t]*#{1,6}(?:[ \t]+(?:\d+(?:\.\d+)*\.?(?=[ \t]))?|$)|
 _QUOTE_PREFIX = re.compile(r"^[ \t]*(?:>[ \t]?)*")
 _MARKERS_ONLY = re.compile(r"【[^】]*】|\[source:[^\]]*\]|[\s。.;;,,]", re.I)
 _SPACES = re.compile(r"\s+")
-_TRAIL = re.compile(r"[\s。.!?!?;;]+$")
 
 
 @dataclass(eq=False)
@@ -487,14 +504,16 @@ def _blank(text: str, pattern: re.Pattern[str], first_only: bool = False) -> str
     return "\n".join(lines)
 
 
-def _citations(text: str) -> list[tuple[int, int, list[str]]]:
-    """`citations(text)`; every marker opens with `【` or `[`, so text without either has none."""
-    return citations(text) if "【" in text or "[" in text else []
+def _markers_only(chunk: str) -> bool:
+    """Whether `chunk` holds nothing but citation markers, spaces and punctuation."""
+    if "【" not in chunk and "[" not in chunk:  # stops at the first other character, as a rule the first
+        return all(c.isspace() or c in "。.;," for c in chunk)
+    return not _MARKERS_ONLY.sub("", chunk)
 
 
 def _cite_ids(text: str) -> list[str]:
     out: list[str] = []
-    for _, _, ids in _citations(text):
+    for _, _, ids in markers(text):
         out.extend(i for i in ids if i not in out)
     return out
 
@@ -657,9 +676,10 @@ class _Sentence:
     def plain(self) -> str:
         """The sentence without citation markers, spaces collapsed, final punctuation dropped."""
         plain = self.chunk
-        for s, e, _ in reversed(_citations(plain)):
+        for s, e, _ in reversed(markers(plain)):
             plain = plain[:s] + plain[e:]
-        return _TRAIL.sub("", _SPACES.sub(" ", plain).strip())
+        # Whitespace is single spaces after the sub, so rstrip() drops what `[\s。.!?;]+$` would.
+        return _SPACES.sub(" ", plain).strip().rstrip(" 。.!?;")
 
     @cached_property
     def text(self) -> str:
@@ -781,12 +801,16 @@ class _Checker:
         scale = unit.factor if unit.dim else f.unit.factor
         tol = step * scale / 2 * (1 + 1e-9) + 1e-12
         target = abs(value) * scale
-        for g in self.prep.table(f.table):
-            if g is f or g.unit.dim != dim:
+        beyond = f.beyond
+        for g in self.prep.table_dim(f.table, dim):
+            if g is f:
                 continue
-            theirs = (ctx & g.tokens) - ft
-            if not theirs:  # the sentence names nothing of g's that f lacks: g can never describe it better
+            more = beyond.get(id(g))
+            if more is None:
+                more = beyond[id(g)] = g.tokens - ft
+            if ctx.isdisjoint(more):  # the sentence names nothing of g's that f lacks: g can never describe it better
                 continue
+            theirs = ctx & more
             if abs(g.base - target) <= tol:
                 continue
             mine = own - g.tokens
@@ -849,9 +873,7 @@ class _Checker:
         fitting = [x for x in cands if id(x) in rival_of and rival_of[id(x)] is None]
         if fitting:
             x = fitting[0]
-            labs = _labels(x.f)
-            msg = f"{x.f.report} p.{x.f.page}: {_shown(x)}" + (f" ({labs})" if labs else "")
-            return _Verdict("verified", _source(x), message=msg, fig=x, cands=fitting)
+            return _Verdict("verified", _source(x), message=x.found, fig=x, cands=fitting)
         for x in cands:
             rival = rival_of[id(x)] if id(x) in rival_of else self._rival(x, q, value, step, unit, sent, endpoint)
             if rival is not None:
@@ -1036,7 +1058,7 @@ class _Checker:
                 if end <= pos:
                     continue
                 chunk = text[pos:end]
-                if out and out[-1].end == pos and not _MARKERS_ONLY.sub("", chunk):
+                if out and out[-1].end == pos and _markers_only(chunk):
                     prev = out[-1]  # a citation marker after the full stop belongs to the sentence before it
                     prev.end = end
                     prev.cites = list(dict.fromkeys([*prev.cites, *_cite_ids(chunk)]))
@@ -1044,6 +1066,8 @@ class _Checker:
                     out.append(self._sentence(text, pos, end))
                 pos = end
         # A marker at the end of a full sentence covers its clauses before a `;` too.
+        if not any(x.cites for x in out):
+            return out  # no marker anywhere: every full sentence's markers are none
         fulls = [m.end() for m in _FULL_END.finditer(text)] + [len(text)]
         start, k = 0, 0
         for end in fulls:  # sentences are in order: each full sentence takes the next run of them
@@ -1053,7 +1077,10 @@ class _Checker:
             while j < len(out) and out[j].start < end:
                 j += 1
             group = out[k:j]
-            cites = list(dict.fromkeys(c for x in group for c in x.cites))
+            if len(group) == 1:
+                cites = list(group[0].cites)  # already without repeats
+            else:
+                cites = list(dict.fromkeys(c for x in group for c in x.cites))
             for x in group:
                 x.full_cites = cites
             start = end

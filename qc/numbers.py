@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import pairwise
 
 from qc.draft import citations
@@ -120,6 +121,15 @@ _YEARISH = re.compile(r"(?:19|20)\d\d")
 _CHECKED = re.compile(r"[\d【\[]")  # no digit and no citation marker: nothing to extract
 
 
+@lru_cache(maxsize=1024)
+def markers(text: str) -> tuple[tuple[int, int, tuple[str, ...]], ...]:
+    """`citations(text)`, remembered: checking reads one block's or sentence's markers several times. Every marker
+    opens with `【` or `[`, so text without either has none."""
+    if "【" not in text and "[" not in text:
+        return ()
+    return tuple((start, end, tuple(ids)) for start, end, ids in citations(text))
+
+
 def _decimals(num: str) -> int:
     return len(num.split(".", 1)[1]) if "." in num else 0
 
@@ -129,7 +139,7 @@ class _Scanner:
         self.text = text
         self.out: list[Quantity] = []
         spans: list[tuple[int, int]] = []
-        for start, end, ids in citations(text) if "【" in text or "[" in text else ():
+        for start, end, ids in markers(text):
             spans.append((start, end))
             pos = start
             for rid in ids:

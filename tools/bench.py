@@ -574,29 +574,43 @@ def bench_accuracy(res: Results, echo: Callable[[str], None]) -> None:
     echo("  QC accuracy: done")
 
 
+PROFILE_SCRIPT = """
+import evidence.ingest, pipeline.build
+# Keep ingest, QC and rendering in this one process (no worker pools), so the profile sees them.
+if hasattr(pipeline.build, "POOL_MIN"):
+    pipeline.build.POOL_MIN = 10**9
+if hasattr(evidence.ingest, "_workers"):
+    evidence.ingest._workers = lambda requested, jobs: 1
+from pipeline.cli import main
+main(["build", "--root", {root!r}, "--preview", "--out", {out!r}])
+"""
+
+
 def profile_build(root: Path, n: int, top: int = 18) -> str:
-    """cProfile one cold `publish build` in a fresh process; the functions with the most own time."""
+    """cProfile one cold `publish build`, then one no-op rebuild, each in a fresh process; the top functions."""
     out = WORK / f"out-{n}" / "profile-site"
-    prof = WORK / f"build-{n}.prof"
     rmtree(out)
     rmtree(root / ".publish")
     script = WORK / "profile_build.py"
-    script.write_text(
-        # Keep QC and rendering in this one process (no worker pool), so the profile sees them.
-        "import pipeline.build\npipeline.build.POOL_MIN = 10**9\nfrom pipeline.cli import main\n"
-        f"main(['build', '--root', {str(root)!r}, '--preview', '--out', {str(out)!r}])\n",
-        encoding="utf-8",
-    )
-    run_process([PY, "-m", "cProfile", "-o", str(prof), str(script)], cwd=REPO)
-    if not prof.exists():
-        return "profile failed"
+    script.write_text(PROFILE_SCRIPT.format(root=str(root), out=str(out)), encoding="utf-8")
     parts = []
-    for order, restrict in (("tottime", ()), ("cumulative", ("(evidence|qc|pipeline)/",))):
-        buf = io.StringIO()
-        pstats.Stats(str(prof), stream=buf).sort_stats(order).print_stats(*restrict, top)
-        text = buf.getvalue()
-        head = "by own time (all code)" if order == "tottime" else "by cumulative time (Proofpress code)"
-        parts.append(f"# {head}\n" + (text[text.find("   ncalls") :] if "   ncalls" in text else text).strip())
+    for kind, views in (
+        ("cold build", (("tottime", ()), ("cumulative", ("(evidence|qc|pipeline)/",)))),
+        ("no-op rebuild", (("cumulative", ("(evidence|qc|pipeline)/",)),)),
+    ):
+        prof = WORK / f"build-{n}-{kind.split()[0]}.prof"
+        prof.unlink(missing_ok=True)
+        run_process([PY, "-m", "cProfile", "-o", str(prof), str(script)], cwd=REPO)
+        if not prof.exists():
+            parts.append(f"# {kind}: profile failed")
+            continue
+        for order, restrict in views:
+            buf = io.StringIO()
+            pstats.Stats(str(prof), stream=buf).sort_stats(order).print_stats(*restrict, top)
+            text = buf.getvalue()
+            head = "by own time, all code" if order == "tottime" else "by cumulative time, Proofpress code"
+            body = text[text.find("   ncalls") :] if "   ncalls" in text else text
+            parts.append(f"# {kind}, {head}\n" + body.strip())
     return "\n\n".join(parts)
 
 
@@ -656,9 +670,7 @@ def targets(res: Results, ns: list[int], big: int | None) -> list[Target]:
                 f"Material takes {mat or 0:.1f} s, Proofpress {b or 0:.1f} s",
             )
     small = min(ns)
-    fixed = (
-        f"process start-up alone is {startup:.2f} s; the rest is per-article work (see Hot spots)" if startup else ""
-    )
+    fixed = "see the no-op profile under Hot spots"
     add(
         f"no-op rebuild < 0.3 s, N={small}",
         _s(res.get("publish build (no-op)", small)),
@@ -865,7 +877,8 @@ def render_markdown(res: Results, tgts: list[Target], args: argparse.Namespace, 
         lines += [
             f"## Hot spots (cProfile of one cold `publish build`, N={args.profile_n or min(args.n)})",
             "",
-            "Profiled in one process (the build's worker pool switched off), so QC and rendering show up.",
+            "Profiled in one process (the worker pools of ingest and build switched off), so parsing, QC and rendering "
+            "show up; cProfile roughly doubles the times.",
             "",
             "```",
             res.hotspots.rstrip(),
