@@ -37,7 +37,7 @@ _HERE = Path(__file__).resolve().parent
 _CODE = [_HERE / "build.py", _HERE / "pages.py", _HERE / "render.py", _HERE / "charts.py"]
 _QC_CODE = _HERE.parent / "qc"
 MARKER = ".proofpress-build"  # in the output: the build key, and proof the folder is ours to replace
-STATE_VERSION = "4"
+STATE_VERSION = "5"
 _META_KEYS = {"title", "lang", "date", "updated", "tags", "evidence"}  # what listings, links and cache keys need
 POOL_MIN = 24  # below this many renders, starting worker processes costs more than it saves
 RELATED_K, RELATED_WINDOW = 4, 3
@@ -331,7 +331,8 @@ def _gate_task(i: int) -> tuple[str, list[str], bool]:
         result = _W["check"](task.draft, sub, _W["severity"])
         _cache_write(task.qc_path, result.model_dump_json())
     cited, reports = _cited(result)
-    return cited, reports, bool(_W["approve"](task.draft, result, sub, _W["approvals"]))
+    _cache_write(task.qc_path.with_suffix(".cited"), cited)  # for the evidence library, read only when it changes
+    return sha256_bytes(cited)[:16], reports, bool(_W["approve"](task.draft, result, sub, _W["approvals"]))
 
 
 def _render_task(i: int) -> dict[str, str]:
@@ -386,7 +387,7 @@ class _Item:
     slug: str
     draft: Draft | None = None
     qc_key: str = ""
-    cited: str = ""  # `report\tfigure` lines of every figure its numbers rest on
+    cited: str = ""  # hash of the figures its numbers rest on (listed in the QC cache's `<qc_key>.cited`)
     cited_reports: list[str] = field(default_factory=list)
     approval_key: str = ""
     approved: bool = False
@@ -449,6 +450,16 @@ class _Cache:
     def result_path(self, key: str) -> Path:
         return self._qc / f"{key}.json"
 
+    def cited(self, key: str) -> list[tuple[str, str]]:
+        """(report, figure) of every figure the numbers of QC result `key` rest on."""
+        from qc.models import FileResult
+
+        try:
+            text = (self._qc / f"{key}.cited").read_text(encoding="utf-8")
+        except OSError:  # written by an interrupted build's gate, or lost: the result itself says
+            text = _cited(FileResult.model_validate_json(self.result_path(key).read_bytes()))[0]
+        return [tuple(line.split("\t", 1)) for line in text.split("\n") if line]  # type: ignore[misc]
+
     def page_path(self, key: str) -> Path:
         return self._pages / f"{key}.html"
 
@@ -483,14 +494,14 @@ class _Cache:
         is known, else whatever is not kept (a full scan, e.g. after the state was lost)."""
         for sub, keep, gone in (("qc", keep_results, drop and drop[0]), ("pages", keep_pages, drop and drop[1])):
             if gone is not None:
-                names = [f"{k}{ext}" for k in gone - keep for ext in ((".json",) if sub == "qc" else _PAGE_EXTS)]
+                names = [f"{k}{ext}" for k in gone - keep for ext in (_QC_EXTS if sub == "qc" else _PAGE_EXTS)]
             else:
                 names = [n for n in self.listing(sub) if n.split(".", 1)[0] not in keep and not n.startswith(".")]
             for n in names:
                 (self.dir / sub / n).unlink(missing_ok=True)
 
 
-_PAGE_EXTS = (".html", ".json", ".idx")
+_QC_EXTS, _PAGE_EXTS = (".json", ".cited"), (".html", ".json", ".idx")
 
 
 def _guard_out(root: ContentRoot, out: Path) -> None:
@@ -718,7 +729,10 @@ def _full_build(
     report_infos = {e.id: pages.ReportInfo(e.id, e.title, e.date.isoformat(), e.access, e.file) for e in registry}
     site_key = _h(site)
     info_keys = {rid: repr(info) for rid, info in report_infos.items()}
-    related = _related(built_items)
+    # Related articles depend only on every built article's date order, tags and reports: reused when those stay.
+    rel_key = _h(code, [(it.slug, it.date, it.tags, it.evidence) for it in built_items])
+    last_rel = state.get("related") or {}
+    related = last_rel["map"] if last_rel.get("key") == rel_key else _related(built_items)
     by_slug = {it.slug: it for it in built_items}
 
     # 5. Article pages, reused when everything they show is unchanged.
@@ -821,7 +835,14 @@ def _full_build(
         for it in items
     }
     articles = {it.slug: out.joinpath("articles", it.slug, "index.html") for it in built_items}
-    cache.save_state({"drafts": new_drafts, "generated": sorted(generated), "search": search})
+    cache.save_state(
+        {
+            "drafts": new_drafts,
+            "generated": sorted(generated),
+            "search": search,
+            "related": {"key": rel_key, "map": related},
+        }
+    )
     cache.save_quick({"key": build_key, "articles": list(articles), "skipped": skipped, "stats": stats})
     keep_results = {it.qc_key for it in items}
     keep_pages = {it.page_key for it in built_items} | generated

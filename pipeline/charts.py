@@ -6,8 +6,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from markupsafe import escape
-
+from pipeline.render import html_escape as escape
 from pipeline.render import section_starts
 from qc.models import NumberCheck
 

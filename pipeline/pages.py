@@ -6,6 +6,7 @@ import json
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urljoin, urlparse
@@ -471,6 +472,9 @@ def _marks(job: ArticleJob, text: str, numbers: list[NumberCheck], ui: dict[str,
     return marks
 
 
+_quote = lru_cache(maxsize=4096)(quote)  # a page quotes the same few report files and ids for every number
+
+
 def _tooltip(job: ArticleJob, n: NumberCheck, failed: bool, ui: dict[str, str], rel: str) -> tuple[Any, ...]:
     """(href, tip rows, kind, data attributes) of one checked number."""
     rows: list[tuple[str, str]] = []
@@ -497,9 +501,9 @@ def _tooltip(job: ArticleJob, n: NumberCheck, failed: bool, ui: dict[str, str], 
             rows.append((ui["tip_quote"], f"“{quote_text}”"))
         if info is not None:
             href = (
-                f"{rel}reports/{quote(info.file)}#page={src.page}"
+                f"{rel}reports/{_quote(info.file)}#page={src.page}"
                 if public
-                else f"{rel}evidence/{quote(src.report)}/#fig-{src.figure}"
+                else f"{rel}evidence/{_quote(src.report)}/#fig-{src.figure}"
             )
         data = [("report", src.report), ("page", str(src.page)), ("figure", src.figure)]
     if n.derivation:
@@ -770,7 +774,7 @@ def plan_site(
     # The library's pages depend on the reports' versions, the cited figures and the citing drafts (what their
     # links show, and the figures they cite): when none of those changed, link last build's pages without loading
     # the evidence index at all.
-    cite_sig = {it.slug: B.sha256_bytes(repr((sig[it.slug], it.meta, it.cited))) for it in items}
+    cite_sig = {it.slug: B.sha256_bytes(f"{sig[it.slug]}\n{it.cited}")[:16] for it in items}
     lib_key = B._h(
         "library",
         code,
@@ -791,7 +795,7 @@ def plan_site(
             emit_as(B._h(lib_key, lp), lp, "", dict)
         lib_pages = []
     else:
-        _plan_library(emit_as, lib_key, site, ui, registry, files, citing, get_index(), listing)
+        _plan_library(emit_as, lib_key, site, ui, registry, files, citing, get_index(), listing, cache)
 
     # Search, feeds, sitemap and the rest of the web's conventions.
     search_key = B._h("search", code, [(it.slug, it.page_key) for it in items])
@@ -850,14 +854,13 @@ def _plan_library(
     citing: dict[str, list[_Item]],
     index: EvidenceIndex,
     listing: Callable[[str, Iterable[_Item]], tuple[ArticleLink, ...]],
+    cache: _Cache,
 ) -> None:
     """The evidence library's index and one page per report (on-request reports: only their cited figures)."""
     cited_figures: dict[str, set[str]] = {}
-    for its in citing.values():
-        for it in its:
-            for line in it.cited.split("\n") if it.cited else ():
-                rid, _, fid = line.partition("\t")
-                cited_figures.setdefault(rid, set()).add(fid)
+    for it in {id(it): it for its in citing.values() for it in its}.values():
+        for rid, fid in cache.cited(it.qc_key):
+            cited_figures.setdefault(rid, set()).add(fid)
     cards: dict[str, tuple[ReportCard, list[Figure]]] = {}
     for e in registry:
         rep: Report | None = index.reports.get(e.id)

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from itertools import pairwise
+from operator import add
 from typing import Any
 
 from evidence.errors import InputError
@@ -96,14 +97,19 @@ def _tokens(text: str) -> frozenset[str]:
     t = _DEC.sub(" ", text.lower())
     t = _SECTION_NO.sub(" ", (_CAPTION_LOWER if "ı" not in t and "ſ" not in t else _CAPTION).sub(" ", t))
     words = _LAT.findall(t)
-    t += " " + " ".join(_GLOSSARY[w] for w in words if w in _GLOSSARY)
-    out = {w for w in words if w not in _STOP and not (len(w) == 1 and w.isalpha())}
+    if words:
+        t += " " + " ".join(_GLOSSARY[w] for w in words if w in _GLOSSARY)
+    out = set(words)
+    out -= _DROP
     for run in _CJK.findall(t):
         if len(run) == 1:
             out.add(run)
         else:
-            out.update(run[i : i + 2] for i in range(len(run) - 1))
+            out.update(map(add, run, run[1:]))  # its bigrams
     return frozenset(out)
+
+
+_DROP = _STOP | frozenset("abcdefghijklmnopqrstuvwxyz")  # stop words and single letters
 
 
 _IDTOK = re.compile(r"(?=[a-z0-9]*[a-z])(?=[a-z0-9]*\d)[a-z0-9]+")
