@@ -339,6 +339,8 @@ def _render_task(i: int) -> dict[str, str]:
     from pipeline.pages import load_numbers, render_article
 
     job, qc_path, page_path, frag_path = _W["render"][i]
+    if job.draft is None:
+        job.draft = _reread(*job.source)
     if job.numbers is None:
         job.numbers = load_numbers(qc_path)
     html, texts, fragment = render_article(job)
@@ -369,8 +371,25 @@ def _run(fn: Callable[[int], Any], n: int) -> list[Any]:
         return [fn(i) for i in range(n)]
     from concurrent.futures import ProcessPoolExecutor
 
-    with ProcessPoolExecutor(max_workers=2, mp_context=multiprocessing.get_context("fork")) as pool:
+    ctx = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(max_workers=2, mp_context=ctx, initializer=_die_with, initargs=(os.getpid(),)) as pool:
         return list(pool.map(fn, range(n), chunksize=max(1, n // 32)))
+
+
+def _die_with(parent: int) -> None:
+    """Make a worker end with its build: one whose build was killed would otherwise wait on the pool's queue forever
+    (holding the killed build's stdout open, so whoever ran it waits too)."""
+    import contextlib
+    import signal
+    import sys
+
+    if sys.platform == "linux":
+        import ctypes
+
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # the build died before the line above took effect
+        os._exit(1)
 
 
 # ---- the build ----------------------------------------------------------------------------------------------
@@ -489,19 +508,12 @@ class _Cache:
             if name.endswith(".json") and name[: -len(".json")] not in keep:
                 (self.dir / "manifests" / name).unlink(missing_ok=True)
 
-    def prune(self, keep_results: set[str], keep_pages: set[str], drop: tuple[set[str], set[str]] | None) -> None:
-        """Delete cache entries no longer used: those `drop` names (results, pages) when the last build's state
-        is known, else whatever is not kept (a full scan, e.g. after the state was lost)."""
-        for sub, keep, gone in (("qc", keep_results, drop and drop[0]), ("pages", keep_pages, drop and drop[1])):
-            if gone is not None:
-                names = [f"{k}{ext}" for k in gone - keep for ext in (_QC_EXTS if sub == "qc" else _PAGE_EXTS)]
-            else:
-                names = [n for n in self.listing(sub) if n.split(".", 1)[0] not in keep and not n.startswith(".")]
-            for n in names:
-                (self.dir / sub / n).unlink(missing_ok=True)
-
-
-_QC_EXTS, _PAGE_EXTS = (".json", ".cited"), (".html", ".json", ".idx")
+    def prune(self, sub: str, names: set[str], keep: set[str]) -> None:
+        """Delete the entries of cache folder `sub` (its file `names`, listed earlier in the build) whose key is not
+        kept: what the last build used and this one no longer does, and leftovers of an interrupted build."""
+        for name in names:
+            if name.split(".", 1)[0] not in keep and not name.startswith("."):
+                (self.dir / sub / name).unlink(missing_ok=True)
 
 
 def _guard_out(root: ContentRoot, out: Path) -> None:
@@ -675,10 +687,7 @@ def _full_build(
 
     def draft_of(it: _Item) -> Draft:
         if it.draft is None:
-            raw = it.path.read_bytes()
-            if sha256_bytes(raw) != it.sha:
-                raise InputError("the draft changed while the site was being built; build again", path=it.path)
-            it.draft = _parse(it.path, raw, max_bytes, parse_draft)
+            it.draft = _reread(it.path, it.sha, max_bytes)
         return it.draft
 
     # 2. QC, reused when the draft, its reports' versions, the severity settings and QC's code are unchanged.
@@ -763,7 +772,11 @@ def _full_build(
         else:
             # Related links carry no answer text: it is known only after rendering, and the page key must not wait.
             links = [pages.article_link(x, "../../", with_answer=False) for x in rel]
-            todo.append((it, pages.ArticleJob(draft_of(it), None, site, infos, links, it.approved, it.meta)))
+            # An unchanged draft is parsed again by the worker that renders it, not here one after another.
+            job = pages.ArticleJob(
+                it.draft, None, site, infos, links, it.approved, it.meta, (it.path, it.sha, max_bytes)
+            )
+            todo.append((it, job))
     if todo:
         say(f"build: rendering {len(todo)} article page(s)")
         t_render = time.perf_counter()
@@ -844,17 +857,21 @@ def _full_build(
         }
     )
     cache.save_quick({"key": build_key, "articles": list(articles), "skipped": skipped, "stats": stats})
-    keep_results = {it.qc_key for it in items}
-    keep_pages = {it.page_key for it in built_items} | generated
-    if state:  # the last build's entries that this one no longer uses
-        was_results = {d.get("qc", "") for d in old.values()}
-        was_pages = {d.get("page", "") for d in old.values()} | set(state.get("generated") or [])
-        cache.prune(keep_results, keep_pages, (was_results, was_pages))
-    else:
-        cache.prune(keep_results, keep_pages, None)
+    cache.prune("qc", results, {it.qc_key for it in items})
+    cache.prune("pages", page_files, {it.page_key for it in built_items} | generated)
     written = len(todo)
     summary = BuildSummary(out, written, len(built_items) - written, articles, skipped, files, time.perf_counter() - t0)
     return summary
+
+
+def _reread(path: Path, sha: str, max_bytes: int) -> Draft:
+    """A draft whose bytes were hashed earlier in this build, parsed (and refused if it changed since)."""
+    from qc.draft import parse_draft
+
+    raw = path.read_bytes()
+    if sha256_bytes(raw) != sha:
+        raise InputError("the draft changed while the site was being built; build again", path=path)
+    return _parse(path, raw, max_bytes, parse_draft)
 
 
 def _parse(path: Path, raw: bytes, max_bytes: int, parse_draft: Callable[..., Draft]) -> Draft:

@@ -424,13 +424,14 @@ class ReportInfo:
 class ArticleJob:
     """Everything one article page depends on; its hash (with the code's) is the page's cache key."""
 
-    draft: Draft
+    draft: Draft | None  # parsed by whichever process renders the page, from `source`, when None
     numbers: list[Any] | None  # the QC result's numbers, loaded by whichever process renders the page
     site: SiteCtx
     reports: dict[str, ReportInfo]
     related: list[ArticleLink]
     approved: bool
     meta: dict[str, Any]  # the draft's metadata as the build lists it (for its search entry)
+    source: tuple[Path, str, int] | None = None  # the draft's path, sha256 and size limit
     allowed: set[str] | None = None  # numbers on-request quotes may show, worked out when first needed
 
 
@@ -521,6 +522,7 @@ def render_article(job: ArticleJob) -> tuple[str, dict[str, str], str]:
     from pipeline.charts import section_charts
     from pipeline.render import render_field
 
+    assert job.draft is not None, "the draft is parsed before rendering"
     draft, meta, site = job.draft, job.draft.meta, job.site
     lang = meta.lang
     ui = UI[lang]

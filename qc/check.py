@@ -478,7 +478,6 @@ _MARKER = re.compile(r"^[ \t]*(?:>[ \t]?)*(?:(?:[-*+]|\d{1,9}[.)])(?:[ \t]+|$))?
 _HEADING = re.compile(r"^[ \t]*#{1,6}(?:[ \t]+(?:\d+(?:\.\d+)*\.?(?=[ \t]))?|$)|[ \t]+#+[ \t]*$")
 _QUOTE_PREFIX = re.compile(r"^[ \t]*(?:>[ \t]?)*")
 _MARKERS_ONLY = re.compile(r"【[^】]*】|\[source:[^\]]*\]|[\s。.;;,,]", re.I)
-_SPACES = re.compile(r"\s+")
 
 
 @dataclass(eq=False)
@@ -561,6 +560,7 @@ def _body_blocks(body: str) -> list[_Block]:
     items: list[_Item | None] = [None]
     lists: list[list[str]] = []
     last_para: dict[int, _Block | None] = {}
+    with_blocks: set[int] = set()  # list items that have a block already (their first line holds the marker)
     for tok in md.parse(body):
         ctx = id(items[-1])
         if tok.type in ("bullet_list_open", "ordered_list_open"):
@@ -582,12 +582,13 @@ def _body_blocks(body: str) -> list[_Block]:
                 text, kind = _blank(raw, _HEADING), "heading"
                 last_para[ctx] = None
             else:
-                first = item is not None and not any(bl.item is item for bl in blocks)
+                first = item is not None and id(item) not in with_blocks
                 text = _blank(raw, _MARKER, first_only=True) if first else _blank(raw, _QUOTE_PREFIX)
                 kind = "item" if item else "para"
             bl = _Block("body", a, text, kind, item=item, cites=_cite_ids(raw))
             if item is not None:
                 item.cites.extend(c for c in bl.cites if c not in item.cites)
+                with_blocks.add(id(item))
             blocks.append(bl)
             if kind != "heading":
                 last_para[ctx] = bl
@@ -596,6 +597,8 @@ def _body_blocks(body: str) -> list[_Block]:
             raw = body[a:b]
             prev = last_para.get(ctx)
             bl = _Block("body", a, raw, "table", item=items[-1], intro=prev.cites if prev else [], cites=_cite_ids(raw))
+            if items[-1] is not None:
+                with_blocks.add(id(items[-1]))
             lines = raw.split("\n")
             header_cells: list[str] = []
             pos = 0
@@ -684,8 +687,8 @@ class _Sentence:
         plain = self.chunk
         for s, e, _ in reversed(markers(plain)):
             plain = plain[:s] + plain[e:]
-        # Whitespace is single spaces after the sub, so rstrip() drops what `[\s。.!?;]+$` would.
-        return _SPACES.sub(" ", plain).strip().rstrip(" 。.!?;")
+        # = re.sub(r"\s+", " ", plain).strip() (split() breaks at the same whitespace); then the final punctuation.
+        return " ".join(plain.split()).rstrip(" 。.!?;")
 
     @cached_property
     def text(self) -> str:
@@ -1083,10 +1086,8 @@ class _Checker:
             while j < len(out) and out[j].start < end:
                 j += 1
             group = out[k:j]
-            if len(group) == 1:
-                cites = list(group[0].cites)  # already without repeats
-            else:
-                cites = list(dict.fromkeys(c for x in group for c in x.cites))
+            # (one sentence's markers are already without repeats)
+            cites = list(group[0].cites) if len(group) == 1 else list(dict.fromkeys(c for x in group for c in x.cites))
             for x in group:
                 x.full_cites = cites
             start = end
