@@ -21,7 +21,7 @@ demo: $(STAMP)
 	$(VENV)/bin/publish site/articles/kv-cache-ttft.yaml
 
 test: $(STAMP)
-	$(PY) -m pytest
+	$(PY) -m pytest -n 2
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

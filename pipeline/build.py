@@ -631,11 +631,24 @@ def _build(
         say(f"build: nothing changed since the last build ({len(built)} articles)")
         return summary
     _BYTECODE[:] = [cache.dir / "jinja"]
-    return _full_build(
-        root, out, preview, say, evidence, check, approve, t0,
-        cache=cache, quick=quick, stats=stats, registry=registry, versions=versions, drafts=drafts,
-        approvals=approvals, code=code, qc_code=qc_code, build_key=build_key,
-    )  # fmt: skip
+    inputs = _Inputs(cache, quick, stats, registry, versions, drafts, approvals, code, qc_code, build_key)
+    return _full_build(root, out, preview, say, evidence, check, approve, t0, inputs)
+
+
+@dataclass
+class _Inputs:
+    """What a build looked at to decide whether anything changed, handed on to the build that follows."""
+
+    cache: _Cache
+    quick: dict[str, Any]  # the last build's key, its articles and the drafts' trusted stats
+    stats: dict[str, Any]  # this build's stats, saved for the next one
+    registry: list[Any]
+    versions: dict[str, str]
+    drafts: list[_File]
+    approvals: dict[str, str]  # approval file name → sha256
+    code: str  # hash of the page code, templates and static files
+    qc_code: str
+    build_key: str
 
 
 def _full_build(
@@ -647,29 +660,20 @@ def _full_build(
     check: Check,
     approve: Approve,
     t0: float,
-    *,
-    cache: _Cache,
-    quick: dict[str, Any],
-    stats: dict[str, Any],
-    registry: list[Any],
-    versions: dict[str, str],
-    drafts: list[_File],
-    approvals: dict[str, str],
-    code: str,
-    qc_code: str,
-    build_key: str,
+    inputs: _Inputs,
 ) -> BuildSummary:
     from pipeline import pages
     from pipeline.brief import SLUG
     from qc.draft import parse_draft
 
+    cache, registry, versions, code = inputs.cache, inputs.registry, inputs.versions, inputs.code
     max_bytes = root.config.limits.max_article_bytes
 
     # 1. Every draft, parsed (or its metadata reused when its bytes are unchanged) and validated.
     state = cache.load()
     old: dict[str, Any] = state.get("drafts") or {}
     items: list[_Item] = []
-    for f in drafts:
+    for f in inputs.drafts:
         prev = old.get(f.name)
         if prev and prev.get("sha") == f.sha:
             items.append(_Item(f.name, f.path, f.sha, prev["meta"], prev["slug"]))
@@ -699,8 +703,8 @@ def _full_build(
     n_qc = 0
     for it in items:
         ev = sorted(set(it.evidence))
-        it.qc_key = _h("qc", it.sha, [(r, versions.get(r)) for r in ev], severity, qc_code)
-        it.approval_key = _h("approval", it.qc_key, approvals.get(f"{it.slug}.json"))
+        it.qc_key = _h("qc", it.sha, [(r, versions.get(r)) for r in ev], severity, inputs.qc_code)
+        it.approval_key = _h("approval", it.qc_key, inputs.approvals.get(f"{it.slug}.json"))
         prev = old.get(it.name) or {}
         qc_cached = f"{it.qc_key}.json" in results
         if qc_cached and prev.get("approval") == it.approval_key:
@@ -809,6 +813,7 @@ def _full_build(
         code,
         site_key,
         state.get("search"),
+        page_files,
     )
     manifest = plan.manifest()
     stage = out.parent / f".{out.name}.stage"
@@ -820,7 +825,7 @@ def _full_build(
         else:
             (stage / MARKER).unlink()  # until the marker is back, this folder counts as half-written
         files = _apply(plan, target, old_files)
-        _write(target / MARKER, build_key + "\n")
+        _write(target / MARKER, inputs.build_key + "\n")
     except BaseException as e:
         if old_files is None:
             shutil.rmtree(target, ignore_errors=True)
@@ -829,9 +834,9 @@ def _full_build(
         if isinstance(e, OSError):
             raise BuildError(f"cannot write the site: {e}", path=getattr(e, "filename", None) or target) from e
         raise
-    cache.save_manifest(build_key, manifest)
+    cache.save_manifest(inputs.build_key, manifest)
     _swap(target, out, stage)
-    cache.keep_manifests({build_key, str(quick.get("key", ""))})
+    cache.keep_manifests({inputs.build_key, str(inputs.quick.get("key", ""))})
 
     new_drafts = {
         it.name: {
@@ -848,15 +853,8 @@ def _full_build(
         for it in items
     }
     articles = {it.slug: out.joinpath("articles", it.slug, "index.html") for it in built_items}
-    cache.save_state(
-        {
-            "drafts": new_drafts,
-            "generated": sorted(generated),
-            "search": search,
-            "related": {"key": rel_key, "map": related},
-        }
-    )
-    cache.save_quick({"key": build_key, "articles": list(articles), "skipped": skipped, "stats": stats})
+    cache.save_state({"drafts": new_drafts, "search": search, "related": {"key": rel_key, "map": related}})
+    cache.save_quick({"key": inputs.build_key, "articles": list(articles), "skipped": skipped, "stats": inputs.stats})
     cache.prune("qc", results, {it.qc_key for it in items})
     cache.prune("pages", page_files, {it.page_key for it in built_items} | generated)
     written = len(todo)

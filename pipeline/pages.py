@@ -437,7 +437,7 @@ class ArticleJob:
 
 class _Record:
     """A JSON object with attribute access: QC's numbers as the page reads them, without pydantic validation
-    (the result was validated when QC wrote it; reading a thousand of them is a third of a cold render)."""
+    (the result was validated when QC wrote it; validating it again costs a quarter of rendering its page)."""
 
     def __init__(self, data: dict[str, Any]) -> None:
         self.__dict__.update(data)
@@ -679,15 +679,15 @@ def plan_site(
     code: str,
     site_key: str,
     last_search: str | None,
+    present: set[str],
 ) -> tuple[set[str], str]:
     """Plan every file of the site but the article pages, rendering only pages whose inputs changed.
 
     Each listing's cache key is a hash of what its entries show, worked out before (and instead of) building its
     context; returns the generated pages' cache keys and the key of search.json (spliced from `last_search` next
-    time).
+    time). `present` lists the page cache's files.
     """
     keys: set[str] = set()
-    present = cache.listing("pages")
 
     def emit_as(key: str, rel_path: str, template: str, make: Callable[[], dict[str, Any]]) -> None:
         """Link the page an earlier build rendered under `key`, or render it from the context `make()` returns."""

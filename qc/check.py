@@ -6,12 +6,14 @@ import dataclasses
 import hashlib
 import math
 import re
+import sys
+import threading
 import unicodedata
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from itertools import pairwise
 from operator import add
 from typing import Any
@@ -23,6 +25,25 @@ from qc.index import EvidenceIndex
 from qc.models import ALL_STATUSES, ERROR_STATUSES, FileResult, NumberCheck, Source, TermCheck
 from qc.numbers import CHANGE_RE, NUM_RE, Quantity, extract, markers
 from qc.units import NONE, Unit, display, parse_unit
+
+
+class _lazy:
+    """A value computed on first read and kept in the instance; functools.cached_property without its lock (which
+    Python 3.11 takes on every first read, a cost paid for each sentence)."""
+
+    def __init__(self, fn: Callable[[Any], Any]) -> None:
+        self.fn = fn
+        self.name = fn.__name__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, cls: type | None = None) -> Any:
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.fn(obj)
+        return value
+
 
 # ---------------------------------------------------------------------------------------------------------------
 # Context tokens: what a sentence or a figure's labels talk about (latin words, row keys, CJK bigrams).
@@ -188,12 +209,12 @@ class _Fig:
         default_factory=dict
     )  # identifier tokens (p90, 70b, tp8) by shape (p#, #b, tp#)
 
-    @cached_property
+    @_lazy
     def beyond(self) -> dict[int, frozenset[str]]:
         """`g.tokens - self.tokens` for table mates g (by id), filled as they are compared."""
         return {}
 
-    @cached_property
+    @_lazy
     def found(self) -> str:
         """The message of a number verified by this figure (made once per figure, not per number)."""
         labs = _labels(self.f)
@@ -222,11 +243,13 @@ class _ReportPrep:
     dims: list[str] = field(default_factory=list)  # dimensions in order of first appearance
     by_dim: dict[str, tuple[list[float], list[_Fig]]] = field(default_factory=dict)  # sorted by base value
     dim_figs: dict[str, list[_Fig]] = field(default_factory=dict)  # in report order
+    with_unit: tuple[list[float], list[_Fig]] = field(default_factory=lambda: ([], []))  # figures with a unit, by value
     by_table: dict[str, list[_Fig]] = field(default_factory=dict)
     table_dims: dict[tuple[str, str], list[_Fig]] = field(default_factory=dict)  # (table, dimension) → figures
     rows: list[list[_Fig]] = field(default_factory=list)
     row_info: list[tuple[frozenset[str], list[tuple[float, str, Unit]]]] = field(default_factory=list)
-    ints: dict[str, dict[str, list[tuple[_Fig, str]]]] = field(default_factory=dict)  # report → int → (fig, label)
+    # report → int → (fig, label, the label's other words)
+    ints: dict[str, dict[str, list[tuple[_Fig, str, frozenset[str]]]]] = field(default_factory=dict)
     _pages: list[tuple[Page, tuple[str, frozenset[int]]]] | None = None
     _lines: dict[int, list[tuple[str, tuple[str, frozenset[int]]]]] = field(default_factory=dict)
 
@@ -282,6 +305,8 @@ def _prepare_report(rid: str, figures: list[Figure], pages: list[Page]) -> _Repo
     for dim, lst in rp.dim_figs.items():
         ordered = sorted(lst, key=lambda x: x.base)
         rp.by_dim[dim] = ([x.base for x in ordered], ordered)
+    ordered = sorted((x for x in figs if x.unit.dim), key=lambda x: x.base)
+    rp.with_unit = ([x.base for x in ordered], ordered)
     # Tables without a caption label: figures sharing two or more labels count as one table.
     rows: dict[str, list[_Fig]] = {}
     for x in figs:
@@ -312,30 +337,46 @@ def _prepare_report(rid: str, figures: list[Figure], pages: list[Page]) -> _Repo
     for x in figs:
         for lab in x.f.labels:
             for tok in label_ints[lab]:
-                rp.ints.setdefault(x.f.report, {}).setdefault(tok, []).append((x, lab))
+                rp.ints.setdefault(x.f.report, {}).setdefault(tok, []).append((x, lab, label_tokens[lab] - {tok}))
     return rp
 
 
 # Prepared reports by the identity of their figure and page lists (held here, so an id is never reused while cached):
 # a build checks each article against a sub-index sharing the full index's lists, and must not prepare them again.
-_REPORT_CACHE: OrderedDict[tuple[str, int, int, int, int], tuple[list[Figure], list[Page], _ReportPrep]] = OrderedDict()
+_ReportKey = tuple[str, int, int, int, int]
+_REPORT_CACHE: OrderedDict[_ReportKey, tuple[list[Figure] | None, list[Page] | None, _ReportPrep]] = OrderedDict()
+_REPORT_CACHE_KEEP = 32  # beyond this many, drop reports whose lists no index holds any more
 _REPORT_CACHE_MAX = 512
+_REPORT_LOCK = threading.Lock()
+
+
+def _held_elsewhere(lst: list[Any] | None) -> bool:
+    # References: the cache's tuple, this argument, getrefcount's own; more means an index still holds the list.
+    # (Should an interpreter count otherwise, a report is at worst prepared again: never a wrong result.)
+    return lst is not None and sys.getrefcount(lst) > 3
 
 
 def _report_prep(rid: str, figures: list[Figure] | None, pages: list[Page] | None) -> _ReportPrep:
-    figs_l = figures if figures is not None else []
-    pages_l = pages if pages is not None else []
-    key = (rid, id(figs_l), len(figs_l), id(pages_l), len(pages_l))
-    hit = _REPORT_CACHE.get(key)
-    if hit is not None and hit[0] is figs_l and hit[1] is pages_l:
-        _REPORT_CACHE.move_to_end(key)
-        return hit[2]
-    rp = _prepare_report(rid, figs_l, pages_l)
-    if figures is not None or pages is not None:
-        _REPORT_CACHE[key] = (figs_l, pages_l, rp)
-        while len(_REPORT_CACHE) > _REPORT_CACHE_MAX:
-            _REPORT_CACHE.popitem(last=False)
+    key = (rid, id(figures), len(figures or ()), id(pages), len(pages or ()))
+    with _REPORT_LOCK:  # `publish serve` may check from several threads
+        hit = _REPORT_CACHE.get(key)
+        if hit is not None and hit[0] is figures and hit[1] is pages:
+            _REPORT_CACHE.move_to_end(key)
+            return hit[2]
+    rp = _prepare_report(rid, figures or [], pages or [])
+    with _REPORT_LOCK:
+        _remember(key, figures, pages, rp)
     return rp
+
+
+def _remember(key: _ReportKey, figures: list[Figure] | None, pages: list[Page] | None, rp: _ReportPrep) -> None:
+    _REPORT_CACHE[key] = (figures, pages, rp)
+    if len(_REPORT_CACHE) > _REPORT_CACHE_KEEP:
+        # (entries are read by index, not unpacked: a local name would count as one more holder)
+        for k in [k for k, e in _REPORT_CACHE.items() if not (_held_elsewhere(e[0]) or _held_elsewhere(e[1]))]:
+            del _REPORT_CACHE[k]
+    while len(_REPORT_CACHE) > _REPORT_CACHE_MAX:
+        _REPORT_CACHE.popitem(last=False)
 
 
 class _Prep:
@@ -347,7 +388,8 @@ class _Prep:
         self.by_rid = {rp.rid: rp for rp in reports}
         self.pure = all(rp.pure for rp in reports)
         self.dims = list(dict.fromkeys(d for rp in reports for d in rp.dims))
-        self._ints: dict[str, dict[str, list[tuple[_Fig, str]]]] = {}
+        self.dim_rank = {d: i for i, d in enumerate(self.dims)}
+        self._ints: dict[str, dict[str, list[tuple[_Fig, str, frozenset[str]]]]] = {}
         self._holding: dict[tuple[str, ...], tuple[list[_ReportPrep], frozenset[str]]] = {}
 
     def holding(self, rids: Iterable[str]) -> list[_ReportPrep]:
@@ -388,7 +430,7 @@ class _Prep:
         rp = self.by_rid.get(rid)
         return (rp.rows, rp.row_info) if rp else ([], [])
 
-    def ints(self, rid: str) -> dict[str, list[tuple[_Fig, str]]]:
+    def ints(self, rid: str) -> dict[str, list[tuple[_Fig, str, frozenset[str]]]]:
         out = self._ints.get(rid)
         if out is None:
             out = {}
@@ -420,6 +462,27 @@ def _prepare(index: EvidenceIndex) -> _Prep:
     return prep
 
 
+def _matches_any_unit(
+    prep: _Prep, holding: list[_ReportPrep], wanted: frozenset[str] | None, v: float, step: float
+) -> list[_Fig]:
+    """`_matches` for a number without a unit: figures of every dimension, listed dimension by dimension (in the
+    index's order of dimensions), each by value, as one query per dimension would list them."""
+    tol_bare = step / 2 * (1 + 1e-9) + 1e-12  # against figures without a unit: within the printed precision
+    # a bare integer stands for a measured figure only when printed exactly
+    tol_unit = 1e-9 * max(v, 1.0) if step >= 1 else tol_bare
+    hits: list[_Fig] = []
+    for rp in holding:
+        for (bases, figs), tol in ((rp.by_dim.get("", ([], [])), tol_bare), (rp.with_unit, tol_unit)):
+            lo = bisect_left(bases, v - tol)
+            hi = bisect_right(bases, v + tol, lo)
+            if lo < hi:
+                hits.extend(figs[lo:hi] if wanted is None else [x for x in figs[lo:hi] if x.f.report in wanted])
+    if len(hits) > 1:
+        rank = prep.dim_rank
+        hits.sort(key=lambda x: (rank[x.unit.dim], x.base))  # stable: ties stay in index order
+    return hits
+
+
 def _page_lines(text: str) -> list[tuple[str, tuple[str, frozenset[int]]]]:
     lines = [ln.strip() for ln in text.replace("\x00", "").split("\n") if ln.strip()]
     out = [(ln, _norm_cuts(ln)) for ln in lines]
@@ -438,13 +501,12 @@ def _matches(prep: _Prep, value: float, step: float, unit: Unit, reports: Iterab
     if prep.pure:  # the reports held are exactly the wanted ones
         wanted = None
     v = abs(value)
+    if not unit.dim:
+        return _matches_any_unit(prep, holding, wanted, v, step)
     out: list[_Fig] = []
-    dims = [unit.dim, ""] if unit.dim else prep.dims
-    for dim in dims:
+    for dim in (unit.dim, ""):
         factor = unit.factor if dim else 1.0
         tol = step * factor / 2 * (1 + 1e-9) + 1e-12
-        if not unit.dim and dim and step >= 1:
-            tol = 1e-9 * max(v, 1.0)  # a bare integer stands for a measured figure only when printed exactly
         lo_v, hi_v = v * factor - tol, v * factor + tol
         hits: list[_Fig] = []
         sources = 0
@@ -681,7 +743,7 @@ class _Sentence:
     full_cites: list[str] = field(default_factory=list)  # markers anywhere in the full sentence (up to 。)
 
     # Text and context are read only for sentences that hold a number, and once.
-    @cached_property
+    @_lazy
     def plain(self) -> str:
         """The sentence without citation markers, spaces collapsed, final punctuation dropped."""
         plain = self.chunk
@@ -690,21 +752,21 @@ class _Sentence:
         # = re.sub(r"\s+", " ", plain).strip() (split() breaks at the same whitespace); then the final punctuation.
         return " ".join(plain.split()).rstrip(" 。.!?;")
 
-    @cached_property
+    @_lazy
     def text(self) -> str:
         """As shown in findings (a table cell shows its row instead)."""
         return self.plain
 
-    @cached_property
+    @_lazy
     def tokens(self) -> frozenset[str]:
         return _tokens(self.plain + " " + self.extra)
 
-    @cached_property
+    @_lazy
     def where(self) -> list[tuple[str, int]]:
         """Tokens with their positions in the block text."""
         return _positions(self.chunk, self.start)
 
-    @cached_property
+    @_lazy
     def ids(self) -> dict[str, frozenset[str]]:
         return _id_shapes(self.tokens)
 
@@ -860,7 +922,7 @@ class _Checker:
     @staticmethod
     def _conflict(x: _Fig, sent: _Sentence) -> bool:
         """The sentence names a key of the kind this figure has, but another one (DeepSeek-32B vs a DeepSeek-70B table)."""
-        return any(shape in sent.ids and not (keys & sent.tokens) for shape, keys in x.ids.items())
+        return bool(x.ids) and any(shape in sent.ids and not (keys & sent.tokens) for shape, keys in x.ids.items())
 
     def _direct(self, q: Quantity, value: float, step: float, unit: Unit, sent: _Sentence, scope: list[str],
                 endpoint: bool = False) -> _Verdict | None:  # fmt: skip
@@ -873,7 +935,8 @@ class _Checker:
             return None
         ctx = sent.tokens
         v = abs(value) * (unit.factor if unit.dim else 1.0)
-        cands.sort(key=lambda x: (-len(ctx & x.tokens), abs(x.base - v * (1.0 if unit.dim else x.unit.factor))))
+        if len(cands) > 1:
+            cands.sort(key=lambda x: (-len(ctx & x.tokens), abs(x.base - v * (1.0 if unit.dim else x.unit.factor))))
         rivals = []
         rival_of: dict[int, _Fig | None] = {}
         for x in cands:
@@ -909,8 +972,7 @@ class _Checker:
             return None
         key = str(int(abs(value)))
         for rid in scope:
-            for x, lab in self.prep.ints(rid).get(key, ()):
-                own = _tokens(lab) - {key}
+            for x, lab, own in self.prep.ints(rid).get(key, ()):  # own: the label's words but the key
                 if (own and sent.tokens & own) or (not own and len(sent.tokens & x.tokens) >= 2):
                     src = Source(report=rid, figure="", page=x.f.page, value=value, unit=q.unit, quote=lab,
                                  version=x.f.version, page_label=x.f.page_label, labels=[lab])  # fmt: skip
@@ -979,7 +1041,7 @@ class _Checker:
         return None
 
     def check(self, bl: _Block, q: Quantity, sent: _Sentence, scope: list[str]) -> _Verdict:
-        if any(v is not None and not math.isfinite(v) for v in (q.value, q.low, q.high)):
+        if not (_finite(q.value) and _finite(q.low) and _finite(q.high)):
             return _Verdict("unsupported", message=f"{q.text.strip()[:20]}… is too large to be any report's figure")
         unit = parse_unit(q.unit) if q.unit else NONE
         if q.is_range:
@@ -1146,14 +1208,16 @@ class _Checker:
 
     def _changes(self, sent: _Sentence, qs: list[Quantity], verdicts: list[_Verdict]) -> None:
         """`从 10.17 s 降至 7.53 s(降低 26%)`: a percentage or ratio after a from→to pair in its clause is that change."""
-        live = [q for q in qs if not q.exempt]
+        live = [(k, q) for k, q in enumerate(qs) if not q.exempt]  # (a number's place in qs: no two are equal)
         text = self._text
-        for i, q in enumerate(live):
-            unit = parse_unit(q.unit)
-            v = verdicts[qs.index(q)]
-            if q.is_range or unit.dim not in ("%", "x") or v.status not in ("verified", "derived") or i < 2:
+        for i, (k, q) in enumerate(live):
+            if i < 2 or q.is_range:
                 continue
-            a, b = live[i - 2], live[i - 1]
+            unit = parse_unit(q.unit)
+            v = verdicts[k]
+            if unit.dim not in ("%", "x") or v.status not in ("verified", "derived"):
+                continue
+            a, b = live[i - 2][1], live[i - 1][1]
             ua, ub = parse_unit(a.unit), parse_unit(b.unit)
             if a.is_range or b.is_range or not ua.dim or ua.dim != ub.dim or ua.dim in ("%", "x"):
                 continue
@@ -1166,7 +1230,7 @@ class _Checker:
             if not x or not y:
                 continue
             said = f"{_fmt(abs(x - y) / x * 100)}%" if unit.dim == "%" else f"{_fmt(max(x, y) / min(x, y))}×"
-            verdicts[qs.index(q)] = _Verdict(
+            verdicts[k] = _Verdict(
                 "mismatch", v.source, fig=v.fig,
                 message=f"from {a.text.strip()} to {b.text.strip()} is {said}, not {q.text.strip()}"
                 + (f" ({v.message})" if v.message else ""),
@@ -1224,6 +1288,10 @@ class _Checker:
             summary[n.status] += 1
         ok = not any(n.severity == "error" for n in self.numbers)
         return FileResult(file=self.draft.path, ok=ok, numbers=self.numbers, terms=self.terms, summary=summary)
+
+
+def _finite(v: float | None) -> bool:
+    return v is None or math.isfinite(v)
 
 
 def _shift(q: Quantity, by: int) -> None:

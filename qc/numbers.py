@@ -46,7 +46,9 @@ class Quantity:
         return [] if self.value is None else [(self.value, self.step)]
 
 
-_NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])|\d+(?:\.\d+)?"
+# \d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,]) | \d+(?:\.\d+)?, with the first digit taken out of the alternation so that
+# the regex starts with a character set (the engine then skips straight to digits).
+_NUM = r"\d(?:\d{0,2}(?:,\d{3})+(?:\.\d+)?(?![\d,])|\d*(?:\.\d+)?)"
 NUM_RE = re.compile(_NUM)
 _UNIT_ALTS = "|".join(re.escape(a) + ("(?![A-Za-z0-9])" if is_latin(a) else "") for a in aliases())
 UNIT_RE = re.compile(rf"[ \u00a0]?(?P<u>{_UNIT_ALTS})")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import datetime as dt
+import hashlib
 import importlib.metadata as md
 import io
 import json
@@ -818,7 +819,7 @@ def render_markdown(res: Results, tgts: list[Target], args: argparse.Namespace, 
         f"{args.repeats} runs, min–max shown); peak RSS is `ru_maxrss` from `os.wait4` (the largest process of the tree).",
         "",
         f"Run {dt.datetime.now().strftime('%Y-%m-%d %H:%M')}, N = {', '.join(map(str, args.n))}, "
-        f"{'quick' if args.quick else 'full'} run, {elapsed / 60:.1f} min in all.",
+        f"{'quick' if args.quick else 'full'} run, {elapsed / 60:.1f} min in all; {res.facts.get('source', '')}.",
         "",
         "## Machine",
         "",
@@ -859,7 +860,7 @@ def render_markdown(res: Results, tgts: list[Target], args: argparse.Namespace, 
         ]
         lines += [f"- missed: {m}" for m in acc.get("misses", [])[:10]]
         lines.append("")
-    facts = {k: v for k, v in res.facts.items() if k not in ("ingest_pages", "ingest_reports", "qc_accuracy")}
+    facts = {k: v for k, v in res.facts.items() if k not in ("ingest_pages", "ingest_reports", "qc_accuracy", "source")}
     if isinstance(acc, str):
         facts["qc_accuracy"] = acc
     if facts:
@@ -907,6 +908,16 @@ def print_table(res: Results, tgts: list[Target]) -> None:
     console.print(tt)
 
 
+def source_hash() -> str:
+    """A hash of the code and templates under test, to tell when they changed while the bench ran."""
+    h = hashlib.sha256()
+    for folder in ("evidence", "qc", "pipeline", "templates"):
+        for path in sorted((REPO / folder).rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                h.update(path.relative_to(REPO).as_posix().encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()[:12]
+
+
 def fresh_root(n: int, args: argparse.Namespace) -> Path:
     root = WORK / f"root-{n}"
     rmtree(root)
@@ -927,6 +938,7 @@ def run(args: argparse.Namespace, echo: Callable[[str], None] = print) -> tuple[
     """The whole benchmark; returns the measurements and the target verdicts."""
     global START_LOAD
     START_LOAD = os.getloadavg()
+    code_at_start = source_hash()
     started = time.perf_counter()
     res = Results()
     roots: dict[int, Path] = {}
@@ -944,6 +956,12 @@ def run(args: argparse.Namespace, echo: Callable[[str], None] = print) -> tuple[
         pn = args.profile_n or min(args.n)
         proot = roots.get(pn) or fresh_root(pn, args)
         res.hotspots = stage(res, "profile", profile_build, proot, pn) or ""
+    code_at_end = source_hash()
+    res.facts["source"] = (
+        f"code and templates {code_at_start}, unchanged during the run"
+        if code_at_start == code_at_end
+        else f"WARNING: code or templates changed during the run ({code_at_start} → {code_at_end}); rows mix versions"
+    )
     big = max(args.n) if len(args.n) > 1 else None
     tgts = targets(res, sorted(args.n), big)
     if args.write:
