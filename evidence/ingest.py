@@ -15,6 +15,7 @@ from evidence.fsutil import sha256_file
 from evidence.models import IngestLimits, Registry, Report, ReportEntry
 from evidence.registry import REGISTRY_NAME, report_file
 from evidence.store import PARSER_VERSION, Store
+from evidence.workers import die_with
 from evidence.yamlio import read_yaml, validate
 
 if TYPE_CHECKING:
@@ -283,8 +284,9 @@ def _parse_all(
 _EVENTS: Any = None  # the queue a worker process reports its start and pages through
 
 
-def _init_worker(events: Any) -> None:
+def _init_worker(events: Any, parent: int) -> None:
     global _EVENTS
+    die_with(parent)
     _EVENTS = events
 
 
@@ -339,7 +341,7 @@ def _parse_pool(
 
     # Biggest files first, so the last one to finish is a small one.
     order = sorted(jobs, key=lambda j: -_size(j.pdf))
-    pool = ProcessPoolExecutor(n_workers, mp_context=ctx, initializer=_init_worker, initargs=(events,))
+    pool = ProcessPoolExecutor(n_workers, mp_context=ctx, initializer=_init_worker, initargs=(events, os.getpid()))
     leftover: list[_Job] = []
     try:
         try:

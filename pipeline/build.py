@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from evidence.errors import BuildError, InputError, PublishError
 from evidence.fsutil import recover_dir, replace_dir, sha256_bytes
 from evidence.registry import REGISTRY_NAME, load_registry
+from evidence.workers import die_with
 from pipeline.config import CONFIG_NAME, ContentRoot
 
 # A no-op build imports only the above: drafts, QC, Markdown, Jinja2 and the page code load when something changed.
@@ -372,24 +373,8 @@ def _run(fn: Callable[[int], Any], n: int) -> list[Any]:
     from concurrent.futures import ProcessPoolExecutor
 
     ctx = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=2, mp_context=ctx, initializer=_die_with, initargs=(os.getpid(),)) as pool:
+    with ProcessPoolExecutor(max_workers=2, mp_context=ctx, initializer=die_with, initargs=(os.getpid(),)) as pool:
         return list(pool.map(fn, range(n), chunksize=max(1, n // 32)))
-
-
-def _die_with(parent: int) -> None:
-    """Make a worker end with its build: one whose build was killed would otherwise wait on the pool's queue forever
-    (holding the killed build's stdout open, so whoever ran it waits too)."""
-    import contextlib
-    import signal
-    import sys
-
-    if sys.platform == "linux":
-        import ctypes
-
-        with contextlib.suppress(OSError, AttributeError):
-            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    if os.getppid() != parent:  # the build died before the line above took effect
-        os._exit(1)
 
 
 # ---- the build ----------------------------------------------------------------------------------------------
