@@ -97,7 +97,9 @@ def draft_cmd(article: Path, redraft: bool, drafter: str | None) -> None:
 
 @cli.command("check")
 @click.argument("files", nargs=-1, required=True, type=_path())
-@click.option("--evidence", "evidence_dir", type=_path(), help="Folder with reports.yaml and PDFs (no content root needed).")
+@click.option(
+    "--evidence", "evidence_dir", type=_path(), help="Folder with reports.yaml and PDFs (no content root needed)."
+)
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "html"]), default="text", show_default=True)
 @click.option("--out", type=_path(), help="Write the report here instead of standard output.")
 def check_cmd(files: tuple[Path, ...], evidence_dir: Path | None, fmt: str, out: Path | None) -> None:
@@ -138,7 +140,9 @@ def review_cmd(article: Path, yes: bool, fmt: str, reviewer: str | None, note: s
 @click.option("--note", help="A note stored with the approval.")
 @click.option("--waive", "waive", multiple=True, help="A finding id to waive (repeatable; needs --reason).")
 @click.option("--reason", "reasons", multiple=True, help="Why the finding is waived (one per --waive).")
-def approve_cmd(article: Path, reviewer: str | None, note: str | None, waive: tuple[str, ...], reasons: tuple[str, ...]) -> None:
+def approve_cmd(
+    article: Path, reviewer: str | None, note: str | None, waive: tuple[str, ...], reasons: tuple[str, ...]
+) -> None:
     """Approve the article's current QC snapshot.
 
     \b
@@ -162,7 +166,9 @@ def evidence_group() -> None:
 
 
 _evidence_opt = click.option("--evidence", "evidence_dir", type=_path(), help="Folder with reports.yaml and the PDFs.")
-_root_opt = click.option("--root", type=_path(), default=Path("."), show_default=True, help="Content root (or a path inside it).")
+_root_opt = click.option(
+    "--root", type=_path(), default=Path("."), show_default=True, help="Content root (or a path inside it)."
+)
 
 
 @evidence_group.command("ingest")
@@ -290,8 +296,11 @@ def main(argv: list[str] | None = None) -> None:
     except PublishError as e:
         if debug:
             traceback.print_exc()
-        click.secho(f"error: {e}" if e.exit_code == EXIT_INPUT else str(e), err=True,
-                    fg="red" if e.exit_code != EXIT_REVIEW else "yellow")
+        click.secho(
+            f"error: {e}" if e.exit_code == EXIT_INPUT else str(e),
+            err=True,
+            fg="red" if e.exit_code != EXIT_REVIEW else "yellow",
+        )
         sys.exit(e.exit_code)
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
@@ -306,7 +315,9 @@ def main(argv: list[str] | None = None) -> None:
     except Exception as e:  # a bug, not bad input: say so in one line, keep the traceback for --debug
         if debug:
             traceback.print_exc()
-        click.secho(f"internal error: {type(e).__name__}: {e} (rerun with --debug for the traceback)", err=True, fg="red")
+        click.secho(
+            f"internal error: {type(e).__name__}: {e} (rerun with --debug for the traceback)", err=True, fg="red"
+        )
         sys.exit(EXIT_INTERNAL)
     sys.exit(EXIT_OK)
 

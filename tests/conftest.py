@@ -31,7 +31,11 @@ def golden(update_golden: bool) -> Callable[[str, Any], None]:
 
     def check(name: str, actual: Any) -> None:
         path = GOLDEN / name
-        text = actual if isinstance(actual, str) else json.dumps(actual, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+        text = (
+            actual
+            if isinstance(actual, str)
+            else json.dumps(actual, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+        )
         if update_golden:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")

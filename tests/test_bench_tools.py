@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import importlib.util
-
 import argparse
+import importlib.util
 import re
 import sys
 from pathlib import Path

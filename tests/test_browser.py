@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
-import os
 import shutil
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin
 
 import pytest
+from browser_support import ARGS, CHROMIUM, need_chromium, serve_dir
 from site_support import DRAFT_EN, DRAFT_ZH
 
 from evidence.ingest import ingest
@@ -23,38 +20,15 @@ from pipeline.config import open_root
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 REPO = Path(__file__).resolve().parent.parent
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 SLUG = "kv-cache-ttft"
 
 
-def _need_chromium() -> None:
-    if CHROMIUM.is_file():
-        return
-    message = f"Chromium not found at {CHROMIUM}; install it with `apt-get install chromium`"
-    if os.environ.get("PROOFPRESS_REQUIRE_BROWSER") == "1":
-        pytest.fail(message)
-    pytest.skip(message)
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args: Any) -> None:
-        pass
-
-
 @pytest.fixture(scope="module")
 def site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The example content root with its real report PDFs, ingested, checked by the real QC and built in preview."""
-    _need_chromium()
+    need_chromium()
     root = tmp_path_factory.mktemp("browser") / "site"
     shutil.copytree(REPO / "site", root, ignore=shutil.ignore_patterns("public", ".publish"))
     missing = [r for r in ("R1", "R2", "R9") if not (root / "reports" / f"{r}.pdf").is_file()]
@@ -72,18 +46,13 @@ def site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     ingest(content.reports, content.store).raise_for_errors(["R1", "R2", "R9"])
     summary = build_site(content, preview=True)
     assert SLUG in summary.articles
-    handler = functools.partial(_Quiet, directory=str(content.output))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
+    with serve_dir(content.output) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    _need_chromium()
+    need_chromium()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
