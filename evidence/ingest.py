@@ -141,13 +141,13 @@ def ingest(
     outcomes: dict[int, IngestResult] = {}
     errors: dict[int, EvidenceError] = {}
     jobs: list[_Job] = []
-    with Store(store_path) as store:
+    with Store(store_path) as planning:
         for n, entry in enumerate(entries):
             try:
-                planned = _plan(n, entry, reports_dir, store)
+                planned = _plan(n, entry, reports_dir, planning)
             except PublishError as e:
                 _notify(progress, "report_start", entry.id, n, len(entries))
-                errors[n] = _record_error(store, entry, _as_evidence_error(e, reports_dir / entry.file), progress)
+                errors[n] = _record_error(planning, entry, _as_evidence_error(e, reports_dir / entry.file), progress)
                 _notify(progress, "report_end", entry.id, IngestResult(entry.id, file=entry.file, error=str(errors[n])))
                 continue
             if isinstance(planned, _Job):
@@ -159,7 +159,7 @@ def ingest(
     done = len(outcomes) + len(errors)
     # The store is reopened only once the first outcome is in, after the workers forked: no child inherits an open
     # SQLite connection.
-    store = None
+    store: Store | None = None  # reopened after the fork, see above
     try:
         for job, outcome, seconds in _parse_all(jobs, limits, progress, workers, done, len(entries)):
             store = store or Store(store_path)

@@ -555,7 +555,7 @@ def _install_fast_streams() -> bool:
                     if m is None:
                         return None
                     pos = m.end()
-                    k = m.lastindex
+                    k = m.lastindex or 0
                     tok = m.group(k)
                     if k == 1:
                         if len(tok) >= 20 or (refs and _INDIRECT.match(data, m.start(1), m.start(1) + 20)):
@@ -595,7 +595,7 @@ def _install_fast_streams() -> bool:
                         pos = pypdf_object(pos + _leading_ws(data, pos))
                         continue
                     pos = m.end()
-                    k = m.lastindex
+                    k = m.lastindex or 0
                     tok = m.group(k)
                     if k == 1:
                         if len(tok) >= 20 or (refs and _INDIRECT.match(data, m.start(1), m.start(1) + 20)):

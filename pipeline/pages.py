@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -766,7 +767,7 @@ def plan_site(
 
     for s, its in tag_items.items():
         key = B._h("tag", code, site_key, s, tag_names[s], sigs(its))
-        emit_as(key, f"tags/{s}/index.html", "list.html", lambda s=s, its=its: tag_ctx(s, its))
+        emit_as(key, f"tags/{s}/index.html", "list.html", functools.partial(tag_ctx, s, its))
 
     # Evidence library: what each report is, and which articles cite it.
     citing: dict[str, list[_Item]] = {}
