@@ -72,6 +72,8 @@ class _Evidence:
         self.limits = limits
         self.known: set[str] | None = None
         self.ingested = False
+        # One loaded copy per report, shared by every file's index: QC prepares a report's figures once per list.
+        self.loaded = EvidenceIndex()
 
     def registry_ids(self) -> set[str]:
         if self.known is None:
@@ -85,14 +87,24 @@ class _Evidence:
         from evidence.store import Store
         from pipeline.lock import root_lock
 
-        with root_lock(self.lock_dir):
-            if not self.ingested:
-                summary = ingest(self.reports_dir, self.store_path, limits=self.limits)
-                self.summary = summary
-                self.ingested = True
-            self.summary.raise_for_errors(ids)
-            with Store(self.store_path) as store:
-                return EvidenceIndex.load(store, ids)
+        missing = [rid for rid in ids if rid not in self.loaded.reports]
+        if missing or not self.ingested:
+            with root_lock(self.lock_dir):
+                if not self.ingested:
+                    self.summary = ingest(self.reports_dir, self.store_path, limits=self.limits)
+                    self.ingested = True
+                self.summary.raise_for_errors(ids)
+                with Store(self.store_path) as store:
+                    fresh = EvidenceIndex.load(store, missing)
+            self.loaded.reports.update(fresh.reports)
+            self.loaded.figures.update(fresh.figures)
+            self.loaded.pages.update(fresh.pages)
+        have = [rid for rid in ids if rid in self.loaded.reports]
+        return EvidenceIndex(
+            reports={r: self.loaded.reports[r] for r in have},
+            figures={r: self.loaded.figures[r] for r in have},
+            pages={r: self.loaded.pages[r] for r in have},
+        )
 
 
 def _source_for(path: Path, evidence_dir: Path | None, cache: dict[Path, _Evidence]) -> _Evidence:
@@ -153,7 +165,8 @@ def check_files(files: list[Path], *, evidence_dir: Path | None, fmt: str, out: 
         result = check_draft(draft, index, source.severity)
         results.append(result)
         drafts[draft.path] = draft
-        indexes.append(index)
+        if fmt == "html":  # only the HTML report needs them afterwards
+            indexes.append(index)
         for rid in index.reports:
             pdf_dirs.setdefault(rid, source.reports_dir)
     report = CheckReport(ok=all(r.ok for r in results), files=results)
