@@ -203,3 +203,26 @@ def ingested(root: Path) -> EvidenceIndex:
     ingest(root / "reports", store).raise_for_errors(["R1", "R2", "R9"])
     with Store(store) as s:
         return EvidenceIndex.load(s, ["R1", "R2", "R9"])
+
+
+def with_injection(index: EvidenceIndex, prose: str, *, as_figure: bool = True) -> EvidenceIndex:
+    """R2 with a sentence that gives orders: in its page text and (as the store extracts prose) as a 99% figure."""
+    pages = [p.model_copy(update={"text": p.text + "\n" + prose}) if p.page == 2 else p for p in index.pages["R2"]]
+    r2 = list(index.figures["R2"])
+    if as_figure:
+        r2.append(
+            Figure(
+                id="inject0000000001",
+                report="R2",
+                page=2,
+                value=99,
+                unit="%",
+                raw="99%",
+                labels=[prose],
+                quote=prose,
+                kind="prose",
+            )
+        )
+    return EvidenceIndex(
+        reports=dict(index.reports), figures={**index.figures, "R2": r2}, pages={**index.pages, "R2": pages}
+    )
