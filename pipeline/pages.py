@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+import zlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -95,6 +96,7 @@ UI: dict[str, dict[str, str]] = {
         "search_nojs": "站内搜索需要启用 JavaScript;也可以从首页或标签页浏览全部文章。",
         "search_none": "没有找到匹配的文章。",
         "search_count": "找到 {n} 篇文章",
+        "search_failed": "搜索索引加载失败,请刷新重试。",
         "not_found": "页面不存在",
         "not_found_text": "您要找的页面不存在或已移动。",
         "home": "返回首页",
@@ -168,6 +170,7 @@ UI: dict[str, dict[str, str]] = {
         "search_nojs": "Search needs JavaScript; every article is also listed on the home and tag pages.",
         "search_none": "No article matches.",
         "search_count": "{n} articles found",
+        "search_failed": "The search index could not be loaded; reload the page to try again.",
         "not_found": "Page not found",
         "not_found_text": "The page you are looking for does not exist or has moved.",
         "home": "Back to the home page",
@@ -679,9 +682,9 @@ def plan_site(
     cache: _Cache,
     code: str,
     site_key: str,
-    last_search: str | None,
+    last_search: list[str] | None,
     present: set[str],
-) -> tuple[set[str], str]:
+) -> tuple[set[str], list[str]]:
     """Plan every file of the site but the article pages, rendering only pages whose inputs changed.
 
     Each listing's cache key is a hash of what its entries show, worked out before (and instead of) building its
@@ -800,14 +803,28 @@ def plan_site(
     else:
         _plan_library(emit_as, lib_key, site, ui, registry, files, citing, get_index(), listing, cache)
 
-    # Search, feeds, sitemap and the rest of the web's conventions.
-    search_key = B._h("search", code, [(it.slug, it.page_key) for it in items])
-    keys.add(search_key)
-    if f"{search_key}.html" not in present:
-        text, offsets = _splice_search(items, cache, last_search)
-        B._cache_write(cache.offsets_path(search_key), json.dumps(offsets))
-        B._cache_write(cache.page_path(search_key), text)
-    plan.link("search.json", cache.page_path(search_key), search_key)
+    # Search: search.json names the shards holding the articles' entries. An edit rewrites one shard, not the whole
+    # index, and a reader's browser shows results as shards arrive. Shard file names carry their content key, so a
+    # browser never mixes shards of two builds.
+    search_keys: list[str] = []
+    shard_files: list[str] = []
+    old_shards = _SearchShards(cache, last_search)
+    for i, members in enumerate(search_shards(items)):
+        key = B._h("search", code, i, [(it.slug, it.page_key) for it in members])
+        keys.add(key)
+        search_keys.append(key)
+        if f"{key}.html" not in present:
+            text, offsets = _splice_search(members, cache, old_shards)
+            B._cache_write(cache.offsets_path(key), json.dumps(offsets))
+            B._cache_write(cache.page_path(key), text)
+        shard_files.append(f"search/{i}-{key[:12]}.json")
+        plan.link(shard_files[-1], cache.page_path(key), key)
+    manifest = json.dumps({"articles": len(items), "shards": shard_files}, ensure_ascii=False)
+    manifest_key = B._h("search-manifest", manifest)
+    keys.add(manifest_key)
+    if f"{manifest_key}.html" not in present:
+        B._cache_write(cache.page_path(manifest_key), manifest + "\n")
+    plan.link("search.json", cache.page_path(manifest_key), manifest_key)
     emit(
         "search/index.html",
         "search.html",
@@ -844,7 +861,7 @@ def plan_site(
     urls += [(_abs(site, "evidence/"), None)] + [(_abs(site, f"evidence/{quote(e.id)}/"), None) for e in registry]
     emit("sitemap.xml", "sitemap.xml", site=site, urls=urls)
     emit("robots.txt", "robots.txt", site=site, sitemap=_abs(site, "sitemap.xml"))
-    return keys, search_key
+    return keys, search_keys
 
 
 def _plan_library(
@@ -918,17 +935,53 @@ def _plan_library(
         emit_as(B._h(lib_key, path), path, "report.html", lambda ctx=ctx: ctx)
 
 
-def _splice_search(items: list[_Item], cache: _Cache, last: str | None) -> tuple[bytes, list[list[Any]]]:
-    """search.json: every article's entry, cut from the last build's file where unchanged, else read from the
-    entry its render left; with each entry's byte offsets, for the next build."""
-    old: dict[str, tuple[int, int]] = {}
-    old_data = b""
-    if last:
-        try:
-            old_data = cache.page_path(last).read_bytes()
-            old = {k: (a, b) for k, a, b in json.loads(cache.offsets_path(last).read_bytes())}
-        except (OSError, ValueError, TypeError):
-            old, old_data = {}, b""
+SEARCH_SHARD = 256  # articles per search shard, at most on average
+
+
+def search_shards(items: list[_Item]) -> list[list[_Item]]:
+    """The articles split into a power of two of shards by a hash of their slug, so an article stays in its shard
+    while others come and go (all move only when the count of shards doubles); order within a shard is kept."""
+    k = 1
+    while len(items) > k * SEARCH_SHARD:
+        k *= 2
+    shards: list[list[_Item]] = [[] for _ in range(k)]
+    for it in items:
+        shards[zlib.crc32(it.slug.encode("utf-8")) % k].append(it)
+    return shards
+
+
+class _SearchShards:
+    """The last build's search shards: where each article's entry lies in them, and their bytes once read."""
+
+    def __init__(self, cache: _Cache, keys: list[str] | None) -> None:
+        self.cache = cache
+        self.where: dict[str, tuple[str, int, int]] = {}
+        self._data: dict[str, bytes | None] = {}
+        for key in keys if isinstance(keys, list) else []:
+            try:
+                spans = json.loads(cache.offsets_path(key).read_bytes())
+                self.where.update({k: (key, a, b) for k, a, b in spans})
+            except (OSError, ValueError, TypeError):
+                continue
+
+    def entry(self, page_key: str) -> bytes | None:
+        """An article's entry as the last build wrote it, or None."""
+        span = self.where.get(page_key)
+        if span is None:
+            return None
+        key, a, b = span
+        if key not in self._data:
+            try:
+                self._data[key] = self.cache.page_path(key).read_bytes()
+            except OSError:
+                self._data[key] = None
+        data = self._data[key]
+        return data[a:b] if data is not None and b <= len(data) else None
+
+
+def _splice_search(items: list[_Item], cache: _Cache, old: _SearchShards) -> tuple[bytes, list[list[Any]]]:
+    """One search shard: every article's entry, cut from the last build's shards where unchanged, else read from
+    the entry its render left; with each entry's byte offsets, for the next build."""
     parts = [b"["]
     offsets: list[list[Any]] = []
     pos = 1
@@ -936,8 +989,9 @@ def _splice_search(items: list[_Item], cache: _Cache, last: str | None) -> tuple
         if i:
             parts.append(b",")
             pos += 1
-        span = old.get(it.page_key)
-        entry = old_data[span[0] : span[1]] if span else cache.fragment_path(it.page_key).read_bytes()
+        entry = old.entry(it.page_key)
+        if entry is None:
+            entry = cache.fragment_path(it.page_key).read_bytes()
         parts.append(entry)
         offsets.append([it.page_key, pos, pos + len(entry)])
         pos += len(entry)

@@ -105,8 +105,8 @@ def _may_end(t: str, pos: int, ends: frozenset[str], fold: bool) -> bool:
     return c.lower() != c or c.upper() != c  # a cased letter may fold to one of them (ſ ~ s): let the regex decide
 
 
-ID_TAIL_RE = re.compile(r"[0-9]*(?:[.\-–][0-9]+)*(?:[ \u00a0]*(?:章|节|页|条|部分|轮|次|步|阶段|期))?")
-RANGE_SEP_RE = re.compile(r"[ \u00a0]*(?:–|—|~|～|至|到|to|and)[ \u00a0]*|-")
+ID_TAIL_RE = re.compile(r"[0-9]*(?:[.\-–~～〜][0-9]+)*(?:[ \u00a0]*(?:章|节|页|条|部分|轮|次|步|阶段|期))?")
+RANGE_SEP_RE = re.compile(r"[ \u00a0]*(?:–|—|~|～|〜|至|到|to|and)[ \u00a0]*|-")
 CHANGE_RE = re.compile(
     r"[ \u00a0]*(?:降至|降到|降低到|降低至|减至|减少到|减少至|缩短至|缩短到|提升至|提升到|提高至|提高到|增至|增加到|增加至|"
     r"升至|上升至|上升到|增长到|增长至|变为|→|->|to|到|至)[ \u00a0]*"
@@ -279,7 +279,9 @@ class _Scanner:
         if not m or self.masked(m.start()):
             return a
         b = self.atom(m, allow_sign=False)
-        if b is None or b.count or b.bound or b.approx:
+        # `b` starts right after the separator, so an "about" prefix `atom` reads into it is the separator itself:
+        # the tilde of `1~2s` joins a range, it does not make 2 approximate (`b.approx` is not b's own).
+        if b is None or b.count or b.bound:
             return a
         if a.unit and b.unit and a.unit != b.unit:
             return a

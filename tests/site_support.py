@@ -207,3 +207,18 @@ def build(root: Path, *, index: EvidenceIndex | None = None, **kw: Any) -> Any:
 def tree_bytes(folder: Path) -> dict[str, bytes]:
     """Every file under `folder` with its bytes (for byte-identical comparisons)."""
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def search_entries(public: Path) -> list[dict[str, Any]]:
+    """Every article's search entry, read through search.json's list of shards (checking each is listed once)."""
+    manifest = json.loads((public / "search.json").read_text(encoding="utf-8"))
+    assert len(set(manifest["shards"])) == len(manifest["shards"])
+    entries = [e for s in manifest["shards"] for e in json.loads((public / s).read_text(encoding="utf-8"))]
+    assert len(entries) == manifest["articles"]
+    return entries
+
+
+def search_text(public: Path) -> str:
+    """search.json and all of its shards, as one text (for asserting what the search index never carries)."""
+    manifest = json.loads((public / "search.json").read_text(encoding="utf-8"))
+    return "\n".join((public / rel).read_text(encoding="utf-8") for rel in ["search.json", *manifest["shards"]])

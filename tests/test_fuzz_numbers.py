@@ -129,8 +129,7 @@ def rendered_range(draw: st.DrawFn) -> tuple[str, float, float, str]:
     decimals = draw(st.integers(0, 2))
     a, b = f"{low / 10**decimals:.{decimals}f}", f"{high / 10**decimals:.{decimals}f}"
     spelling, unit = draw(st.sampled_from([u for u in UNITS if u[0]]))
-    # `~` is read as "about" before the second number, so `1~2s` is not a range (noted for QC): not drawn here.
-    sep = draw(st.sampled_from(["–", "-", " to ", "至", "—"]))
+    sep = draw(st.sampled_from(["–", "-", " to ", "至", "—", "~", "～", "〜", " ~ "]))
     space = draw(st.sampled_from(["", " "])) if spelling[0].isascii() else ""
     unit_on_low = draw(st.booleans()) and sep not in ("-",)
     text = f"提升 {a}{space + spelling if unit_on_low else ''}{sep}{b}{space}{spelling}【出处:R2 实测】"

@@ -11,7 +11,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from site_support import DRAFT_ZH, FIGURES, R9_SECRET_TEXT, build, fake_check, make_index, make_root, tree_bytes
+from site_support import (
+    DRAFT_ZH,
+    FIGURES,
+    R9_SECRET_TEXT,
+    build,
+    fake_check,
+    make_index,
+    make_root,
+    search_entries,
+    search_text,
+    tree_bytes,
+)
 
 import pipeline.build as build_mod
 from evidence.errors import BuildError, InputError
@@ -44,7 +55,7 @@ def test_only_approved_articles_are_built(root: Path) -> None:
     assert "not approved" in str(summary)
     html = page(root, f"articles/{SLUG}/index.html")
     assert 'class="banner"' not in html
-    assert "kv-cache-ttft-en" not in page(root, "index.html") + page(root, "search.json") + page(root, "sitemap.xml")
+    assert "kv-cache-ttft-en" not in page(root, "index.html") + search_text(root / "public") + page(root, "sitemap.xml")
 
 
 def test_preview_builds_all_with_a_banner_on_unapproved_pages(root: Path) -> None:
@@ -133,7 +144,7 @@ def test_listings_library_and_conventions(root: Path) -> None:
     locs = [u.findtext("{http://www.sitemaps.org/schemas/sitemap/0.9}loc") for u in sitemap]
     assert "https://www.example.com/evidence/R9/" in locs and "https://www.example.com/" in locs
     assert "Sitemap: https://www.example.com/sitemap.xml" in page(root, "robots.txt")
-    search = json.loads(page(root, "search.json"))
+    search = search_entries(root / "public")
     assert {d["u"] for d in search} == {f"articles/{SLUG}/", "articles/kv-cache-ttft-en/"}
     assert "冷启动时所有 KV 需从存储重新加载" in next(d["b"] for d in search if d["l"] == "zh")
     assert "【" not in json.dumps(search, ensure_ascii=False)  # citation markers are not searchable text
@@ -361,6 +372,6 @@ def test_a_failed_number_never_reveals_its_nearest_on_request_figure(root: Path)
     build(root, preview=True, check=check_with_mismatch)
     html = page(root, f"articles/{SLUG}/index.html")
     assert re.search(r'class="num num-error"[^>]*><span class="num-v">250s', html)  # still flagged in preview…
-    everything = html + page(root, "evidence/R9/index.html") + page(root, "search.json")
+    everything = html + page(root, "evidence/R9/index.html") + search_text(root / "public")
     assert "245" not in everything and "DeepSeek-7B" not in everything  # …without the figure it missed
     assert seven_b.id not in page(root, "evidence/R9/index.html")

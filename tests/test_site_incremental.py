@@ -12,9 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from site_support import DRAFT_ZH, build, fake_approve, fake_check, make_index, make_root, tree_bytes
+from site_support import DRAFT_ZH, build, fake_approve, fake_check, make_index, make_root, search_entries, tree_bytes
 
 import pipeline.build as build_mod
+import pipeline.pages as pages_mod
 from pipeline.build import IndexEvidence
 from pipeline.config import open_root
 from qc.index import EvidenceIndex
@@ -57,7 +58,7 @@ def test_a_body_edit_renders_its_page_only(root: Path, monkeypatch: pytest.Monke
     # Listings show titles and answers, not bodies: the index and tag pages are linked from the cache, not rendered.
     assert rendered == ["article.html"]
     assert (root / "public" / "index.html").read_bytes() == index_before
-    search = json.loads((root / "public" / "search.json").read_text(encoding="utf-8"))
+    search = search_entries(root / "public")
     assert any("补充一段说明" in d["b"] for d in search)  # the search index has the new body…
     assert tree_bytes(root / "public") == _fresh(root, tmp_path / "fresh")  # …and the site is what a fresh build makes
 
@@ -137,6 +138,24 @@ def test_the_library_survives_a_lost_cited_list(root: Path) -> None:
         p.unlink()  # every page rendered again, the library's cited figures worked out from the QC results
     build(root, preview=True)
     assert (root / "public" / "evidence" / "R9" / "index.html").read_bytes() == r9
+
+
+def test_an_edit_rewrites_one_search_shard(root: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(pages_mod, "SEARCH_SHARD", 1)  # the example's two articles in two shards
+    build(root, preview=True)
+    public = root / "public"
+    before = json.loads((public / "search.json").read_text(encoding="utf-8"))["shards"]
+    assert len(before) == 2 and len(search_entries(public)) == 2
+    draft = root / "articles" / f"{SLUG}.md"
+    draft.write_text(draft.read_text(encoding="utf-8") + "\n补充一段说明。\n", encoding="utf-8")
+    build(root, preview=True)
+    after = json.loads((public / "search.json").read_text(encoding="utf-8"))["shards"]
+    changed = [(a, b) for a, b in zip(before, after, strict=True) if a != b]
+    assert len(changed) == 1  # only the edited article's shard has a new name (and new bytes)…
+    new_shard = json.loads((public / changed[0][1]).read_text(encoding="utf-8"))
+    assert [d["u"] for d in new_shard] == [f"articles/{SLUG}/"] and "补充一段说明" in new_shard[0]["b"]
+    assert not (public / changed[0][0]).exists()  # …the old one is gone, and the site is what a fresh build makes
+    assert tree_bytes(public) == _fresh(root, tmp_path / "fresh")
 
 
 def test_search_json_is_rebuilt_when_last_builds_copy_is_gone(root: Path, tmp_path: Path) -> None:

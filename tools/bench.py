@@ -819,7 +819,8 @@ def render_markdown(res: Results, tgts: list[Target], args: argparse.Namespace, 
         f"{args.repeats} runs, min–max shown); peak RSS is `ru_maxrss` from `os.wait4` (the largest process of the tree).",
         "",
         f"Run {dt.datetime.now().strftime('%Y-%m-%d %H:%M')}, N = {', '.join(map(str, args.n))}, "
-        f"{'quick' if args.quick else 'full'} run, {elapsed / 60:.1f} min in all; {res.facts.get('source', '')}.",
+        f"{'quick' if args.quick else 'full'} run, {elapsed / 60:.1f} min in all; {res.facts.get('source', '')}; "
+        f"{res.facts.get('bytecode', 'bytecode not compiled')}.",
         "",
         "## Machine",
         "",
@@ -860,7 +861,11 @@ def render_markdown(res: Results, tgts: list[Target], args: argparse.Namespace, 
         ]
         lines += [f"- missed: {m}" for m in acc.get("misses", [])[:10]]
         lines.append("")
-    facts = {k: v for k, v in res.facts.items() if k not in ("ingest_pages", "ingest_reports", "qc_accuracy", "source")}
+    facts = {
+        k: v
+        for k, v in res.facts.items()
+        if k not in ("ingest_pages", "ingest_reports", "qc_accuracy", "source", "bytecode")
+    }
     if isinstance(acc, str):
         facts["qc_accuracy"] = acc
     if facts:
@@ -924,6 +929,20 @@ def fresh_root(n: int, args: argparse.Namespace) -> Path:
     return synth.make_root(root, n, args.reports, args.seed)
 
 
+def compile_bytecode() -> str:
+    """Compile Proofpress's modules to bytecode, as installing a package does: the other tools run from
+    site-packages, where pip compiled them, while an editable install on a machine that sets
+    PYTHONDONTWRITEBYTECODE would otherwise compile every module from source in every process."""
+    import compileall
+
+    ok = all(compileall.compile_dir(REPO / pkg, quiet=1) for pkg in ("evidence", "qc", "pipeline"))
+    flag = os.environ.get("PYTHONDONTWRITEBYTECODE")
+    return (
+        f"Proofpress's modules compiled to bytecode before the run{'' if ok else ' (some failed)'}"
+        f"{'; PYTHONDONTWRITEBYTECODE is set on this machine' if flag else ''}"
+    )
+
+
 def stage(res: Results, name: str, fn: Callable[..., Any], *args: Any) -> Any:
     """Run one part of the bench; a crash is recorded (and printed) instead of losing the whole run."""
     try:
@@ -941,6 +960,7 @@ def run(args: argparse.Namespace, echo: Callable[[str], None] = print) -> tuple[
     code_at_start = source_hash()
     started = time.perf_counter()
     res = Results()
+    res.facts["bytecode"] = compile_bytecode()
     roots: dict[int, Path] = {}
     for n in args.n:
         t = time.perf_counter()

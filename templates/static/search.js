@@ -1,4 +1,4 @@
-// Client-side search over search.json: titles, answers, tags and body text; substring matching works for Chinese
+// Client-side search over the shards search.json lists: titles, answers, tags and body text; substring matching works for Chinese
 // (no word breaks needed) and English alike, with a CJK bigram fallback for near-miss phrasings.
 (function () {
   "use strict";
@@ -95,14 +95,25 @@
     });
   }
 
-  function load() {
-    return fetch(list.getAttribute("data-index"))
+  function add(data) {
+    data.forEach(function (d) {
+      d.nt = norm(d.t); d.na = norm(d.a); d.nb = norm(d.b); d.ng = norm((d.g || []).join(" "));
+      docs.push(d);
+    });
+  }
+
+  // search.json names the index's shards; they are fetched side by side and results refresh as each arrives.
+  function load(onShard) {
+    var index = list.getAttribute("data-index");
+    return fetch(index)
       .then(function (r) { return r.json(); })
-      .then(function (data) {
-        docs = data.map(function (d) {
-          d.nt = norm(d.t); d.na = norm(d.a); d.nb = norm(d.b); d.ng = norm((d.g || []).join(" "));
-          return d;
-        });
+      .then(function (manifest) {
+        docs = [];
+        return Promise.all(manifest.shards.map(function (path) {
+          return fetch(new URL(path, new URL(index, window.location.href)))
+            .then(function (r) { return r.json(); })
+            .then(function (data) { add(data); onShard(); });
+        }));
       });
   }
 
@@ -110,13 +121,13 @@
   input.value = params.get("q") || "";
   var header = document.getElementById("site-q");
   if (header) header.value = input.value;
-  load().then(function () {
-    render(input.value);
-    input.addEventListener("input", function () {
-      render(input.value);
-      var url = new URL(window.location.href);
-      url.searchParams.set("q", input.value);
-      window.history.replaceState(null, "", url);
-    });
+  input.addEventListener("input", function () {
+    if (docs) render(input.value);
+    var url = new URL(window.location.href);
+    url.searchParams.set("q", input.value);
+    window.history.replaceState(null, "", url);
+  });
+  load(function () { render(input.value); }).catch(function () {
+    status.textContent = status.getAttribute("data-failed");
   });
 })();
