@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import marshal
 import os
 import re
 import shutil
+import sys
 import time
 import unicodedata
 import uuid
@@ -414,23 +416,27 @@ class _Item:
 class _Cache:
     """Derived build state under `.publish/site/`: per-draft metadata and keys, QC results, rendered pages.
 
-    `quick.json` (the last build's key and the drafts' stat fingerprints) is all a no-op build reads; `state.json`
-    holds the rest. Cache files are content-addressed and replaced whole, without fsync: all of it is derived data.
+    `quick` (the last build's key and the drafts' stat fingerprints) is all a no-op build reads; `state` holds the
+    rest. Both are plain data in marshal format, which reads and writes 5–10× faster than JSON (what an edit waits
+    for); the version stamp names the Python version, as marshal's format may change with it. Cache files are
+    content-addressed and replaced whole, without fsync: all of it is derived data.
     """
+
+    VERSION = f"{STATE_VERSION}:py{sys.version_info[0]}.{sys.version_info[1]}"
 
     def __init__(self, root: ContentRoot) -> None:
         self.dir = root.state / "site"
-        self.state_path = self.dir / "state.json"
-        self.quick_path = self.dir / "quick.json"
+        self.state_path = self.dir / "state.marshal"
+        self.quick_path = self.dir / "quick.marshal"
         self._qc, self._pages = self.dir / "qc", self.dir / "pages"
 
-    @staticmethod
-    def _read(path: Path) -> dict[str, Any]:
+    @classmethod
+    def _read(cls, path: Path) -> dict[str, Any]:
         try:
-            data = json.loads(path.read_bytes())
-        except (FileNotFoundError, ValueError, OSError):
+            data = marshal.loads(path.read_bytes())
+        except (OSError, ValueError, EOFError, TypeError):  # missing, damaged or foreign: build without it
             return {}
-        return data if isinstance(data, dict) and data.get("version") == STATE_VERSION else {}
+        return data if isinstance(data, dict) and data.get("version") == cls.VERSION else {}
 
     def load(self) -> dict[str, Any]:
         return self._read(self.state_path)
@@ -439,10 +445,10 @@ class _Cache:
         return self._read(self.quick_path)
 
     def save_state(self, state: dict[str, Any]) -> None:
-        _cache_write(self.state_path, json.dumps({"version": STATE_VERSION, **state}, ensure_ascii=False))
+        _cache_write(self.state_path, marshal.dumps({"version": self.VERSION, **state}))
 
     def save_quick(self, quick: dict[str, Any]) -> None:
-        _cache_write(self.quick_path, json.dumps({"version": STATE_VERSION, **quick}, ensure_ascii=False))
+        _cache_write(self.quick_path, marshal.dumps({"version": self.VERSION, **quick}))
 
     def listing(self, sub: str) -> set[str]:
         """File names in a cache folder: one directory read instead of a stat per cached file."""

@@ -333,11 +333,12 @@ def _prepare_report(rid: str, figures: list[Figure], pages: list[Page]) -> _Repo
         (frozenset().union(*(x.tokens for x in r)), [(abs(x.f.value), x.raw_num or _num_text(x.f.value), x.unit) for x in r])
         for r in rp.rows
     ]  # fmt: skip
-    label_ints = {lab: [tok for tok in toks if tok.isdigit()] for lab, toks in label_tokens.items()}
+    # A label's integer tokens, each with the label's other words (made once per label, shared by its figures).
+    label_ints = {lab: [(tok, toks - {tok}) for tok in toks if tok.isdigit()] for lab, toks in label_tokens.items()}
     for x in figs:
         for lab in x.f.labels:
-            for tok in label_ints[lab]:
-                rp.ints.setdefault(x.f.report, {}).setdefault(tok, []).append((x, lab, label_tokens[lab] - {tok}))
+            for tok, rest in label_ints[lab]:
+                rp.ints.setdefault(x.f.report, {}).setdefault(tok, []).append((x, lab, rest))
     return rp
 
 
