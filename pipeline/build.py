@@ -11,7 +11,7 @@ import sys
 import time
 import unicodedata
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -59,7 +59,7 @@ class BuildSummary:
     out: Path
     written: int
     reused: int
-    articles: dict[str, Path] = field(default_factory=dict)
+    articles: Mapping[str, Path] = field(default_factory=dict)
     skipped: list[str] = field(default_factory=list)  # drafts left out because they are not approved
     files: int = 0
     seconds: float = 0.0
@@ -77,6 +77,26 @@ class BuildSummary:
             f"built {len(self.articles)} article(s) into {self.out} "
             f"({self.written} rendered, {self.reused} reused, {self.seconds:.2f}s){extra}"
         )
+
+
+class ArticlePages(Mapping[str, Path]):
+    """Slug → built page (`<out>/articles/<slug>/index.html`), each path made when asked for: a build of thousands
+    of articles is asked for one or two."""
+
+    def __init__(self, out: Path, slugs: Iterable[str]) -> None:
+        self.out = out
+        self._slugs = dict.fromkeys(slugs)
+
+    def __getitem__(self, slug: str) -> Path:
+        if slug not in self._slugs:
+            raise KeyError(slug)
+        return self.out / "articles" / slug / "index.html"
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._slugs)
+
+    def __len__(self) -> int:
+        return len(self._slugs)
 
 
 # ---- dependencies (injected so tests need neither PDFs nor the full QC) -------------------------------------
@@ -400,17 +420,15 @@ class _Item:
     page_key: str = ""
     texts: dict[str, str] = field(default_factory=dict)  # plain title and answer, for listings and feeds
 
-    @property
-    def date(self) -> str:
-        return str(self.meta["date"])
+    # Read from `meta` once: listings, keys and related articles ask for them thousands of times per build.
+    date: str = field(init=False)
+    tags: tuple[str, ...] = field(init=False)
+    evidence: tuple[str, ...] = field(init=False)
 
-    @property
-    def tags(self) -> list[str]:
-        return list(self.meta.get("tags") or [])
-
-    @property
-    def evidence(self) -> list[str]:
-        return list(self.meta.get("evidence") or [])
+    def __post_init__(self) -> None:
+        self.date = str(self.meta["date"])
+        self.tags = tuple(self.meta.get("tags") or ())
+        self.evidence = tuple(self.meta.get("evidence") or ())
 
 
 class _Cache:
@@ -535,7 +553,7 @@ def _write(path: Path, data: str | bytes) -> None:
     path.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
 
 
-def _link_or_copy(src: Path, dst: Path, *, mkdir: bool = True) -> None:
+def _link_or_copy(src: Path | str, dst: Path, *, mkdir: bool = True) -> None:
     if mkdir:
         dst.parent.mkdir(parents=True, exist_ok=True)
     try:
@@ -617,7 +635,7 @@ def _build(
     if marker.is_file() and marker.read_text(encoding="utf-8").strip() == build_key and quick.get("key") == build_key:
         if stats != known:  # touched but unchanged files: remember their new stat, so they are not read again
             cache.save_quick({**quick, "stats": stats})
-        built = {s: out.joinpath("articles", s, "index.html") for s in quick.get("articles", [])}
+        built = ArticlePages(out, quick.get("articles", []))
         summary = BuildSummary(out, 0, len(built), built, list(quick.get("skipped", [])), 0, time.perf_counter() - t0)
         say(f"build: nothing changed since the last build ({len(built)} articles)")
         return summary
@@ -692,11 +710,18 @@ def _full_build(
     results = cache.listing("qc")
     gate: list[tuple[_Item, _GateTask]] = []
     n_qc = 0
+    # A key's inputs beyond the draft's own bytes, hashed once: when they and the draft are unchanged, the draft's
+    # key is the last build's (comparing two strings instead of hashing its description, thousands of times).
+    qc_salt = _h("qc", sorted(versions.items()), severity, inputs.qc_code)
+    same_qc = state.get("qc_salt") == qc_salt
     for it in items:
-        ev = sorted(set(it.evidence))
-        it.qc_key = _h("qc", it.sha, [(r, versions.get(r)) for r in ev], severity, inputs.qc_code)
-        it.approval_key = _h("approval", it.qc_key, inputs.approvals.get(f"{it.slug}.json"))
         prev = old.get(it.name) or {}
+        if same_qc and prev.get("sha") == it.sha and prev.get("qc"):
+            it.qc_key = prev["qc"]
+        else:
+            ev = sorted(set(it.evidence))
+            it.qc_key = _h("qc", it.sha, [(r, versions.get(r)) for r in ev], severity, inputs.qc_code)
+        it.approval_key = _h("approval", it.qc_key, inputs.approvals.get(f"{it.slug}.json"))
         qc_cached = f"{it.qc_key}.json" in results
         if qc_cached and prev.get("approval") == it.approval_key:
             it.cited, it.cited_reports, it.approved = prev["cited"], prev["cited_reports"], bool(prev["approved"])
@@ -733,28 +758,46 @@ def _full_build(
     report_infos = {e.id: pages.ReportInfo(e.id, e.title, e.date.isoformat(), e.access, e.file) for e in registry}
     site_key = _h(site)
     info_keys = {rid: repr(info) for rid, info in report_infos.items()}
-    # Related articles depend only on every built article's date order, tags and reports: reused when those stay.
-    rel_key = _h(code, [(it.slug, it.date, it.tags, it.evidence) for it in built_items])
+    changed = {it.slug for it in items if (old.get(it.name) or {}).get("sha") != it.sha}
+    # Related articles depend only on the built articles' order, tags and reports: the last build's map stands while
+    # the same articles are built in the same order and no edited one changed its date, tags or reports.
     last_rel = state.get("related") or {}
-    related = last_rel["map"] if last_rel.get("key") == rel_key else _related(built_items)
+    last_map: dict[str, list[str]] = last_rel.get("map") or {}
+    same_related = (
+        last_rel.get("code") == code
+        and list(last_map) == [it.slug for it in built_items]
+        and all(
+            _related_inputs(it.meta) == _related_inputs((old.get(it.name) or {}).get("meta") or {})
+            for it in built_items
+            if it.slug in changed
+        )
+    )
+    related = last_map if same_related else _related(built_items)
     by_slug = {it.slug: it for it in built_items}
 
     # 5. Article pages, reused when everything they show is unchanged.
     page_files = cache.listing("pages")
     todo: list[tuple[_Item, ArticleJob]] = []
+    page_salt = _h("page", code, site_key, sorted(info_keys.items()))
+    same_pages = state.get("page_salt") == page_salt
     for it in built_items:
-        rel = [by_slug[s] for s in related[it.slug]]
-        infos = {r: report_infos[r] for r in sorted({*it.evidence, *it.cited_reports}) if r in report_infos}
-        it.page_key = _h(
-            "page",
-            it.slug,
-            code,
-            it.qc_key,
-            it.approved,
-            site_key,
-            [info_keys[r] for r in infos],
-            [(x.slug, str(x.meta["title"]), x.date, str(x.meta.get("lang", "zh"))) for x in rel],
-        )
+        last = old.get(it.name) or {}
+        if (
+            same_pages
+            and last.get("page")
+            and last.get("qc") == it.qc_key  # the draft's bytes, its reports, and with them its cited reports
+            and last.get("approved") == it.approved
+            and last_map.get(it.slug) == related[it.slug]
+            and changed.isdisjoint(related[it.slug])  # what its related links show comes from their drafts' bytes
+        ):
+            it.page_key = last["page"]
+        else:
+            info_ids = _info_ids(it, report_infos)
+            rel = [by_slug[s] for s in related[it.slug]]
+            rel_sig = [(x.slug, str(x.meta["title"]), x.date, str(x.meta.get("lang", "zh"))) for x in rel]
+            it.page_key = _h(
+                "page", it.slug, code, it.qc_key, it.approved, site_key, [info_keys[r] for r in info_ids], rel_sig
+            )
         prev = old.get(it.name)
         if (
             prev
@@ -766,8 +809,9 @@ def _full_build(
             it.texts = prev["texts"]
         else:
             # Related links carry no answer text: it is known only after rendering, and the page key must not wait.
-            links = [pages.article_link(x, "../../", with_answer=False) for x in rel]
+            links = [pages.article_link(by_slug[x], "../../", with_answer=False) for x in related[it.slug]]
             # An unchanged draft is parsed again by the worker that renders it, not here one after another.
+            infos = {r: report_infos[r] for r in _info_ids(it, report_infos)}
             job = pages.ArticleJob(
                 it.draft, None, site, infos, links, it.approved, it.meta, (it.path, it.sha, max_bytes)
             )
@@ -790,8 +834,9 @@ def _full_build(
     # 6. Everything else; then the new site is written next to the output and swapped in. The folder swapped out
     # is kept as `.<out>.stage` and brought up to date next time, so a build rewrites only the files that changed.
     plan = _Plan()
+    pages_dir = str(cache.page_path("x").parent)
     for it in built_items:
-        plan.link(f"articles/{it.slug}/index.html", cache.page_path(it.page_key), it.page_key)
+        plan.link(f"articles/{it.slug}/index.html", f"{pages_dir}/{it.page_key}.html", it.page_key)
     generated, search = pages.plan_site(
         plan,
         root,
@@ -843,14 +888,27 @@ def _full_build(
         }
         for it in items
     }
-    articles = {it.slug: out.joinpath("articles", it.slug, "index.html") for it in built_items}
-    cache.save_state({"drafts": new_drafts, "search": search, "related": {"key": rel_key, "map": related}})
+    articles = ArticlePages(out, (it.slug for it in built_items))
+    cache.save_state(
+        {
+            "drafts": new_drafts,
+            "search": search,
+            "related": {"code": code, "map": related},
+            "qc_salt": qc_salt,
+            "page_salt": page_salt,
+        }
+    )
     cache.save_quick({"key": inputs.build_key, "articles": list(articles), "skipped": skipped, "stats": inputs.stats})
     cache.prune("qc", results, {it.qc_key for it in items})
     cache.prune("pages", page_files, {it.page_key for it in built_items} | generated)
     written = len(todo)
     summary = BuildSummary(out, written, len(built_items) - written, articles, skipped, files, time.perf_counter() - t0)
     return summary
+
+
+def _info_ids(it: _Item, report_infos: Mapping[str, Any]) -> list[str]:
+    """The reports an article page describes: those its brief names and those its numbers cite."""
+    return [r for r in sorted({*it.evidence, *it.cited_reports}) if r in report_infos]
 
 
 def _reread(path: Path, sha: str, max_bytes: int) -> Draft:
@@ -891,6 +949,11 @@ def _stage_manifest(stage: Path, cache: _Cache) -> dict[str, str] | None:
     return cache.manifest(key)
 
 
+def _related_inputs(meta: dict[str, Any]) -> tuple[str, list[str], list[str]]:
+    """What of an article decides its related articles (besides its place in date order)."""
+    return str(meta.get("date")), list(meta.get("tags") or []), list(meta.get("evidence") or [])
+
+
 def _related(items: list[_Item]) -> dict[str, list[str]]:
     """Up to RELATED_K articles sharing tags or reports, from each shared tag's/report's nearest neighbours in
     date order — linear in the number of articles, and an edit only touches its neighbours' pages."""
@@ -924,9 +987,9 @@ class _Plan:
 
     def __init__(self) -> None:
         # rel → (fingerprint, source file, how to write it: "link" a content-addressed cache file or "copy")
-        self.files: dict[str, tuple[str, Path, str]] = {}
+        self.files: dict[str, tuple[str, Path | str, str]] = {}
 
-    def link(self, rel: str, src: Path, fingerprint: str) -> None:
+    def link(self, rel: str, src: Path | str, fingerprint: str) -> None:
         self.files[rel] = (fingerprint, src, "link")
 
     def copy(self, rel: str, src: Path) -> None:
@@ -937,7 +1000,7 @@ class _Plan:
         return {rel: fp for rel, (fp, _, _) in self.files.items()}
 
 
-def _put(src: Path, dst: Path, how: str) -> None:
+def _put(src: Path | str, dst: Path, how: str) -> None:
     if how == "link":
         _link_or_copy(src, dst, mkdir=False)
     else:

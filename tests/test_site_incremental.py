@@ -209,6 +209,23 @@ def test_publish_build_imports_no_qc_until_it_needs_it() -> None:
     assert r.returncode == 0 and r.stdout.strip() == "[]", r.stdout + r.stderr
 
 
+def test_a_retitled_article_is_retitled_in_its_neighbours_related_links(root: Path, tmp_path: Path) -> None:
+    for i in range(4):
+        text = DRAFT_ZH.replace("title: 多轮对话", f"title: 第 {i} 篇 多轮对话").replace(
+            "2026-07-08", f"2026-06-{i + 1:02d}"
+        )
+        (root / "articles" / f"a{i}.md").write_text(text, encoding="utf-8")
+    build(root, preview=True)
+    pages = root / "public" / "articles"
+    showing = [p.parent.name for p in pages.glob("*/index.html") if "第 2 篇" in p.read_text(encoding="utf-8")]
+    assert len(showing) > 1  # a2's own page and its neighbours' related links
+    a2 = root / "articles" / "a2.md"
+    a2.write_text(a2.read_text(encoding="utf-8").replace("第 2 篇", "第二篇"), encoding="utf-8")
+    build(root, preview=True)
+    assert not [p for p in pages.glob("*/index.html") if "第 2 篇" in p.read_text(encoding="utf-8")]
+    assert tree_bytes(root / "public") == _fresh(root, tmp_path / "fresh")
+
+
 def test_many_edits_then_a_fresh_build_agree(root: Path, tmp_path: Path) -> None:
     """Drafts added, edited, retitled and removed between builds: the recycled, spliced site stays exact."""
     for i in range(6):
@@ -224,6 +241,12 @@ def test_many_edits_then_a_fresh_build_agree(root: Path, tmp_path: Path) -> None
         ),
         lambda: (root / "articles" / "a7.md").write_text(
             DRAFT_ZH.replace("tags: [KV Cache, 存储加速, LMCache, vLLM]", "tags: [新标签]"), encoding="utf-8"
+        ),
+        lambda: (root / "articles" / "a3.md").write_text(  # new tags: its related articles and theirs change
+            (root / "articles" / "a3.md")
+            .read_text(encoding="utf-8")
+            .replace("tags: [KV Cache, 存储加速, LMCache, vLLM]", "tags: [独立标签]"),
+            encoding="utf-8",
         ),
         lambda: (root / "approvals" / f"{SLUG}.json").unlink(),
     ]
