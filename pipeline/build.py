@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import marshal
 import os
@@ -395,8 +396,20 @@ def _run(fn: Callable[[int], Any], n: int) -> list[Any]:
     from concurrent.futures import ProcessPoolExecutor
 
     ctx = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=2, mp_context=ctx, initializer=die_with, initargs=(os.getpid(),)) as pool:
-        return list(pool.map(fn, range(n), chunksize=max(1, n // 32)))
+    # Workers inherit this process's objects (drafts, state, the evidence index): frozen, the cyclic collector
+    # neither walks them over and over nor touches (and so copies) their pages; rendering allocates many short-lived
+    # objects, so workers collect less often. About 10 % of a full render.
+    gc.freeze()
+    try:
+        with ProcessPoolExecutor(max_workers=2, mp_context=ctx, initializer=_worker, initargs=(os.getpid(),)) as pool:
+            return list(pool.map(fn, range(n), chunksize=max(1, n // 32)))
+    finally:
+        gc.unfreeze()
+
+
+def _worker(parent: int) -> None:
+    die_with(parent)
+    gc.set_threshold(50_000, 20, 100)
 
 
 # ---- the build ----------------------------------------------------------------------------------------------
@@ -447,6 +460,7 @@ class _Cache:
         self.state_path = self.dir / "state.marshal"
         self.quick_path = self.dir / "quick.marshal"
         self._qc, self._pages = self.dir / "qc", self.dir / "pages"
+        self._pages_str = str(self._pages)
 
     @classmethod
     def _read(cls, path: Path) -> dict[str, Any]:
@@ -490,6 +504,10 @@ class _Cache:
 
     def page_path(self, key: str) -> Path:
         return self._pages / f"{key}.html"
+
+    def page_file(self, key: str) -> str:
+        """`page_path` as a plain string: the plan of a big site names thousands of them."""
+        return f"{self._pages_str}/{key}.html"
 
     def fragment_path(self, key: str) -> Path:
         """An article's entry of search.json (JSON text), beside its page."""
@@ -834,9 +852,8 @@ def _full_build(
     # 6. Everything else; then the new site is written next to the output and swapped in. The folder swapped out
     # is kept as `.<out>.stage` and brought up to date next time, so a build rewrites only the files that changed.
     plan = _Plan()
-    pages_dir = str(cache.page_path("x").parent)
     for it in built_items:
-        plan.link(f"articles/{it.slug}/index.html", f"{pages_dir}/{it.page_key}.html", it.page_key)
+        plan.link(f"articles/{it.slug}/index.html", cache.page_file(it.page_key), it.page_key)
     generated, search = pages.plan_site(
         plan,
         root,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -152,6 +153,8 @@ def check_files(files: list[Path], *, evidence_dir: Path | None, fmt: str, out: 
 
     cache: dict[Path, _Evidence] = {}
     results: list[FileResult] = []
+    entries: list[bytes] = []  # JSON: each file's entry as UTF-8, serialised as soon as it is checked
+    ok = True
     drafts: dict[str, Draft] = {}
     indexes: list[EvidenceIndex] = []
     pdf_dirs: dict[str, Path] = {}
@@ -163,15 +166,24 @@ def check_files(files: list[Path], *, evidence_dir: Path | None, fmt: str, out: 
         ids = _cited(draft)
         index = source.index(ids)
         result = check_draft(draft, index, source.severity)
-        results.append(result)
-        drafts[draft.path] = draft
-        if fmt == "html":  # only the HTML report needs them afterwards
+        ok = ok and result.ok
+        # A run over thousands of files keeps only what its report needs: the JSON text of each file's result;
+        # the HTML report its drafts and indexes too.
+        if fmt == "json":
+            entry = json.dumps(CheckReport.file_json(result), ensure_ascii=False, indent=1)
+            entries.append(textwrap.indent(entry, "  ").encode("utf-8"))
+        else:
+            results.append(result)
+        if fmt == "html":
+            drafts[draft.path] = draft
             indexes.append(index)
         for rid in index.reports:
             pdf_dirs.setdefault(rid, source.reports_dir)
-    report = CheckReport(ok=all(r.ok for r in results), files=results)
+    report = CheckReport(ok=ok, files=results)
+    text: str | bytes
     if fmt == "json":
-        text = json.dumps(report.to_json(), ensure_ascii=False, indent=1) + "\n"
+        files_json = b"[\n" + b",\n".join(entries) + b"\n ]" if entries else b"[]"
+        text = b'{\n "ok": ' + json.dumps(ok).encode() + b',\n "files": ' + files_json + b"\n}\n"
     elif fmt == "html":
         base = (out.parent if out else Path.cwd()).resolve()
         links = {rid: Path(os.path.relpath(d.resolve(), base)).as_posix() for rid, d in pdf_dirs.items()}
@@ -182,5 +194,5 @@ def check_files(files: list[Path], *, evidence_dir: Path | None, fmt: str, out: 
         atomic_write(out, text)
         echo(f"wrote {out}", err=True)
     else:
-        echo(text.rstrip("\n"))
+        echo((text.decode("utf-8") if isinstance(text, bytes) else text).rstrip("\n"))
     return report.ok

@@ -90,23 +90,20 @@ class CheckReport(BaseModel):
 
     def to_json(self) -> dict[str, Any]:
         """The public JSON shape: `{"ok", "files": [{"file", "ok", "numbers", "summary"}]}`."""
+        return {"ok": self.ok, "files": [self.file_json(f) for f in self.files]}
+
+    @staticmethod
+    def file_json(f: FileResult) -> dict[str, Any]:
+        """One file's entry of the public JSON shape (so a long run can write each file as soon as it is checked)."""
         return {
-            "ok": self.ok,
-            "files": [
+            "file": f.file,
+            "ok": f.ok,
+            "numbers": [
                 {
-                    "file": f.file,
-                    "ok": f.ok,
-                    "numbers": [
-                        {
-                            **n.model_dump(exclude=INTERNAL | {"source"}),
-                            "source": n.source.model_dump(exclude={"version", "page_label", "labels"})
-                            if n.source
-                            else None,
-                        }
-                        for n in f.numbers
-                    ],
-                    "summary": f.summary,
+                    **n.model_dump(exclude=INTERNAL | {"source"}),
+                    "source": n.source.model_dump(exclude={"version", "page_label", "labels"}) if n.source else None,
                 }
-                for f in self.files
+                for n in f.numbers
             ],
+            "summary": f.summary,
         }
