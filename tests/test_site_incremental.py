@@ -209,12 +209,17 @@ def test_publish_build_imports_no_qc_until_it_needs_it() -> None:
     assert r.returncode == 0 and r.stdout.strip() == "[]", r.stdout + r.stderr
 
 
-def test_a_retitled_article_is_retitled_in_its_neighbours_related_links(root: Path, tmp_path: Path) -> None:
-    for i in range(4):
+def _numbered_drafts(root: Path, n: int) -> None:
+    """Drafts a0…a<n-1>: the example draft titled "第 i 篇 …", one day apart, sharing its tags and reports."""
+    for i in range(n):
         text = DRAFT_ZH.replace("title: 多轮对话", f"title: 第 {i} 篇 多轮对话").replace(
             "2026-07-08", f"2026-06-{i + 1:02d}"
         )
         (root / "articles" / f"a{i}.md").write_text(text, encoding="utf-8")
+
+
+def test_a_retitled_article_is_retitled_in_its_neighbours_related_links(root: Path, tmp_path: Path) -> None:
+    _numbered_drafts(root, 4)
     build(root, preview=True)
     pages = root / "public" / "articles"
     showing = [p.parent.name for p in pages.glob("*/index.html") if "第 2 篇" in p.read_text(encoding="utf-8")]
@@ -228,11 +233,7 @@ def test_a_retitled_article_is_retitled_in_its_neighbours_related_links(root: Pa
 
 def test_many_edits_then_a_fresh_build_agree(root: Path, tmp_path: Path) -> None:
     """Drafts added, edited, retitled and removed between builds: the recycled, spliced site stays exact."""
-    for i in range(6):
-        text = DRAFT_ZH.replace("title: 多轮对话", f"title: 第 {i} 篇 多轮对话").replace(
-            "2026-07-08", f"2026-06-{i + 1:02d}"
-        )
-        (root / "articles" / f"a{i}.md").write_text(text, encoding="utf-8")
+    _numbered_drafts(root, 6)
     build(root, preview=True)
     steps = [
         lambda: (root / "articles" / "a1.md").unlink(),
