@@ -832,6 +832,7 @@ def plan_site(
         ui=ui,
         rel="../",
         page=SimplePage(site.lang, "../", _abs(site, "search/")),
+        index_v=manifest_key[:10],  # a new list of shards is a new URL: no browser keeps last build's list
     )
     emit(
         "404.html",

@@ -55,8 +55,9 @@ def test_a_body_edit_renders_its_page_only(root: Path, monkeypatch: pytest.Monke
     draft = root / "articles" / f"{SLUG}.md"
     draft.write_text(draft.read_text(encoding="utf-8") + "\n补充一段说明。\n", encoding="utf-8")
     assert build(root, preview=True).written == 1
-    # Listings show titles and answers, not bodies: the index and tag pages are linked from the cache, not rendered.
-    assert rendered == ["article.html"]
+    # Listings show titles and answers, not bodies: the index and tag pages are linked from the cache, not rendered;
+    # the search page is, as it names the new list of search shards (so no browser keeps the old list).
+    assert sorted(rendered) == ["article.html", "search.html"]
     assert (root / "public" / "index.html").read_bytes() == index_before
     search = search_entries(root / "public")
     assert any("补充一段说明" in d["b"] for d in search)  # the search index has the new body…
