@@ -12,15 +12,15 @@ from typing import Any
 
 from evidence.errors import InputError
 from evidence.fsutil import atomic_write
-from qc.draft import Draft, citations, read_draft
+from qc.draft import MAX_ARTICLE_BYTES, Draft, citations, read_draft
 from qc.index import EvidenceIndex
 from qc.models import CheckReport, FileResult
 
 Echo = Callable[..., None]
 
 
-def _draft_for(path: Path) -> Draft:
-    """A draft file, or the draft `<slug>.md` next to a brief `<slug>.yaml`."""
+def _draft_for(path: Path, max_bytes: int) -> Draft:
+    """A draft file, or the draft `<slug>.md` next to a brief `<slug>.yaml` (refused over `max_bytes`)."""
     if path.suffix in (".yaml", ".yml"):
         from evidence.yamlio import read_yaml
 
@@ -31,10 +31,10 @@ def _draft_for(path: Path) -> Draft:
         md = path.with_name(f"{slug}.md")
         if not md.is_file():
             raise InputError(f"no draft {md.name} yet; run `publish draft {path}` first", path=path)
-        return read_draft(md)
+        return read_draft(md, max_bytes=max_bytes)
     if path.is_dir():
         raise InputError("expected a draft (.md) or a brief (.yaml), got a folder", path=path)
-    return read_draft(path)
+    return read_draft(path, max_bytes=max_bytes)
 
 
 def _cited(draft: Draft) -> list[str]:
@@ -64,8 +64,15 @@ class _Evidence:
     """One evidence source (a content root's reports or an `--evidence DIR`), ingested once per run."""
 
     def __init__(
-        self, reports_dir: Path, store_path: Path, lock_dir: Path, severity: dict[str, str], limits: Any
+        self,
+        reports_dir: Path,
+        store_path: Path,
+        lock_dir: Path,
+        severity: dict[str, str],
+        limits: Any,
+        max_article_bytes: int = MAX_ARTICLE_BYTES,
     ) -> None:
+        self.max_article_bytes = max_article_bytes  # the content root's limit, as the build applies it
         self.reports_dir = reports_dir
         self.store_path = store_path
         self.lock_dir = lock_dir
@@ -124,8 +131,9 @@ def _source_for(path: Path, evidence_dir: Path | None, cache: dict[Path, _Eviden
     root = open_root(path)
     key = root.path.resolve()
     if key not in cache:
+        limits = root.config.limits
         cache[key] = _Evidence(root.reports, root.store, root.state, dict(root.config.qc.severity),
-                               root.config.limits.to_ingest())  # fmt: skip
+                               limits.to_ingest(), limits.max_article_bytes)  # fmt: skip
     return cache[key]
 
 
@@ -159,9 +167,9 @@ def check_files(files: list[Path], *, evidence_dir: Path | None, fmt: str, out: 
     indexes: list[EvidenceIndex] = []
     pdf_dirs: dict[str, Path] = {}
     for path in files:
-        draft = _draft_for(Path(path))
-        draft.path = _display(Path(draft.path))
         source = _source_for(Path(path), evidence_dir, cache)
+        draft = _draft_for(Path(path), source.max_article_bytes)
+        draft.path = _display(Path(draft.path))
         _check_known(draft, source.registry_ids())
         ids = _cited(draft)
         index = source.index(ids)

@@ -20,7 +20,7 @@ from evidence.errors import DraftError, PublishError
 from evidence.fsutil import atomic_write, sha256_bytes
 from pipeline.brief import Brief, DrafterChoice
 from pipeline.config import ContentRoot, DrafterConfig
-from qc.draft import Draft, parse_draft
+from qc.draft import Draft, check_article_size, parse_draft
 from qc.index import EvidenceIndex
 from qc.models import ALL_STATUSES, FileResult
 
@@ -146,13 +146,14 @@ def draft_article(
         )
     inputs = _inputs_hash(brief, index, cfg)
     severity: dict[str, str] = dict(root.config.qc.severity)
-    old_text = _read(path)
+    max_bytes = root.config.limits.max_article_bytes  # as the build and review apply it
+    old_text = _read(path, max_bytes)
     edited = False
 
     if old_text is not None:
-        edited, old_inputs = _inspect(old_text)
+        edited, old_inputs = _inspect(old_text, max_bytes)
         if edited and not redraft:
-            draft = parse_draft(old_text, path)  # a hand edit that broke the format is reported with its line
+            draft = parse_draft(old_text, path, max_bytes=max_bytes)  # a broken hand edit is reported with its line
             return DraftOutcome(
                 path,
                 draft,
@@ -163,22 +164,31 @@ def draft_article(
                 message="edited by hand, kept as is (use --redraft to replace it; a backup is kept)",
             )
         if not edited and not redraft and old_inputs == inputs:
-            draft = parse_draft(old_text, path)
+            draft = parse_draft(old_text, path, max_bytes=max_bytes)
             result = _check(draft, index, severity)
             if result.ok:  # a cached draft that failed QC (an LLM that gave up) is tried again
                 return DraftOutcome(path, draft, True, True, result, drafter=cfg.model)
 
-    date, updated = _dates(old_text, path)
+    date, updated = _dates(old_text, path, max_bytes)
     if cfg.model == "offline":
         from pipeline.offline import write_offline
 
         content = write_offline(brief, index)
         text = render_draft(brief, content, drafter=cfg.model, inputs=inputs, date=date, updated=updated)
-        draft = parse_draft(text, path)
+        draft = parse_draft(text, path, max_bytes=max_bytes)
         result = _check(draft, index, severity)
     else:
         text, draft, result = _llm_draft(
-            brief, index, cfg, inputs=inputs, date=date, updated=updated, path=path, severity=severity, echo=echo
+            brief,
+            index,
+            cfg,
+            inputs=inputs,
+            date=date,
+            updated=updated,
+            path=path,
+            severity=severity,
+            echo=echo,
+            max_bytes=max_bytes,
         )
 
     # Only a hand edit needs a backup: a machine draft is reproduced from its inputs (or was stale anyway).
@@ -247,10 +257,10 @@ def _output_hash(text: str) -> str:
     return sha256_bytes(OUTPUT_LINE.sub(r"\1 ''", text, count=1))[:32]
 
 
-def _inspect(text: str) -> tuple[bool, str | None]:
+def _inspect(text: str, max_bytes: int) -> tuple[bool, str | None]:
     """(edited by hand?, recorded inputs hash) of an existing draft."""
     try:
-        meta = parse_draft(text, "draft").meta
+        meta = parse_draft(text, "draft", max_bytes=max_bytes).meta
     except PublishError:
         return True, None
     if meta.drafted is None:
@@ -258,8 +268,9 @@ def _inspect(text: str) -> tuple[bool, str | None]:
     return meta.drafted.output != _output_hash(text), meta.drafted.inputs
 
 
-def _read(path: Path) -> str | None:
+def _read(path: Path, max_bytes: int) -> str | None:
     try:
+        check_article_size(path, max_bytes)  # before reading: a runaway file must not fill memory
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return None
@@ -276,13 +287,13 @@ def _today() -> dt.date:
     return dt.date.today()
 
 
-def _dates(old_text: str | None, path: Path) -> tuple[dt.date, dt.date | None]:
+def _dates(old_text: str | None, path: Path, max_bytes: int) -> tuple[dt.date, dt.date | None]:
     """A redraft keeps the article's first date and records today as `updated`."""
     today = _today()
     if old_text is None:
         return today, None
     try:
-        first = parse_draft(old_text, path).meta.date
+        first = parse_draft(old_text, path, max_bytes=max_bytes).meta.date
     except PublishError:
         return today, None
     return first, (today if today != first else None)
@@ -576,6 +587,7 @@ def _llm_draft(
     path: Path,
     severity: dict[str, str],
     echo: Echo,
+    max_bytes: int,
 ) -> tuple[str, Draft, FileResult]:
     """Draft with the model, check, feed the error findings back; at most `max_repairs` repair rounds."""
     from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
@@ -594,7 +606,7 @@ def _llm_draft(
         content = _align(content, brief)
         text = render_draft(brief, content, drafter=cfg.model, inputs=inputs, date=date, updated=updated)
         try:
-            draft = parse_draft(text, path)
+            draft = parse_draft(text, path, max_bytes=max_bytes)
         except PublishError as e:  # e.g. the model wrote YAML-breaking text; rendering should prevent it
             raise DraftError(f"{cfg.model} produced a draft that cannot be read back: {e}") from e
         result = _strict(_check(draft, index, severity), index)

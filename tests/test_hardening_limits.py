@@ -73,6 +73,19 @@ def test_configured_article_limit_stops_review(example_root: Path) -> None:
     assert (approval.read_bytes() if approval.exists() else None) == before
 
 
+def test_configured_article_limit_stops_check_and_draft_too(example_root: Path) -> None:
+    # One limit for every command: `publish check` and the drafter apply publish.toml's, as build and review do.
+    draft = example_root / "articles" / "kv-cache-ttft.md"
+    before = draft.read_bytes()
+    assert _publish("check", str(draft)).returncode == 0
+    _limit(example_root, "max_article_bytes = 2000")
+    for args in (("check", str(draft)), ("draft", str(example_root / "articles" / "kv-cache-ttft.yaml"))):
+        r = _publish(*args)
+        assert r.returncode == 2, r.stdout + r.stderr
+        assert "kv-cache-ttft.md" in r.stderr and "max_article_bytes" in r.stderr and "Traceback" not in r.stderr
+    assert draft.read_bytes() == before  # the drafter stopped before writing anything
+
+
 @pytest.fixture(scope="module")
 def r2_index(tmp_path_factory: pytest.TempPathFactory) -> EvidenceIndex:
     db = tmp_path_factory.mktemp("store") / "e.sqlite"
