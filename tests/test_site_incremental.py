@@ -257,3 +257,33 @@ def test_many_edits_then_a_fresh_build_agree(root: Path, tmp_path: Path) -> None
         build(root, preview=True)
     assert tree_bytes(root / "public") == _fresh(root, tmp_path / "fresh")
     assert (root / "public" / "tags" / "新标签" / "index.html").is_file()
+
+
+def test_a_damaged_build_cache_is_rebuilt_not_trusted(root: Path, tmp_path: Path) -> None:
+    """Build state, manifests and QC results are derived data: garbage in them costs a rebuild, never a wrong site."""
+    build(root, preview=True)
+    cache = root / ".publish" / "site"
+    for name in ("state.marshal", "quick.marshal"):
+        (cache / name).write_bytes(b"\x00garbage\xff" * 7)
+    for path in [*(cache / "manifests").glob("*.json"), *(cache / "qc").glob("*.json")]:
+        path.write_bytes(path.read_bytes()[: len(path.read_bytes()) // 2])  # torn, as by a full disk
+    draft = root / "articles" / f"{SLUG}.md"
+    draft.write_text(draft.read_text(encoding="utf-8") + "\n再补充一句。\n", encoding="utf-8")
+    summary = build(root, preview=True)
+    assert summary.written == 2  # both pages rendered again: nothing of the damaged state was reused
+    assert tree_bytes(root / "public") == _fresh(root, tmp_path / "fresh")
+
+
+def test_search_shards_keep_each_article_in_its_shard_as_others_come() -> None:
+    from types import SimpleNamespace
+
+    items: list[Any] = [SimpleNamespace(slug=f"article-{i}") for i in range(600)]
+    shards = pages_mod.search_shards(items)
+    assert len(shards) == 4  # a power of two, ≤ 256 articles a shard on average
+    assert sorted(it.slug for shard in shards for it in shard) == sorted(it.slug for it in items)
+    assert max(map(len, shards)) < 2 * 600 / 4  # a hash spreads them evenly enough
+    where = {it.slug: i for i, shard in enumerate(shards) for it in shard}
+    grown = pages_mod.search_shards([*items, *(SimpleNamespace(slug=f"new-{i}") for i in range(300))])
+    assert len(grown) == 4
+    assert all(where[it.slug] == i for i, shard in enumerate(grown) for it in shard if it.slug in where)
+    assert [it.slug for it in grown[0] if it.slug in where] == [it.slug for it in shards[0]]  # order kept
