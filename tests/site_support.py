@@ -224,3 +224,18 @@ def search_text(public: Path) -> str:
     manifest = json.loads((public / "search.json").read_text(encoding="utf-8"))
     assert set(manifest) == {"articles", "shards"}
     return "\n".join((public / rel).read_text(encoding="utf-8") for rel in manifest["shards"])
+
+
+def record_renders(monkeypatch: Any) -> list[str]:
+    """The names of the templates the build renders from now on (cached pages are linked, not rendered)."""
+    import pipeline.build as build_mod
+
+    rendered: list[str] = []
+    real = build_mod._render_template
+
+    def recording(name: str, **ctx: Any) -> str:
+        rendered.append(name)
+        return real(name, **ctx)
+
+    monkeypatch.setattr(build_mod, "_render_template", recording)
+    return rendered

@@ -19,6 +19,7 @@ from site_support import (
     fake_check,
     make_index,
     make_root,
+    record_renders,
     search_entries,
     search_text,
     tree_bytes,
@@ -335,14 +336,7 @@ def test_a_half_updated_recycled_folder_is_not_trusted(root: Path, tmp_path: Pat
 def test_unchanged_library_pages_are_reused_not_rendered(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     build(root, preview=True)
     lib = page(root, "evidence/R2/index.html")
-    rendered: list[str] = []
-    real = build_mod._render_template
-
-    def recording(name: str, **ctx: Any) -> str:
-        rendered.append(name)
-        return real(name, **ctx)
-
-    monkeypatch.setattr(build_mod, "_render_template", recording)
+    rendered = record_renders(monkeypatch)
     en = root / "articles" / "kv-cache-ttft-en.md"
     en.write_text(en.read_text(encoding="utf-8").replace("How much does", "How much, really, does"), encoding="utf-8")
     assert build(root, preview=True).written == 1

@@ -12,7 +12,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from site_support import DRAFT_ZH, build, fake_approve, fake_check, make_index, make_root, search_entries, tree_bytes
+from site_support import (
+    DRAFT_ZH,
+    build,
+    fake_approve,
+    fake_check,
+    make_index,
+    make_root,
+    record_renders,
+    search_entries,
+    tree_bytes,
+)
 
 import pipeline.build as build_mod
 import pipeline.pages as pages_mod
@@ -36,22 +46,10 @@ def _fresh(root: Path, dest: Path) -> dict[str, bytes]:
     return tree_bytes(dest / "public")
 
 
-def _recording(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    rendered: list[str] = []
-    real = build_mod._render_template
-
-    def recording(name: str, **ctx: Any) -> str:
-        rendered.append(name)
-        return real(name, **ctx)
-
-    monkeypatch.setattr(build_mod, "_render_template", recording)
-    return rendered
-
-
 def test_a_body_edit_renders_its_page_only(root: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     build(root, preview=True)
     index_before = (root / "public" / "index.html").read_bytes()
-    rendered = _recording(monkeypatch)
+    rendered = record_renders(monkeypatch)
     draft = root / "articles" / f"{SLUG}.md"
     draft.write_text(draft.read_text(encoding="utf-8") + "\n补充一段说明。\n", encoding="utf-8")
     assert build(root, preview=True).written == 1
@@ -66,7 +64,7 @@ def test_a_body_edit_renders_its_page_only(root: Path, monkeypatch: pytest.Monke
 
 def test_an_answer_edit_renders_the_listings_that_show_it(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     build(root, preview=True)
-    rendered = _recording(monkeypatch)
+    rendered = record_renders(monkeypatch)
     draft = root / "articles" / "kv-cache-ttft-en.md"
     text = draft.read_text(encoding="utf-8")
     tags = next(line for line in text.splitlines() if line.startswith("tags:"))
