@@ -1414,9 +1414,8 @@ def _figure_id(sha: str, page: int, pos: int, raw: str) -> str:
     return hashlib.sha256(f"{sha}:{page}:{pos}:{raw}".encode()).hexdigest()[:16]
 
 
-def _open(path: Path, limits: IngestLimits) -> Any:
-    from pypdf import PasswordType, PdfReader
-
+def _check_envelope(path: Path, limits: IngestLimits) -> None:
+    """Cheap checks on size, header and end marker, made before the timed parse so their verdict never races it."""
     try:
         size = path.stat().st_size
     except OSError as e:
@@ -1433,6 +1432,11 @@ def _open(path: Path, limits: IngestLimits) -> Any:
     if b"%%EOF" not in tail:
         # pypdf would rebuild what it can and silently lose the rest: a cut-off file is an error, not half a report.
         raise EvidenceError("truncated PDF (no %%EOF marker at the end); copy the file again", path=path)
+
+
+def _open(path: Path) -> Any:
+    from pypdf import PasswordType, PdfReader
+
     try:
         reader = PdfReader(path, strict=False)
     except Exception as e:
@@ -1462,6 +1466,7 @@ def parse_pdf(
     path = Path(path)
     limits = limits or IngestLimits()
     sha = sha256 or sha256_file(path)
+    _check_envelope(path, limits)
     deadline = time.monotonic() + limits.seconds_per_file
     pypdf_log = logging.getLogger("pypdf")
     level = pypdf_log.level
@@ -1494,7 +1499,7 @@ def _parse(
     deadline: float,
     on_page: Callable[[int, int], None] | None,
 ) -> ParsedPdf:
-    reader = _open(path, limits)
+    reader = _open(path)
     n_pages = len(reader.pages)
     if n_pages > limits.max_pdf_pages:
         raise EvidenceError(f"PDF has {n_pages} pages, over the {limits.max_pdf_pages}-page limit", path=path)
