@@ -354,6 +354,7 @@ def _gate_task(i: int) -> tuple[str, list[str], bool]:
     if result is None:
         result = _W["check"](task.draft, sub, _W["severity"])
         _cache_write(task.qc_path, result.model_dump_json())
+        task.qc_path.with_suffix(".nums").unlink(missing_ok=True)  # the pages' copy of its numbers, made again
     cited, reports = _cited(result)
     _cache_write(task.qc_path.with_suffix(".cited"), cited)  # for the evidence library, read only when it changes
     return sha256_bytes(cited)[:16], reports, bool(_W["approve"](task.draft, result, sub, _W["approvals"]))
@@ -796,6 +797,14 @@ def _full_build(
     # 5. Article pages, reused when everything they show is unchanged.
     page_files = cache.listing("pages")
     todo: list[tuple[_Item, ArticleJob]] = []
+    links_made: dict[str, pages.ArticleLink] = {}
+
+    def related_link(slug: str) -> pages.ArticleLink:
+        # Each article is some seven others' related link: made once, shared (links are immutable).
+        if slug not in links_made:
+            links_made[slug] = pages.article_link(by_slug[slug], "../../", with_answer=False)
+        return links_made[slug]
+
     page_salt = _h("page", code, site_key, sorted(info_keys.items()))
     same_pages = state.get("page_salt") == page_salt
     for it in built_items:
@@ -827,7 +836,7 @@ def _full_build(
             it.texts = prev["texts"]
         else:
             # Related links carry no answer text: it is known only after rendering, and the page key must not wait.
-            links = [pages.article_link(by_slug[x], "../../", with_answer=False) for x in related[it.slug]]
+            links = [related_link(x) for x in related[it.slug]]
             # An unchanged draft is parsed again by the worker that renders it, not here one after another.
             infos = {r: report_infos[r] for r in _info_ids(it, report_infos)}
             job = pages.ArticleJob(

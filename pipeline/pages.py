@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import marshal
 import re
 import zlib
 from collections.abc import Callable, Iterable, Sequence
@@ -448,8 +449,25 @@ class _Record:
 
 
 def load_numbers(path: Path) -> list[Any]:
-    """The numbers of a cached QC result (`FileResult` JSON), each with `NumberCheck`'s attributes."""
-    return json.loads(path.read_bytes(), object_hook=_Record).numbers
+    """The numbers of a cached QC result (`FileResult` JSON), each with `NumberCheck`'s attributes.
+
+    The first read of a result leaves its numbers beside it in marshal (`<key>.nums`, pruned with it), which
+    loads in half the time of the JSON: a full re-render reads every article's result.
+    """
+    side = path.with_suffix(".nums")
+    try:
+        numbers = marshal.loads(side.read_bytes())
+        if not isinstance(numbers, list):
+            raise ValueError("not a list")
+    except (OSError, ValueError, EOFError, TypeError):  # missing or damaged: the JSON result is the truth
+        numbers = json.loads(path.read_bytes())["numbers"]
+        B._cache_write(side, marshal.dumps(numbers))
+    out: list[Any] = []
+    for data in numbers:
+        if data.get("source") is not None:
+            data["source"] = _Record(data["source"])
+        out.append(_Record(data))
+    return out
 
 
 def _allowed_in_quotes(job: ArticleJob) -> set[str]:

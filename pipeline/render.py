@@ -120,22 +120,41 @@ def html_escape(s: str) -> str:
     return s.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;").replace("'", "&#39;").replace('"', "&#34;")
 
 
+# Escaped tooltip rows and data-* attributes by content: numbers resting on the same figure share them, within a page
+# and across the pages one process renders (three in four numbers of a typical build reuse rows built before).
+_PIECES: dict[tuple[tuple[str, str], ...], str] = {}
+_PIECES_MAX = 16_384
+
+
+def _rows_html(tip: tuple[tuple[str, str], ...]) -> str:
+    html = _PIECES.get(tip)
+    if html is None:
+        if len(_PIECES) >= _PIECES_MAX:
+            _PIECES.clear()
+        html = _PIECES[tip] = "".join(
+            f'<span class="tip-row"><span class="tip-k">{html_escape(k)}</span> {html_escape(v)}</span>' for k, v in tip
+        )
+    return html
+
+
+def _data_html(data: tuple[tuple[str, str], ...]) -> str:
+    key = (("\0data", ""), *data)  # its own entries: a tip with the same pairs renders differently
+    html = _PIECES.get(key)
+    if html is None:
+        if len(_PIECES) >= _PIECES_MAX:
+            _PIECES.clear()
+        html = _PIECES[key] = "".join(f' data-{html_escape(k)}="{html_escape(v)}"' for k, v in data)
+    return html
+
+
 def _open_num(mark: Mark, tip_id: str, in_link: bool) -> tuple[str, str]:
-    # All of a number's strings escaped in one call (escaping is per character, so the NUL joins survive), falling
-    # back to one call per string should a string hold a NUL itself: a page has some 1,500 of them.
-    strings = [mark.kind, mark.href or "", *(x for kv in mark.data for x in kv), *(x for kv in mark.tip for x in kv)]
-    esc = html_escape("\0".join(strings)).split("\0")
-    if len(esc) != len(strings):
-        esc = [html_escape(x) for x in strings]
-    n = 2 + 2 * len(mark.data)
-    data = "".join(f' data-{esc[i]}="{esc[i + 1]}"' for i in range(2, n, 2))
-    rows = "".join(
-        f'<span class="tip-row"><span class="tip-k">{esc[i]}</span> {esc[i + 1]}</span>' for i in range(n, len(esc), 2)
-    )
-    cls = f"num num-{esc[0]}"
-    tail = f'</span><span class="tip" role="tooltip" id="{tip_id}">{rows}</span>'
+    data = _data_html(mark.data) if mark.data else ""
+    cls = f"num num-{html_escape(mark.kind)}"
+    tail = f'</span><span class="tip" role="tooltip" id="{tip_id}">{_rows_html(mark.tip)}</span>'
     if mark.href and not in_link:
-        head = f'<a class="{cls}" href="{esc[1]}"{data} aria-describedby="{tip_id}"><span class="num-v">'
+        head = (
+            f'<a class="{cls}" href="{html_escape(mark.href)}"{data} aria-describedby="{tip_id}"><span class="num-v">'
+        )
         return head, tail + "</a>"
     # Inside a Markdown link (or without a target) a focusable span keeps the tooltip without nesting links.
     head = f'<span class="{cls}" tabindex="0"{data} aria-describedby="{tip_id}"><span class="num-v">'
@@ -164,7 +183,10 @@ _SCAN = re.compile(
     f"|{NUM_OPEN}([{_IDX}])([^<{NUM_CLOSE}]*){NUM_CLOSE}?"
     f"|[{NUM_OPEN}{NUM_CLOSE}{CITE_OPEN}{CITE_CLOSE}{_IDX}]"
 )
-_FIRST = re.compile(f"[<{NUM_OPEN}{NUM_CLOSE}{CITE_OPEN}{CITE_CLOSE}{_IDX}]")
+# A candidate is a sentinel, or a `<` that opens a link tag or a tag holding a sentinel or `%` (the lookbehind keeps
+# the one-character-class prefix that lets `re` scan at C speed; most tags, `<p>`, `<li>`, `<td>`, are skipped there).
+_OURS_CLASS = f"{NUM_OPEN}{NUM_CLOSE}{CITE_OPEN}{CITE_CLOSE}{_IDX}"
+_FIRST = re.compile(f"[<{_OURS_CLASS}](?:(?<=<)(?=a\\b|/a>|[^>]*[{_OURS_CLASS}%])|(?<!<))")
 
 
 def _clean_tag(tag: str) -> str:

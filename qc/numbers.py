@@ -287,8 +287,13 @@ class _Scanner:
             return a
         unit = b.unit or a.unit
         low = abs(a.value or 0.0) if a.sign == "+" else a.value
+        low_step = a.step
+        mag = MAG_RE.match(t, b.num_end) if b.magnitude and not a.magnitude and not a.unit else None
+        if mag and low is not None:  # `1.5~2.25 万`, `3-5K`: the magnitude printed once covers both ends
+            factor = _MAG[mag.group().strip()]
+            low, low_step = low * factor, low_step * factor
         return Quantity(
-            a.start, b.end, t[a.start : b.end], None, unit, low=low, high=b.value, step=b.step, low_step=a.step,
+            a.start, b.end, t[a.start : b.end], None, unit, low=low, high=b.value, step=b.step, low_step=low_step,
             approx=a.approx, bound=a.bound, sign=a.sign, magnitude=a.magnitude or b.magnitude,
             num_start=a.num_start, num_end=b.num_end, low_end=a.end,
         )  # fmt: skip

@@ -203,3 +203,57 @@ def test_real_tilde_range_with_a_changed_end_is_caught(old: str, new: str, bad: 
     errors = r.errors()
     assert [n.text for n in errors] == [new] and errors[0].status == "mismatch"
     assert errors[0].message.startswith(f"{bad}: ")
+
+
+# --- a magnitude printed once covers both ends ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "low", "low_step", "high", "step"),
+    [
+        ("上下文 1.5~2.25 万 token", 15_000, 1_000, 22_500, 100),
+        ("上下文 1.5–2 万 token", 15_000, 1_000, 20_000, 10_000),
+        ("context of 3-5K tokens", 3_000, 1_000, 5_000, 1_000),
+        ("请求 2～3 亿次", 2e8, 1e8, 3e8, 1e8),
+        ("上下文 1.2 万~1.8 万 token", 12_000, 1_000, 18_000, 1_000),  # printed on both ends: unchanged
+    ],
+)
+def test_magnitude_after_the_high_end_scales_the_low_end(
+    text: str, low: float, low_step: float, high: float, step: float
+) -> None:
+    [q] = checked(text)
+    assert q.magnitude and (q.low, q.low_step, q.high, q.step) == (
+        pytest.approx(low),
+        pytest.approx(low_step),
+        pytest.approx(high),
+        pytest.approx(step),
+    )
+
+
+def test_magnitude_does_not_reach_a_low_end_with_its_own_unit() -> None:
+    [q] = checked("写入 3 GB-5K")
+    assert q.is_range and q.low == 3  # `3 GB` is no count of thousands
+
+
+def test_sourced_range_with_one_magnitude_verifies_and_a_wrong_low_end_fails() -> None:
+    text = "上下文长度:短 15000 token,长 22500 token。"
+    report = Report(id="R7", title="上下文测试", date=dt.date(2026, 7, 1), access="public", file="r7.pdf",
+                    sha256="0" * 64, version=1, pages=1)  # fmt: skip
+    figs = [
+        Figure(
+            id=f"g{v}",
+            report="R7",
+            page=1,
+            value=v,
+            unit="token",
+            raw=f"{v:g} token",
+            labels=["上下文长度", k],
+            quote=text,
+        )
+        for v, k in ((15000.0, "短"), (22500.0, "长"))
+    ]
+    idx = EvidenceIndex({"R7": report}, {"R7": figs}, {"R7": [Page(report="R7", version=1, page=1, text=text)]})
+    good = check(draft("上下文 1.5~2.25 万 token【出处:R7 实测】。", "[R7]"), idx)
+    assert good.ok and number(good, "1.5~2.25 万 token").status == "verified"
+    bad = check(draft("上下文 1.2~2.25 万 token【出处:R7 实测】。", "[R7]"), idx)
+    assert not bad.ok and number(bad, "1.2~2.25 万 token").severity == "error"

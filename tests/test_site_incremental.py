@@ -272,6 +272,27 @@ def test_a_damaged_build_cache_is_rebuilt_not_trusted(root: Path, tmp_path: Path
     assert tree_bytes(root / "public") == _fresh(root, tmp_path / "fresh")
 
 
+def test_pages_read_qc_numbers_from_a_sidecar_and_survive_its_damage(root: Path, tmp_path: Path) -> None:
+    import marshal
+
+    build(root, preview=True)
+    qc = root / ".publish" / "site" / "qc"
+    sidecars = sorted(qc.glob("*.nums"))
+    assert len(sidecars) == 2  # one per article, beside its QC result
+    for path in sidecars:
+        numbers = marshal.loads(path.read_bytes())
+        result = json.loads(path.with_suffix(".json").read_bytes())
+        assert numbers == result["numbers"]
+        path.write_bytes(path.read_bytes()[:40])  # torn
+    shutil.rmtree(root / ".publish" / "site" / "pages")
+    shutil.rmtree(root / "public")
+    summary = build(root, preview=True)
+    assert summary.written == 2
+    assert tree_bytes(root / "public") == _fresh(root, tmp_path / "fresh")
+    for path in sidecars:  # rewritten whole from the JSON result
+        assert marshal.loads(path.read_bytes()) == json.loads(path.with_suffix(".json").read_bytes())["numbers"]
+
+
 def test_search_shards_keep_each_article_in_its_shard_as_others_come() -> None:
     from types import SimpleNamespace
 
