@@ -146,6 +146,14 @@ def _id_shapes(tokens: Iterable[str]) -> dict[str, frozenset[str]]:
     return {k: frozenset(v) for k, v in out.items()}
 
 
+def _merge_ids(maps: list[dict[str, frozenset[str]]]) -> dict[str, frozenset[str]]:
+    out: dict[str, frozenset[str]] = {}
+    for m in maps:
+        for shape, toks in m.items():
+            out[shape] = out[shape] | toks if shape in out else toks
+    return out
+
+
 _DIGITS = re.compile(r"\d+")
 
 
@@ -270,7 +278,11 @@ class _ReportPrep:
 def _prepare_report(rid: str, figures: list[Figure], pages: list[Page]) -> _ReportPrep:
     figs: list[_Fig] = []
     label_tokens: dict[str, frozenset[str]] = {}
-    shapes: dict[frozenset[str], dict[str, frozenset[str]]] = {}  # figures with one token set share (read-only) shapes
+    # Identifier shapes per label, merged per figure: most labels hold none, so most figures share one empty map
+    # (maps are read-only once made); merging per label instead of per token set is most of preparing a report.
+    label_ids: dict[str, dict[str, frozenset[str]]] = {}
+    merged: dict[tuple[str, ...], dict[str, frozenset[str]]] = {}
+    no_ids: dict[str, frozenset[str]] = {}
     caption: dict[str, bool] = {}
     for f in figures:
         unit = parse_unit(f.unit)
@@ -287,12 +299,17 @@ def _prepare_report(rid: str, figures: list[Figure], pages: list[Page]) -> _Repo
             lt = label_tokens.get(lab)
             if lt is None:
                 lt = label_tokens[lab] = _tokens(lab)
+                label_ids[lab] = _id_shapes(lt)
             toks |= lt
         row = f"{rid}\x1f{f.page}\x1f{f.quote}" if f.kind == "cell" and f.quote else None
         ftoks = frozenset(toks)
-        ids = shapes.get(ftoks)
-        if ids is None:
-            ids = shapes[ftoks] = _id_shapes(ftoks)
+        with_ids = tuple(lab for lab in f.labels if label_ids[lab])
+        if not with_ids:
+            ids = no_ids
+        elif len(with_ids) == 1:
+            ids = label_ids[with_ids[0]]
+        else:
+            ids = merged.get(with_ids) or merged.setdefault(with_ids, _merge_ids([label_ids[lab] for lab in with_ids]))
         figs.append(_Fig(f, unit, abs(f.value) * unit.factor, ftoks, _figure_bound(f, raw_num), table, row, raw_num,
                          ids=ids))  # fmt: skip
     rp = _ReportPrep(rid, figs, pages, pure=all(x.f.report == rid for x in figs))
