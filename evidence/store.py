@@ -6,6 +6,7 @@ import datetime as dt
 import json
 import re
 import sqlite3
+import time
 import unicodedata
 from importlib import resources
 from pathlib import Path
@@ -42,6 +43,9 @@ def _schema() -> str:
     return resources.files("evidence").joinpath("schema.sql").read_text(encoding="utf-8")
 
 
+_TIMEOUT = 30.0  # seconds a writer waits for another one
+
+
 class Store:
     """The evidence store at `path`; opening it creates the schema when missing (unless read-only)."""
 
@@ -52,16 +56,31 @@ class Store:
             if readonly:
                 if not self.path.is_file():
                     raise EvidenceError("no evidence store yet; run `publish evidence ingest`", path=self.path)
-                self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=30)
+                self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=_TIMEOUT)
             else:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-                self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-                self.db.execute("PRAGMA journal_mode=WAL")
+                self.db = sqlite3.connect(self.path, timeout=_TIMEOUT, isolation_level=None)
+                self._wal()
                 self.db.execute("PRAGMA synchronous=NORMAL")
                 self._migrate()
         except sqlite3.DatabaseError as e:
             raise EvidenceError(f"cannot open the evidence store: {e} (delete it to rebuild)", path=self.path) from e
         self.db.row_factory = sqlite3.Row
+
+    def _wal(self) -> None:
+        # Switching to WAL takes a lock SQLite does not wait for (its busy handler is skipped there, to rule out
+        # deadlock): two processes opening a new store at once would see "database is locked". Wait for it here.
+        deadline = time.monotonic() + _TIMEOUT
+        delay = 0.005
+        while True:
+            try:
+                self.db.execute("PRAGMA journal_mode=WAL")
+                return
+            except sqlite3.OperationalError as e:
+                if "locked" not in str(e) or time.monotonic() > deadline:
+                    raise
+                time.sleep(delay)
+                delay = min(delay * 2, 0.2)
 
     def _migrate(self) -> None:
         # The store is derived data: an older schema is dropped and rebuilt from the PDFs, never migrated.

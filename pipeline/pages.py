@@ -490,9 +490,31 @@ def _marks(job: ArticleJob, text: str, numbers: list[NumberCheck], ui: dict[str,
             continue  # exempt numbers (years, model sizes) make no claim to link
         key = (n.source.figure if n.source else None, n.text, n.status, n.derivation, n.message)
         if key not in made:
-            made[key] = _tooltip(job, n, failed, ui, rel)
+            made[key] = _shared_tooltip(job, n, failed, ui, rel)
         marks.append(Mark(n.start, n.end, *made[key]))
     return marks
+
+
+# Tooltips that show nothing particular to one article (a public report's figure, or no source), shared by the pages
+# one process renders: a build's articles cite the same figures over and over.
+_TIPS: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+_TIPS_MAX = 16_384
+
+
+def _shared_tooltip(job: ArticleJob, n: NumberCheck, failed: bool, ui: dict[str, str], rel: str) -> tuple[Any, ...]:
+    src = n.source
+    info = job.reports.get(src.report) if src is not None else None
+    lang = job.draft.meta.lang if job.draft is not None else ""
+    if (src is not None and (info is None or info.access != "public")) or ui is not UI.get(lang):
+        return _tooltip(job, n, failed, ui, rel)  # an on-request quote depends on what this article prints
+    where = (src.report, src.figure, src.page, src.page_label, src.quote) if src is not None else None
+    key = (lang, rel, info, where, n.derivation, n.status, n.message, failed)
+    tip = _TIPS.get(key)
+    if tip is None:
+        if len(_TIPS) >= _TIPS_MAX:
+            _TIPS.clear()
+        tip = _TIPS[key] = _tooltip(job, n, failed, ui, rel)
+    return tip
 
 
 _quote = lru_cache(maxsize=4096)(quote)  # a page quotes the same few report files and ids for every number

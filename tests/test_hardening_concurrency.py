@@ -183,3 +183,27 @@ def test_two_ingests_at_once_never_corrupt_the_store(tmp_path: Path, example_roo
         timeout=300,
     )
     assert r.returncode == 0 and r.stdout.split()[0] == outs[0][0].split()[0] == outs[1][0].split()[0]
+
+
+def test_a_store_opened_while_another_switches_it_to_wal_waits_instead_of_failing(tmp_path: Path) -> None:
+    """SQLite answers "database is locked" at once, without waiting, when two processes switch a new store to WAL
+    together (it refuses to wait where waiting could deadlock): opening retries until the other one is done."""
+    from evidence.store import Store
+
+    store = Store(tmp_path / "evidence.sqlite")
+    real = store.db
+    refusals = []
+
+    class Busy:
+        def execute(self, sql: str, *args: object) -> object:
+            if sql.startswith("PRAGMA journal_mode") and len(refusals) < 3:
+                refusals.append(sql)
+                raise sqlite3.OperationalError("database is locked")
+            return real.execute(sql, *args)
+
+    store.db = Busy()  # type: ignore[assignment]
+    store._wal()
+    assert len(refusals) == 3
+    assert real.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    store.db = real
+    store.close()
