@@ -360,18 +360,19 @@ def _gate_task(i: int) -> tuple[str, list[str], bool]:
     return sha256_bytes(cited)[:16], reports, bool(_W["approve"](task.draft, result, sub, _W["approvals"]))
 
 
-def _render_task(i: int) -> dict[str, str]:
+def _render_task(i: int) -> tuple[dict[str, str], bytes]:
+    """One article page, written to the page cache; its plain texts and its search entry go back to the build,
+    which writes the entries into the search shards (one file per shard, not one more per page)."""
     from pipeline.pages import load_numbers, render_article
 
-    job, qc_path, page_path, frag_path = _W["render"][i]
+    job, qc_path, page_path = _W["render"][i]
     if job.draft is None:
         job.draft = _reread(*job.source)
     if job.numbers is None:
         job.numbers = load_numbers(qc_path)
     html, texts, fragment = render_article(job)
     _cache_write(page_path, html)
-    _cache_write(frag_path, fragment)
-    return texts
+    return texts, fragment.encode("utf-8")
 
 
 def _sub_index(index: EvidenceIndex, ids: Iterable[str]) -> EvidenceIndex:
@@ -433,6 +434,7 @@ class _Item:
     approved: bool = False
     page_key: str = ""
     texts: dict[str, str] = field(default_factory=dict)  # plain title and answer, for listings and feeds
+    entry: bytes | None = None  # its search entry, when rendered by this build (else in the last build's shards)
 
     # Read from `meta` once: listings, keys and related articles ask for them thousands of times per build.
     date: str = field(init=False)
@@ -509,10 +511,6 @@ class _Cache:
     def page_file(self, key: str) -> str:
         """`page_path` as a plain string: the plan of a big site names thousands of them."""
         return f"{self._pages_str}/{key}.html"
-
-    def fragment_path(self, key: str) -> Path:
-        """An article's entry of search.json (JSON text), beside its page."""
-        return self._pages / f"{key}.json"
 
     def offsets_path(self, key: str) -> Path:
         """Where each article's entry lies in a cached search.json, so the next one is spliced, not rebuilt."""
@@ -796,6 +794,8 @@ def _full_build(
 
     # 5. Article pages, reused when everything they show is unchanged.
     page_files = cache.listing("pages")
+    # A page is reused only with its search entry, which lives in the last build's search shards.
+    shards = pages.SearchShards(cache, state.get("search"), page_files)
     todo: list[tuple[_Item, ArticleJob]] = []
     links_made: dict[str, pages.ArticleLink] = {}
 
@@ -831,7 +831,7 @@ def _full_build(
             and prev.get("page") == it.page_key
             and prev.get("texts")
             and f"{it.page_key}.html" in page_files
-            and f"{it.page_key}.json" in page_files
+            and shards.has(it.page_key)
         ):
             it.texts = prev["texts"]
         else:
@@ -846,16 +846,13 @@ def _full_build(
     if todo:
         say(f"build: rendering {len(todo)} article page(s)")
         t_render = time.perf_counter()
-        _W["render"] = [
-            (job, cache.result_path(it.qc_key), cache.page_path(it.page_key), cache.fragment_path(it.page_key))
-            for it, job in todo
-        ]
+        _W["render"] = [(job, cache.result_path(it.qc_key), cache.page_path(it.page_key)) for it, job in todo]
         try:
-            texts = _run(_render_task, len(todo))  # a template error is a BuildError, also from a worker
+            rendered = _run(_render_task, len(todo))  # a template error is a BuildError, also from a worker
         finally:
             _W.clear()
-        for (it, _), t in zip(todo, texts, strict=True):
-            it.texts = t
+        for (it, _), (texts, entry) in zip(todo, rendered, strict=True):
+            it.texts, it.entry = texts, entry
         say(f"build: rendered {len(todo)} page(s) in {time.perf_counter() - t_render:.2f}s")
 
     # 6. Everything else; then the new site is written next to the output and swapped in. The folder swapped out
@@ -874,7 +871,7 @@ def _full_build(
         cache,
         code,
         site_key,
-        state.get("search"),
+        shards,
         page_files,
     )
     manifest = plan.manifest()

@@ -722,14 +722,14 @@ def plan_site(
     cache: _Cache,
     code: str,
     site_key: str,
-    last_search: list[str] | None,
+    old_shards: SearchShards,
     present: set[str],
 ) -> tuple[set[str], list[str]]:
     """Plan every file of the site but the article pages, rendering only pages whose inputs changed.
 
     Each listing's cache key is a hash of what its entries show, worked out before (and instead of) building its
-    context; returns the generated pages' cache keys and the key of search.json (spliced from `last_search` next
-    time). `present` lists the page cache's files.
+    context; returns the generated pages' cache keys and the keys of the search shards (whose entries the next
+    build splices, as this one does from `old_shards`). `present` lists the page cache's files.
     """
     keys: set[str] = set()
 
@@ -848,13 +848,12 @@ def plan_site(
     # browser never mixes shards of two builds.
     search_keys: list[str] = []
     shard_files: list[str] = []
-    old_shards = _SearchShards(cache, last_search)
     for i, members in enumerate(search_shards(items)):
         key = B._h("search", code, i, [(it.slug, it.page_key) for it in members])
         keys.add(key)
         search_keys.append(key)
         if f"{key}.html" not in present:
-            text, offsets = _splice_search(members, cache, old_shards)
+            text, offsets = _splice_search(members, old_shards)
             B._cache_write(cache.offsets_path(key), json.dumps(offsets))
             B._cache_write(cache.page_path(key), text)
         shard_files.append(f"search/{i}-{key[:12]}.json")
@@ -991,19 +990,30 @@ def search_shards(items: list[_Item]) -> list[list[_Item]]:
     return shards
 
 
-class _SearchShards:
-    """The last build's search shards: where each article's entry lies in them, and their bytes once read."""
+class SearchShards:
+    """The last build's search shards: where each article's entry lies in them, and their bytes once read.
 
-    def __init__(self, cache: _Cache, keys: list[str] | None) -> None:
+    Only shards whose file is in the page cache (`present`) and long enough for their offsets count: a page whose
+    entry is not found here is rendered again, which makes its entry anew."""
+
+    def __init__(self, cache: _Cache, keys: list[str] | None, present: set[str]) -> None:
         self.cache = cache
         self.where: dict[str, tuple[str, int, int]] = {}
         self._data: dict[str, bytes | None] = {}
         for key in keys if isinstance(keys, list) else []:
+            if f"{key}.html" not in present:
+                continue
             try:
                 spans = json.loads(cache.offsets_path(key).read_bytes())
-                self.where.update({k: (key, a, b) for k, a, b in spans})
+                size = cache.page_path(key).stat().st_size
+                where = {k: (key, a, b) for k, a, b in spans}
             except (OSError, ValueError, TypeError):
                 continue
+            if all(isinstance(a, int) and isinstance(b, int) and 0 <= a <= b <= size for _, a, b in where.values()):
+                self.where.update(where)
+
+    def has(self, page_key: str) -> bool:
+        return page_key in self.where
 
     def entry(self, page_key: str) -> bytes | None:
         """An article's entry as the last build wrote it, or None."""
@@ -1020,9 +1030,9 @@ class _SearchShards:
         return data[a:b] if data is not None and b <= len(data) else None
 
 
-def _splice_search(items: list[_Item], cache: _Cache, old: _SearchShards) -> tuple[bytes, list[list[Any]]]:
-    """One search shard: every article's entry, cut from the last build's shards where unchanged, else read from
-    the entry its render left; with each entry's byte offsets, for the next build."""
+def _splice_search(items: list[_Item], old: SearchShards) -> tuple[bytes, list[list[Any]]]:
+    """One search shard: every article's entry, as this build rendered it or cut from the last build's shards;
+    with each entry's byte offsets, for the next build."""
     parts = [b"["]
     offsets: list[list[Any]] = []
     pos = 1
@@ -1030,9 +1040,9 @@ def _splice_search(items: list[_Item], cache: _Cache, old: _SearchShards) -> tup
         if i:
             parts.append(b",")
             pos += 1
-        entry = old.entry(it.page_key)
-        if entry is None:
-            entry = cache.fragment_path(it.page_key).read_bytes()
+        entry = it.entry or old.entry(it.page_key)
+        if entry is None:  # the build reused this page because its entry was there: gone since, mid-build
+            raise B.BuildError(f"the search cache changed during the build; run it again (article {it.slug})")
         parts.append(entry)
         offsets.append([it.page_key, pos, pos + len(entry)])
         pos += len(entry)

@@ -157,14 +157,23 @@ def test_an_edit_rewrites_one_search_shard(root: Path, monkeypatch: pytest.Monke
     assert tree_bytes(public) == _fresh(root, tmp_path / "fresh")
 
 
-def test_search_json_is_rebuilt_when_last_builds_copy_is_gone(root: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("damage", ["offsets lost", "shard torn"])
+def test_search_json_is_rebuilt_when_last_builds_copy_is_gone(root: Path, tmp_path: Path, damage: str) -> None:
     build(root, preview=True)
-    for p in (root / ".publish" / "site" / "pages").glob("*.idx"):
-        p.unlink()  # no offsets: every entry comes from the file its render left
+    cache = root / ".publish" / "site" / "pages"
+    assert not list(cache.glob("*.json"))  # entries live in the shards, not in a file per article
+    for p in cache.glob("*.idx"):
+        if damage == "offsets lost":
+            p.unlink()
+        else:
+            shard = p.with_suffix(".html")
+            shard.write_bytes(shard.read_bytes()[:20])
     draft = root / "articles" / f"{SLUG}.md"
     draft.write_text(draft.read_text(encoding="utf-8") + "\n再补充一句。\n", encoding="utf-8")
-    build(root, preview=True)
+    summary = build(root, preview=True)
+    assert summary.written == 2  # the other article's entry was lost with the shard: its page is made again
     assert tree_bytes(root / "public") == _fresh(root, tmp_path / "fresh")
+    assert len(search_entries(root / "public")) == 2
 
 
 def test_a_template_edit_is_seen_through_the_compiled_template_cache(
