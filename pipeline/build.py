@@ -172,9 +172,9 @@ def default_check(draft: Draft, index: EvidenceIndex, severity: dict[str, str]) 
 
 
 def default_approve(draft: Draft, result: FileResult, index: EvidenceIndex, approvals: Path) -> bool:
-    from qc.review import approval_status
+    from qc.review import is_approved
 
-    return approval_status(draft, result, index, approvals).approved
+    return is_approved(draft, result, index, approvals)
 
 
 # ---- helpers ------------------------------------------------------------------------------------------------

@@ -397,6 +397,14 @@ def approval_status(draft: Draft, result: FileResult, index: EvidenceIndex, appr
     )
 
 
+def is_approved(draft: Draft, result: FileResult, index: EvidenceIndex, approvals_dir: Path) -> bool:
+    """`approval_status(...).approved`, without the diff a reviewer reads: what a build asks of every article."""
+    approval = load_approval(Path(approvals_dir) / f"{draft.slug}.json")
+    if approval is None or approval.snapshot != snapshot(draft, result, index):
+        return False
+    return all(any(w.covers(n) for w in approval.waivers) for n in result.errors())
+
+
 def _pair_claims(old: list[Claim], new: list[Claim]) -> tuple[list[ClaimChange], list[Claim], list[Claim], int]:
     """Match claims by identity, then by same text in an edited sentence, then by an edited number in place."""
     changed: list[ClaimChange] = []

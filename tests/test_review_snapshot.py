@@ -10,14 +10,16 @@ import pytest
 
 from evidence.errors import InputError
 from evidence.models import Figure, Report
-from qc.draft import parse_draft
+from qc.draft import Draft, parse_draft
 from qc.index import EvidenceIndex
 from qc.models import FileResult, NumberCheck, Source
 from qc.review import (
     Approval,
+    ApprovalStatus,
     Waiver,
     approval_status,
     diff_snapshots,
+    is_approved,
     load_approval,
     snapshot,
     write_approval,
@@ -164,22 +166,29 @@ def test_snapshot_is_line_free_and_binds_hashes(drafts: Path) -> None:
     assert snapshot(shifted, _check(shifted, index), index).claims == snap.claims
 
 
+def _status(draft: Draft, result: FileResult, index: EvidenceIndex, approvals: Path) -> ApprovalStatus:
+    """approval_status, checked against the build's cheaper is_approved (the same verdict, without the diff)."""
+    status = approval_status(draft, result, index, approvals)
+    assert is_approved(draft, result, index, approvals) == status.approved
+    return status
+
+
 def test_gate_round_trip_and_edit_one_number(drafts: Path) -> None:
     draft = parse_draft(DRAFT, drafts / "articles/kv.md")
     index = _index()
     result = _check(draft, index)
     approvals = drafts / "approvals"
-    status = approval_status(draft, result, index, approvals)
+    status = _status(draft, result, index, approvals)
     assert not status.approved and status.diff is not None and status.diff.first
     assert "publish review" in status.summary()
 
     _approve(draft, result, index, approvals / "kv.json")
-    status = approval_status(draft, result, index, approvals)
+    status = _status(draft, result, index, approvals)
     assert status.approved and status.diff is None and not status.unwaived_errors
 
     # Change the body's 7.53s into 7.35s: exactly that claim is reported changed.
     edited = parse_draft(DRAFT.replace("降至 7.53s【", "降至 7.35s【"), drafts / "articles/kv.md")
-    status = approval_status(edited, _check(edited, index), index, approvals)
+    status = _status(edited, _check(edited, index), index, approvals)
     assert not status.approved
     diff = status.diff
     assert diff is not None and diff.draft_changed and not diff.added and not diff.removed and not diff.reports
@@ -194,7 +203,7 @@ def test_report_new_version_is_a_diff(drafts: Path) -> None:
     index = _index()
     _approve(draft, _check(draft, index), index, drafts / "approvals/kv.json")
     index2 = _index(version=2, sha="b" * 64)
-    status = approval_status(draft, _check(draft, index2), index2, drafts / "approvals")
+    status = _status(draft, _check(draft, index2), index2, drafts / "approvals")
     assert not status.approved
     assert status.diff is not None and not status.diff.draft_changed
     assert [r.id for r in status.diff.reports] == ["R2"]
@@ -202,7 +211,7 @@ def test_report_new_version_is_a_diff(drafts: Path) -> None:
     # The same figures in the new version (new ids) are not claim changes; a changed figure is.
     assert status.diff.changed == [] and status.diff.moved == 5
     index3 = _index(version=3, sha="d" * 64, ttft=7.45)
-    status = approval_status(draft, _check(draft, index3), index3, drafts / "approvals")
+    status = _status(draft, _check(draft, index3), index3, drafts / "approvals")
     assert status.diff is not None
     assert [(c.new.text, c.new.status) for c in status.diff.changed] == [("7.53s", "unsupported")] * 2
 
@@ -216,7 +225,7 @@ def test_hand_edited_approval_says_which_claim_differs(drafts: Path) -> None:
     data = json.loads(path.read_text(encoding="utf-8"))
     data["snapshot"]["claims"][4]["status"] = "derived"
     path.write_text(json.dumps(data), encoding="utf-8")
-    status = approval_status(draft, result, index, drafts / "approvals")
+    status = _status(draft, result, index, drafts / "approvals")
     assert not status.approved
     assert status.diff is not None and not status.diff.draft_changed
     assert status.diff.items() == ["claim changed: 29%: status derived → verified"]
@@ -224,7 +233,7 @@ def test_hand_edited_approval_says_which_claim_differs(drafts: Path) -> None:
     data["snapshot"]["reports"]["R2"]["sha256"] = "c" * 64
     data["snapshot"]["claims"][4]["status"] = "verified"
     path.write_text(json.dumps(data), encoding="utf-8")
-    status = approval_status(draft, result, index, drafts / "approvals")
+    status = _status(draft, result, index, drafts / "approvals")
     assert not status.approved and status.diff is not None
     assert status.diff.items() == ["report R2: v1 cccccccccccc → v1 aaaaaaaaaaaa"]
 
@@ -237,13 +246,13 @@ def test_errors_need_a_waiver_bound_to_the_number(drafts: Path) -> None:
     (err,) = result.errors()
     approvals = drafts / "approvals"
     _approve(draft, result, index, approvals / "kv.json")
-    status = approval_status(draft, result, index, approvals)
+    status = _status(draft, result, index, approvals)
     assert not status.approved and status.unwaived_errors == [err]
     assert err.id in status.summary() and "--waive" in status.summary()
 
     waiver = Waiver(finding=err.id, reason="confirmed with the lab", text=err.text, sentence=err.sentence)
     _approve(draft, result, index, approvals / "kv.json", [waiver])
-    assert approval_status(draft, result, index, approvals).approved
+    assert _status(draft, result, index, approvals).approved
 
     # A waiver does not carry over to a changed number (different text, same finding id forged).
     forged = Waiver(finding=err.id, reason="x", text="29%", sentence=err.sentence)
@@ -280,7 +289,7 @@ def test_corrupt_approval_names_the_file(drafts: Path, content: str, line: int |
     assert "corrupt approval" in str(e.value)
     draft = parse_draft(DRAFT, drafts / "articles/kv.md")
     with pytest.raises(InputError):
-        approval_status(draft, _check(draft, _index()), _index(), path.parent)
+        _status(draft, _check(draft, _index()), _index(), path.parent)
     assert path.read_text(encoding="utf-8") == content
 
 
