@@ -144,7 +144,14 @@ def test_fuzz_yaml_bytes(data: bytes) -> None:
     with tempfile.TemporaryDirectory() as d:
         path = Path(d) / "x.yaml"
         path.write_bytes(data)
-        _loads_or_input_error(lambda: load_brief(path), "")
+        # The file's text as the loader reads it, so a reported line is checked against the lines it really has.
+        _loads_or_input_error(lambda: load_brief(path), data.decode("utf-8", errors="replace"))
+
+
+def test_yaml_error_at_the_end_of_a_two_line_brief_names_a_line_of_it(tmp_path: Path) -> None:
+    path = tmp_path / "x.yaml"
+    path.write_bytes(b"\n{")  # found by test_fuzz_yaml_bytes: PyYAML places the error one past the last line
+    _loads_or_input_error(lambda: load_brief(path), "\n{")
 
 
 # --- the inputs the fuzzers found, or that are known to break YAML/TOML loaders, kept as plain tests ----------
