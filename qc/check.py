@@ -335,7 +335,7 @@ def _prepare_report(rid: str, figures: list[Figure], pages: list[Page]) -> _Repo
         if len(measured) > 1:
             common = set(measured[0].f.labels).intersection(*(x.f.labels for x in measured[1:]))
             for x in members:
-                x.col = frozenset(lab for lab in x.f.labels if lab not in common)
+                x.col = frozenset(x.f.labels).difference(common)
     for members in rp.by_table.values():  # one-cell rows: the labels they share with other rows name the column
         seen: dict[str, set[str | None]] = {}
         for x in members:
