@@ -760,8 +760,9 @@ def targets(res: Results, ns: list[int], big: int | None) -> list[Target]:
                 elif kind == "re-render":
                     why += (
                         f"; every page renders ~9 Markdown fields with each of its ~90 numbers wrapped in its "
-                        f"provenance (tooltip, link), charts, JSON-LD and a search entry: {2000 * b / n:.1f} ms of CPU "
-                        f"per page on 2 cores vs the bare loop's {1000 * bare / n:.1f} ms for Markdown and one template"
+                        f"provenance (tooltip, link), charts, JSON-LD and a search entry: {2000 * b / n:.1f} core-ms "
+                        f"per page (wall time × 2 cores) vs the bare loop's {1000 * bare / n:.1f} ms for Markdown and "
+                        "one template"
                     )
                 else:
                     why += "; see Hot spots"
