@@ -123,28 +123,15 @@ def html_escape(s: str) -> str:
 
 # Escaped tooltip rows and data-* attributes by content: numbers resting on the same figure share them, within a page
 # and across the pages one process renders (three in four numbers of a typical build reuse rows built before).
-_PIECES: dict[tuple[tuple[str, str], ...], str] = {}
-_PIECES_MAX = 16_384
-
-
+@lru_cache(maxsize=16_384)
 def _rows_html(tip: tuple[tuple[str, str], ...]) -> str:
-    html = _PIECES.get(tip)
-    if html is None:
-        if len(_PIECES) >= _PIECES_MAX:
-            _PIECES.clear()
-        # One line per row, its label in <b>: the lightest markup that reads right (a page holds ~90 tooltips).
-        html = _PIECES[tip] = "<br>".join(f"<b>{html_escape(k)}</b> {html_escape(v)}" for k, v in tip)
-    return html
+    # One line per row, its label in <b>: the lightest markup that reads right (a page holds ~90 tooltips).
+    return "<br>".join(f"<b>{html_escape(k)}</b> {html_escape(v)}" for k, v in tip)
 
 
+@lru_cache(maxsize=16_384)
 def _data_html(data: tuple[tuple[str, str], ...]) -> str:
-    key = (("\0data", ""), *data)  # its own entries: a tip with the same pairs renders differently
-    html = _PIECES.get(key)
-    if html is None:
-        if len(_PIECES) >= _PIECES_MAX:
-            _PIECES.clear()
-        html = _PIECES[key] = "".join(f' data-{html_escape(k)}="{html_escape(v)}"' for k, v in data)
-    return html
+    return "".join(f' data-{html_escape(k)}="{html_escape(v)}"' for k, v in data)
 
 
 def _open_num(mark: Mark, tip_id: str, in_link: bool) -> tuple[str, str]:
