@@ -255,11 +255,31 @@ class _ReportPrep:
     by_table: dict[str, list[_Fig]] = field(default_factory=dict)
     table_dims: dict[tuple[str, str], list[_Fig]] = field(default_factory=dict)  # (table, dimension) → figures
     rows: list[list[_Fig]] = field(default_factory=list)
-    row_info: list[tuple[frozenset[str], list[tuple[float, str, Unit]]]] = field(default_factory=list)
-    # report → int → (fig, label, the label's other words)
-    ints: dict[str, dict[str, list[tuple[_Fig, str, frozenset[str]]]]] = field(default_factory=dict)
+    label_tokens: dict[str, frozenset[str]] = field(default_factory=dict)  # each label's words
     _pages: list[tuple[Page, tuple[str, frozenset[int]]]] | None = None
     _lines: dict[int, list[tuple[str, tuple[str, frozenset[int]]]]] = field(default_factory=dict)
+
+    @_lazy
+    def row_info(self) -> list[tuple[frozenset[str], list[tuple[float, str, Unit]]]]:
+        """Each row's words and operands, for derivations: made on the first derivation, not per number."""
+        return [
+            (frozenset().union(*(x.tokens for x in r)), [(abs(x.f.value), x.raw_num or _num_text(x.f.value), x.unit) for x in r])
+            for r in self.rows
+        ]  # fmt: skip
+
+    @_lazy
+    def ints(self) -> dict[str, dict[str, list[tuple[_Fig, str, frozenset[str]]]]]:
+        """report → integer token of a label → (figure, label, the label's other words), for row keys (`并发 8`);
+        made on the first such look-up."""
+        label_ints = {
+            lab: [(tok, toks - {tok}) for tok in toks if tok.isdigit()] for lab, toks in self.label_tokens.items()
+        }
+        out: dict[str, dict[str, list[tuple[_Fig, str, frozenset[str]]]]] = {}
+        for x in self.figs:
+            for lab in x.f.labels:
+                for tok, rest in label_ints[lab]:
+                    out.setdefault(x.f.report, {}).setdefault(tok, []).append((x, lab, rest))
+        return out
 
     def pages(self) -> list[tuple[Page, tuple[str, frozenset[int]]]]:
         """Normalised page texts, made on the first verbatim look-up in this report."""
@@ -345,17 +365,7 @@ def _prepare_report(rid: str, figures: list[Figure], pages: list[Page]) -> _Repo
         for x in members:
             if x.col is None and x.row is not None:
                 x.col = frozenset(lab for lab in x.f.labels if 1 < len(seen[lab]) < n_rows or n_rows == 1)
-    # Derivations read each row's words and operands: made once here, not per number.
-    rp.row_info = [
-        (frozenset().union(*(x.tokens for x in r)), [(abs(x.f.value), x.raw_num or _num_text(x.f.value), x.unit) for x in r])
-        for r in rp.rows
-    ]  # fmt: skip
-    # A label's integer tokens, each with the label's other words (made once per label, shared by its figures).
-    label_ints = {lab: [(tok, toks - {tok}) for tok in toks if tok.isdigit()] for lab, toks in label_tokens.items()}
-    for x in figs:
-        for lab in x.f.labels:
-            for tok, rest in label_ints[lab]:
-                rp.ints.setdefault(x.f.report, {}).setdefault(tok, []).append((x, lab, rest))
+    rp.label_tokens = label_tokens  # for `ints`, made when first asked
     return rp
 
 
