@@ -145,10 +145,7 @@ class StoreEvidence:
             else:
                 missing = [i for i in dict.fromkeys(ids) if i not in self._loaded.reports]
                 if missing:
-                    part = EvidenceIndex.load(store, missing)
-                    self._loaded.reports.update(part.reports)
-                    self._loaded.figures.update(part.figures)
-                    self._loaded.pages.update(part.pages)
+                    self._loaded.add(EvidenceIndex.load(store, missing))
         return self._loaded
 
 
@@ -344,7 +341,7 @@ def _gate_task(i: int) -> tuple[str, list[str], bool]:
     from qc.models import FileResult
 
     task: _GateTask = _W["gate"][i]
-    sub = _sub_index(_W["index"], task.draft.meta.evidence)
+    sub = _W["index"].subset(task.draft.meta.evidence)
     result = None
     if not task.need_qc:
         try:
@@ -373,17 +370,6 @@ def _render_task(i: int) -> tuple[dict[str, str], bytes]:
     html, texts, fragment = render_article(job)
     _cache_write(page_path, html)
     return texts, fragment.encode("utf-8")
-
-
-def _sub_index(index: EvidenceIndex, ids: Iterable[str]) -> EvidenceIndex:
-    from qc.index import EvidenceIndex
-
-    wanted = [i for i in dict.fromkeys(ids) if i in index.reports]
-    return EvidenceIndex(
-        reports={i: index.reports[i] for i in wanted},
-        figures={i: index.figures.get(i, []) for i in wanted},
-        pages={i: index.pages.get(i, []) for i in wanted},
-    )
 
 
 def _run(fn: Callable[[int], Any], n: int) -> list[Any]:

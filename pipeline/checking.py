@@ -103,16 +103,8 @@ class _Evidence:
                     self.ingested = True
                 self.summary.raise_for_errors(ids)
                 with Store(self.store_path) as store:
-                    fresh = EvidenceIndex.load(store, missing)
-            self.loaded.reports.update(fresh.reports)
-            self.loaded.figures.update(fresh.figures)
-            self.loaded.pages.update(fresh.pages)
-        have = [rid for rid in ids if rid in self.loaded.reports]
-        return EvidenceIndex(
-            reports={r: self.loaded.reports[r] for r in have},
-            figures={r: self.loaded.figures[r] for r in have},
-            pages={r: self.loaded.pages[r] for r in have},
-        )
+                    self.loaded.add(EvidenceIndex.load(store, missing))
+        return self.loaded.subset(ids)
 
 
 def _source_for(path: Path, evidence_dir: Path | None, cache: dict[Path, _Evidence]) -> _Evidence:
@@ -148,9 +140,7 @@ def _display(path: Path) -> str:
 def _merge(indexes: list[EvidenceIndex]) -> EvidenceIndex:
     merged = EvidenceIndex()
     for ix in indexes:
-        merged.reports.update(ix.reports)
-        merged.figures.update(ix.figures)
-        merged.pages.update(ix.pages)
+        merged.add(ix)
     return merged
 
 

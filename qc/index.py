@@ -34,6 +34,22 @@ class EvidenceIndex:
             index.pages[rid] = store.pages(rid, report.version)
         return index
 
+    def subset(self, report_ids: Iterable[str]) -> EvidenceIndex:
+        """The named reports this index holds, in the order named, sharing its figure and page lists (so QC's
+        prepared reports, cached by list identity, carry over)."""
+        wanted = [rid for rid in dict.fromkeys(report_ids) if rid in self.reports]
+        return EvidenceIndex(
+            reports={rid: self.reports[rid] for rid in wanted},
+            figures={rid: self.figures[rid] for rid in wanted if rid in self.figures},
+            pages={rid: self.pages[rid] for rid in wanted if rid in self.pages},
+        )
+
+    def add(self, other: EvidenceIndex) -> None:
+        """Take in `other`'s reports (replacing those with the same id)."""
+        self.reports.update(other.reports)
+        self.figures.update(other.figures)
+        self.pages.update(other.pages)
+
     def all_figures(self) -> list[Figure]:
         return [f for figs in self.figures.values() for f in figs]
 

@@ -28,12 +28,20 @@ def index() -> EvidenceIndex:
 
 def _sub(index: EvidenceIndex, ids: list[str], copy: bool = False) -> EvidenceIndex:
     """A sub-index as a build makes one per article: sharing the full index's lists (or copies of them)."""
-    wrap = list if copy else (lambda x: x)
-    return EvidenceIndex(
-        reports={i: index.reports[i] for i in ids},
-        figures={i: wrap(index.figures[i]) for i in ids},
-        pages={i: wrap(index.pages[i]) for i in ids},
-    )
+    sub = index.subset(ids)
+    if copy:
+        sub.figures = {i: list(v) for i, v in sub.figures.items()}
+        sub.pages = {i: list(v) for i, v in sub.pages.items()}
+    return sub
+
+
+def test_subset_keeps_the_named_order_and_shares_the_lists_and_add_takes_reports_in(index: EvidenceIndex) -> None:
+    sub = index.subset(["R9", "R404", "R2", "R9"])
+    assert list(sub.reports) == list(sub.figures) == list(sub.pages) == ["R9", "R2"]  # unknown and repeated ids dropped
+    assert sub.figures["R2"] is index.figures["R2"] and sub.pages["R9"] is index.pages["R9"]
+    sub.add(index.subset(["R1"]))
+    assert list(sub.reports) == ["R9", "R2", "R1"] and sub.figures["R1"] is index.figures["R1"]
+    assert list(index.subset([]).reports) == []
 
 
 def test_sub_indexes_share_the_prepared_reports(index: EvidenceIndex) -> None:
