@@ -19,8 +19,10 @@ $(BENCH_STAMP): $(STAMP)
 
 demo: $(STAMP)
 	$(VENV)/bin/publish site/articles/kv-cache-ttft.yaml
+	@echo "The site is in site/public/. To look at it: $(VENV)/bin/publish serve --root site, then open http://127.0.0.1:8000/"
 
 test: $(STAMP)
+	bash tools/system-deps.sh
 	$(PY) -m pytest -n 2
 
 lint: $(STAMP)

@@ -1,4 +1,8 @@
-"""The one tree of domain errors that every layer raises and only the CLI turns into exit codes."""
+"""The root of the one tree of domain errors (`PublishError`) and the evidence stage's own errors.
+
+Later stages add their errors in their own packages (`qc.errors`, `pipeline.errors`); only the CLI turns any of
+them into messages and exit codes.
+"""
 
 from __future__ import annotations
 
@@ -41,26 +45,6 @@ class LimitError(InputError):
 
 class LockedError(PublishError):
     """Another publish run holds the content root's lock."""
-
-
-class QCFailed(PublishError):
-    """QC found unwaived errors; nothing is published (exit 1)."""
-
-    exit_code = 1
-
-
-class AwaitingReview(PublishError):
-    """The article has no approval for its current snapshot (exit 3)."""
-
-    exit_code = 3
-
-
-class DraftError(PublishError):
-    """The drafter could not produce a draft (model unreachable, malformed answer)."""
-
-
-class BuildError(PublishError):
-    """Rendering the site failed; the previous site is kept."""
 
 
 class InputErrors(InputError):

@@ -8,6 +8,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from evidence import limits
+
 Access = Literal["public", "on-request"]
 REPORT_ID = re.compile(r"^[A-Z][A-Za-z0-9_-]{0,31}$")
 
@@ -94,6 +96,6 @@ class Figure(BaseModel):
 class IngestLimits(BaseModel):
     """Bounds for one PDF, so a hostile file ends in a clear error instead of a hang."""
 
-    max_pdf_bytes: int = 100 * 1024 * 1024
-    max_pdf_pages: int = 2000
-    seconds_per_file: float = 120.0
+    max_pdf_bytes: int = limits.MAX_PDF_BYTES
+    max_pdf_pages: int = limits.MAX_PDF_PAGES
+    seconds_per_file: float = limits.INGEST_SECONDS_PER_FILE

@@ -18,11 +18,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from evidence.errors import BuildError, InputError, PublishError
+from evidence.errors import InputError, PublishError
 from evidence.fsutil import recover_dir, replace_dir, sha256_bytes
 from evidence.registry import REGISTRY_NAME, load_registry
 from evidence.workers import die_with
 from pipeline.config import CONFIG_NAME, ContentRoot
+from pipeline.errors import BuildError
+from pipeline.resources import templates_dir
 
 # A no-op build imports only the above: drafts, QC, Markdown, Jinja2 and the page code load when something changed.
 if TYPE_CHECKING:
@@ -34,7 +36,7 @@ if TYPE_CHECKING:
     from qc.models import FileResult
 
 Echo = Callable[..., None]
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+TEMPLATES = templates_dir()
 SITE_TEMPLATES = TEMPLATES / "site"
 STATIC = TEMPLATES / "static"
 _HERE = Path(__file__).resolve().parent

@@ -74,6 +74,12 @@ def init_cmd(directory: Path) -> None:
 
     created = init_root(directory)
     click.echo(f"created {created}")
+    click.echo("next:")
+    click.echo(
+        f"  publish {created / 'articles' / 'kv-cache-ttft.yaml'}   # check, gate on the approval, build the site"
+    )
+    click.echo(f"  publish serve --root {created}   # then open http://127.0.0.1:8000/")
+    click.echo(f"  cd {created} && git init && git add . && git commit -m 'content root'   # approvals live in git")
 
 
 @cli.command("draft")

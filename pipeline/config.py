@@ -8,6 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from evidence import limits as defaults
 from evidence.errors import ConfigError, InputError
 from evidence.models import IngestLimits
 from evidence.yamlio import YamlDoc, validate
@@ -51,10 +52,10 @@ class QCConfig(_Strict):
 class Limits(_Strict):
     """Bounds on inputs, so hostile files end in a clear error instead of a hang."""
 
-    max_pdf_bytes: int = Field(default=100 * 1024 * 1024, gt=0)
-    max_pdf_pages: int = Field(default=2000, gt=0)
-    max_article_bytes: int = Field(default=2 * 1024 * 1024, gt=0)
-    ingest_seconds_per_file: float = Field(default=120.0, gt=0, allow_inf_nan=False)
+    max_pdf_bytes: int = Field(default=defaults.MAX_PDF_BYTES, gt=0)
+    max_pdf_pages: int = Field(default=defaults.MAX_PDF_PAGES, gt=0)
+    max_article_bytes: int = Field(default=defaults.MAX_ARTICLE_BYTES, gt=0)
+    ingest_seconds_per_file: float = Field(default=defaults.INGEST_SECONDS_PER_FILE, gt=0, allow_inf_nan=False)
 
     def to_ingest(self) -> IngestLimits:
         return IngestLimits(

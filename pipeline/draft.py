@@ -16,10 +16,12 @@ import yaml
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from pydantic import BaseModel, Field, ValidationError
 
-from evidence.errors import DraftError, PublishError
+from evidence.errors import PublishError
 from evidence.fsutil import atomic_write, sha256_bytes
 from pipeline.brief import Brief, DrafterChoice
 from pipeline.config import ContentRoot, DrafterConfig
+from pipeline.errors import DraftError
+from pipeline.resources import templates_dir
 from qc.draft import Draft, check_article_size, parse_draft
 from qc.index import EvidenceIndex
 from qc.models import ALL_STATUSES, FileResult
@@ -28,7 +30,7 @@ if TYPE_CHECKING:  # LangChain is imported lazily, only when an LLM drafter runs
     from langchain_core.language_models import BaseChatModel
 
 Echo = Callable[..., None]
-PROMPTS = Path(__file__).resolve().parent.parent / "templates" / "prompts"
+PROMPTS = templates_dir() / "prompts"
 FORMAT_VERSION = "1"  # bump when the rendering changes, so cached drafts are redrafted
 OUTPUT_LINE = re.compile(r"^(\s+output:)[ \t]*\S.*$", re.MULTILINE)
 # Where each LangChain provider reads its key; a missing key is named before any network call.

@@ -7,9 +7,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from evidence.errors import AwaitingReview, InputError, QCFailed
+from evidence.errors import InputError
 from pipeline.config import ContentRoot, inside, open_root, output_dir
 from pipeline.lock import root_lock
+from qc.errors import AwaitingReview, QCFailed
 
 if TYPE_CHECKING:  # each command imports what it runs: `publish build` with nothing to do needs no QC
     from pipeline.brief import Brief

@@ -14,7 +14,7 @@ from typing import Any
 import click
 from jinja2 import Environment, StrictUndefined
 
-from evidence.errors import InputError, QCFailed
+from evidence.errors import InputError
 from evidence.fsutil import atomic_write
 from evidence.ingest import ingest
 from evidence.models import Figure
@@ -25,6 +25,7 @@ from pipeline.config import ContentRoot, inside, open_root
 from pipeline.lock import root_lock
 from qc.check import check_draft
 from qc.draft import Draft, read_draft
+from qc.errors import QCFailed
 from qc.index import EvidenceIndex
 from qc.models import CheckReport, FileResult, NumberCheck
 from qc.report import render_html

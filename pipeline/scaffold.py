@@ -6,8 +6,11 @@ import shutil
 from pathlib import Path
 
 from evidence.errors import InputError
+from pipeline.resources import example_dir
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "site"
+_GITIGNORE = (
+    "# Derived data (rebuilt from reports/ and articles/) and the built sites.\n.publish/\npublic/\npublic-preview/\n"
+)
 _SKIP = shutil.ignore_patterns("public", ".publish", "*.bak", "__pycache__")
 
 
@@ -16,7 +19,10 @@ def init_root(directory: str | Path) -> Path:
     target = Path(directory)
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
         raise InputError("already exists and is not an empty folder; choose a new one", path=target)
-    if not (EXAMPLE / "publish.toml").is_file():
-        raise InputError("the bundled example content root is missing from this installation", path=EXAMPLE)
-    shutil.copytree(EXAMPLE, target, ignore=_SKIP, dirs_exist_ok=True)
+    example = example_dir()
+    if not (example / "publish.toml").is_file():
+        raise InputError("the bundled example content root is missing from this installation", path=example)
+    shutil.copytree(example, target, ignore=_SKIP, dirs_exist_ok=True)
+    # Derived data and the built site are never committed: the store rebuilds, the site is rebuilt.
+    (target / ".gitignore").write_text(_GITIGNORE, encoding="utf-8")
     return target

@@ -11,10 +11,10 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from evidence.errors import InputError, LimitError
 from evidence.fsutil import sha256_bytes
+from evidence.limits import MAX_ARTICLE_BYTES
 from evidence.yamlio import parse_yaml, validate
 
 FENCE = "---"
-MAX_ARTICLE_BYTES = 2 * 1024 * 1024  # default of publish.toml's [limits] max_article_bytes
 SLUG = re.compile(r"[a-z0-9][a-z0-9-]{0,99}")  # the slug names output folders: no dots, slashes or spaces
 
 

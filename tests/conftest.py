@@ -12,7 +12,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "site"
-CORPUS = REPO.parent / "shared" / "corpus" / "pdfs"
+CORPUS = REPO / "tests" / "corpus"
 GOLDEN = Path(__file__).resolve().parent / "golden"
 
 
@@ -59,5 +59,5 @@ def example_root(tmp_path: Path) -> Path:
 @pytest.fixture
 def corpus() -> Path:
     if not CORPUS.is_dir():
-        pytest.fail(f"the shared PDF corpus is missing at {CORPUS}")
+        pytest.fail(f"the PDF test corpus is missing at {CORPUS}")
     return CORPUS

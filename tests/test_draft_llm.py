@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 from draft_support import FakeStructuredModel, failing, ingested, tool_answer, with_injection
 
-from evidence.errors import DraftError
 from pipeline import draft as drafting
 from pipeline.brief import Brief, load_brief
 from pipeline.config import DrafterConfig, open_root
 from pipeline.draft import DraftSchema, build_messages, draft_article
+from pipeline.errors import DraftError
 from pipeline.offline import write_offline
 from qc.index import EvidenceIndex
 

@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from draft_support import ingested
 
-from evidence.errors import DraftError
 from pipeline.brief import Brief, DrafterChoice, load_brief
 from pipeline.config import open_root
 from pipeline.draft import draft_article
+from pipeline.errors import DraftError
 from pipeline.offline import write_offline
 from qc.index import EvidenceIndex
 

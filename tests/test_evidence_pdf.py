@@ -16,7 +16,7 @@ from evidence.pdf import ParsedPdf, find_numbers, header_unit, normalize, parse_
 
 REPO = Path(__file__).resolve().parent.parent
 REPORTS = REPO / "site" / "reports"
-CORPUS = REPO.parent / "shared" / "corpus" / "pdfs"
+CORPUS = REPO / "tests" / "corpus"
 GOLDEN_PDFS = {
     "R1": REPORTS / "R1.pdf",
     "R2": REPORTS / "R2.pdf",

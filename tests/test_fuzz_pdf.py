@@ -21,7 +21,7 @@ from evidence.pdf import ParsedPdf, parse_pdf
 from evidence.store import Store
 
 REPO = Path(__file__).resolve().parent.parent
-CORPUS = REPO.parent / "shared" / "corpus" / "pdfs"
+CORPUS = REPO / "tests" / "corpus"
 LIMITS = IngestLimits(seconds_per_file=10, max_pdf_pages=100, max_pdf_bytes=5_000_000)
 
 

@@ -12,8 +12,9 @@ from typing import Any
 import click
 import pytest
 
-from evidence.errors import AwaitingReview, InputError, QCFailed
+from evidence.errors import InputError
 from pipeline.reviewing import approve, impact, load_article, review
+from qc.errors import AwaitingReview, QCFailed
 from qc.review import load_approval
 
 REPO = Path(__file__).resolve().parent.parent

@@ -26,7 +26,8 @@ from site_support import (
 )
 
 import pipeline.build as build_mod
-from evidence.errors import BuildError, InputError
+from evidence.errors import InputError
+from pipeline.errors import BuildError
 from qc.models import NumberCheck, Source
 
 SLUG = "kv-cache-ttft"

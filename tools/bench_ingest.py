@@ -21,11 +21,11 @@ sys.path.insert(0, str(REPO))
 
 from evidence.ingest import ingest  # noqa: E402
 
-CORPUS = REPO.parent / "shared" / "corpus" / "pdfs"
+CORPUS = REPO / "tests" / "corpus"
 
 
 def default_pdfs() -> list[Path]:
-    """The bundled example reports and the shared corpus."""
+    """The bundled example reports and the test corpus."""
     return sorted((REPO / "site" / "reports").glob("*.pdf")) + sorted(CORPUS.glob("*.pdf"))
 
 
