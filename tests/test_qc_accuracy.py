@@ -258,7 +258,9 @@ def test_accuracy_is_no_worse_than_the_floor(real_outcome: qc_accuracy.RealOutco
             pytest.fail(f"wrote {qc_accuracy.FLOOR}; run again")
     floor = json.loads(qc_accuracy.FLOOR.read_text(encoding="utf-8"))
     worse = qc_accuracy.worse_than_floor(now["real"], floor["real"])
-    worse += [f"synthetic {w}" for w in qc_accuracy.worse_than_floor(now["synthetic_subset"], floor["synthetic_subset"])]
+    worse += [
+        f"synthetic {w}" for w in qc_accuracy.worse_than_floor(now["synthetic_subset"], floor["synthetic_subset"])
+    ]
     assert worse == [], "QC accuracy fell below tools/qc_corpus/real/floor.json: " + "; ".join(worse)
     for kind, n in floor["real"]["injected"].items():
         assert now["real"]["injected"].get(kind) == n, f"{kind}: the corpus changed; `make golden` re-records it"

@@ -36,6 +36,7 @@ import time
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -429,9 +430,11 @@ def chance_mutants(draft: Draft, clean: Any, index: EvidenceIndex, rng: random.R
         u = _UNIT_AFTER.match(n.text, last[-1].end()) if last else None
         if u is not None and u.end() == len(n.text.rstrip()):
             new = UNIT_SWAP[u.group(1)]
-            yield _replace(draft, off + u.start(1), u.group(1), new.lstrip() if u.group(0)[0].isspace() else new, "unit")
+            yield _replace(
+                draft, off + u.start(1), u.group(1), new.lstrip() if u.group(0)[0].isspace() else new, "unit"
+            )
     # Two numbers of one sentence with the same unit and different values, exchanged.
-    for (n1, o1), (n2, o2) in zip(numbers, numbers[1:], strict=False):
+    for (n1, o1), (n2, o2) in pairwise(numbers):
         if n1.sentence != n2.sentence or n1.field != n2.field or n1.unit != n2.unit or n1.line != n2.line:
             continue
         a, b = NUM.search(n1.text), NUM.search(n2.text)
@@ -461,7 +464,9 @@ def run_chance(index: EvidenceIndex, drafts: list[Draft], *, seed: int = 7, cap:
         for kind, mutants in by_kind.items():
             for mutant in rng.sample(mutants, min(cap, len(mutants))):
                 result = _check(draft, index, mutant.text, out.ms)
-                out.passed.add(kind, not blocked(clean, result, mutant.lines), f"{Path(draft.path).name}: {mutant.change}")
+                out.passed.add(
+                    kind, not blocked(clean, result, mutant.lines), f"{Path(draft.path).name}: {mutant.change}"
+                )
     return out
 
 
@@ -707,10 +712,16 @@ def text_report(real: RealOutcome | None, chance: dict[str, ChanceOutcome], syn:
                          f"{v['vacuous']:>8}")  # fmt: skip
         for name in ("basic", "hard"):
             v = s[name]
-            lines.append(f"{'all ' + name:<22} {v['injected']:>8} {v['caught']:>7} {_pct(v['caught'], v['injected']):>7}")
+            lines.append(
+                f"{'all ' + name:<22} {v['injected']:>8} {v['caught']:>7} {_pct(v['caught'], v['injected']):>7}"
+            )
         c = s["correct_variants"]
-        lines.append(f"correct variants that pass: {c['passed']} of {c['tried']} ({c['vacuous']} more on rejected numbers)")
-        lines.append("vacuous: the error lands on a number QC already rejects in the clean article (not counted caught)")
+        lines.append(
+            f"correct variants that pass: {c['passed']} of {c['tried']} ({c['vacuous']} more on rejected numbers)"
+        )
+        lines.append(
+            "vacuous: the error lands on a number QC already rejects in the clean article (not counted caught)"
+        )
         lines.append(f"false alarms on clean articles: {s['false_alarms']} of {s['clean_numbers']} numbers "
                      f"({s['exempt_numbers']} more exempt)")  # fmt: skip
         lines += [f"  false alarm: {fa}" for fa in s["false_alarm_list"]]
@@ -814,7 +825,11 @@ def main(argv: list[str] | None = None) -> int:
     print(text_report(real, chance, syn))
     if args.doc:
         write_section(markdown(real, chance, syn, time.perf_counter() - started))
-    worse = worse_than_floor(floor_of(real), json.loads(FLOOR.read_text(encoding="utf-8"))["real"]) if FLOOR.exists() else []
+    worse = (
+        worse_than_floor(floor_of(real), json.loads(FLOOR.read_text(encoding="utf-8"))["real"])
+        if FLOOR.exists()
+        else []
+    )
     for w in worse:
         print(f"worse than the floor ({FLOOR.relative_to(REPO)}): {w}")
     return 1 if worse else 0
