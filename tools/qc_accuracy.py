@@ -787,6 +787,10 @@ def markdown(real: RealOutcome, chance: dict[str, ChanceOutcome], syn: Outcome, 
         rt, rh = chance["real"].passed.kinds.get(k, [0, 0])
         st, sh = chance["synthetic"].passed.kinds.get(k, [0, 0])
         out.append(f"| {k} | {rt} | {rh} | {_pct(rh, rt)} | {st} | {sh} | {_pct(sh, st)} |")
+    out += ["", "Mutants that still pass, for example (one per article):", ""]
+    for name, ch in chance.items():
+        for k in CHANCE_KINDS:
+            out += [f"- {name}, {k}: {e}" for e in ch.passed.examples.get(k, [])[:3]]
     out += ["", "Missed on the real corpus:", ""] + ([f"- {m}" for m in s["misses"]] or ["- none"])
     out += ["", "False alarms on the real corpus:", ""] + ([f"- {fa}" for fa in s["false_alarm_list"]] or ["- none"])
     if s["blocked_correct"]:
