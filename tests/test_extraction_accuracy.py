@@ -84,6 +84,8 @@ def test_scorer_counts_by_hand(tmp_path: Path) -> None:
     assert s.recall_outside_limits == pytest.approx(1 / 4)
     assert (s.in_tables, s.right) == (4, 1)
     assert s.precision == pytest.approx(1 / 4)
+    # a cell without the caption that prints a value of the table counts for it (here: wrong label)
+    assert xs.score(e, [*stored, xs.Fig(2, 7.53, "s", ("TTFT",))]).in_tables == 5
     # without captions (pdfplumber) every cell on the page counts for the table
     assert xs.score(e, stored, captions=False).in_tables == 5
 
@@ -101,6 +103,12 @@ def test_plumber_cells_take_units_from_cell_or_header() -> None:
     assert figs == [
         xs.Fig(1, 10.17, "s", ("并发 8", "TTFT (s)")),
         xs.Fig(1, 30.6, "MPPS", ("并发 8", "吞吐")),
+    ]
+    # a header over two rows is joined per column; every text cell of a row labels it
+    two = [(3, [[["序号", "机构", "授信总额"], [None, None, "(万元)"], ["1", "工商银行", "330,435.30"]]])]
+    assert xs.plumber_figures(two) == [
+        xs.Fig(3, 1, "", ("工商银行", "序号")),
+        xs.Fig(3, 330435.3, "万元", ("工商银行", "授信总额 (万元)")),
     ]
 
 

@@ -46,6 +46,10 @@ def pct(x: float) -> str:
     return f"{100 * x:.1f} %"
 
 
+def prec(s: xs.Score) -> str:
+    return f"{pct(s.precision)} ({s.right}/{s.in_tables})" if s.in_tables else "– (no cell in scope)"
+
+
 def table(rows: list[tuple[str, xs.Score, xs.Score | None]]) -> str:
     head = (
         "| PDF | expected | ours: recall | ours: precision | ours: pages/s | pdfplumber: recall | pdfplumber: precision"
@@ -55,14 +59,9 @@ def table(rows: list[tuple[str, xs.Score, xs.Score | None]]) -> str:
     for name, a, b in rows:
         rate = f"{a.pages / a.seconds:.1f}" if a.seconds else "–"
         other = (
-            f"{pct(b.recall)} | {pct(b.precision)} ({b.right}/{b.in_tables}) | {b.pages / b.seconds:.1f}"
-            if b and b.seconds
-            else "– | – | –"
+            f"{pct(b.recall)} ({b.found}) | {prec(b)} | {b.pages / b.seconds:.1f}" if b and b.seconds else "– | – | –"
         )
-        lines.append(
-            f"| {name} | {a.expected} | {pct(a.recall)} ({a.found}) | {pct(a.precision)} ({a.right}/{a.in_tables})"
-            f" | {rate} | {other} |"
-        )
+        lines.append(f"| {name} | {a.expected} | {pct(a.recall)} ({a.found}) | {prec(a)} | {rate} | {other} |")
     return head + "\n".join(lines) + "\n"
 
 
@@ -70,12 +69,12 @@ def section(body: str, limits: int, total: int) -> str:
     return (
         f"{HEADING}\n\n"
         "Written by `make bench` (`tools/bench_extract.py`); do not edit by hand. Expected figures are in "
-        "`tests/corpus/expected/` (read off each PDF by hand; format in `docs/EXPECTED_FORMAT.md`, scorer "
+        "`tests/corpus/expected/` (read off each PDF by hand; format and rules in `docs/extraction_accuracy.md`, scorer "
         "`tools/extraction_score.py`). Recall: expected figures matched with page, value, unit and labels. "
         "Precision: among the extracted cells that page and caption place in a listed table, the share that match "
         "an expected cell of that table (pdfplumber knows no captions: every cell on the table's page counts). "
-        "pdfplumber cells are labelled by their row's first cell and column header, their unit taken from the "
-        "cell or the header. pages/s: whole-document wall time, open included, one run.\n\n"
+        "pdfplumber cells are labelled by their row's text cells (the first one included) and their column header "
+        "(the first row and the rows after it without a number, joined per column), their unit taken from the cell or the header. pages/s: whole-document wall time, open included, one run.\n\n"
         f"{body}\n"
         f"Known limits (expected figures our parser misses today, each with its reason in the expected file): "
         f"{limits} of {total}.\n"

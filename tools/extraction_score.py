@@ -199,8 +199,10 @@ def in_table(fig: Fig, table: Table) -> bool:
 def score(expected: Expected, figures: Sequence[Fig], *, captions: bool = True) -> Score:
     """Recall over the expected figures and precision over the listed tables' cells.
 
-    `captions=False` is for extractors that know no captions (pdfplumber): every cell on a listed table's page
-    counts for that table."""
+    A stored cell belongs to a listed table when its labels carry the table's caption, or, carrying no listed
+    table's caption, when it prints one of the table's values on the table's page (so a cell with shifted labels
+    still counts against precision). `captions=False` is for extractors that know no captions (pdfplumber): every cell on a listed
+    table's page counts for that table."""
     s = Score(expected=len(expected.figures), limits=len(expected.known_limits))
     by_page: dict[int, list[Fig]] = {}
     for f in figures:
@@ -212,15 +214,22 @@ def score(expected: Expected, figures: Sequence[Fig], *, captions: bool = True) 
         else:
             s.missed.append(i)
     for f in figures:
-        tables = [
-            t for t in expected.tables if (in_table(f, t) if captions else (f.kind == "cell" and f.page == t.page))
-        ]
+        if captions:
+            tables = [t for t in expected.tables if in_table(f, t)]
+            if not tables and f.kind == "cell":  # no caption on it, but it prints a value of a table on its page
+                tables = [t for t in expected.tables if t.page == f.page and _holds_value(expected, t, f.value)]
+        else:
+            tables = [t for t in expected.tables if f.kind == "cell" and f.page == t.page]
         if not tables:
             continue
         s.in_tables += 1
         ids = {t.id for t in tables}
         s.right += any(w.table in ids and matches(f, w) for w in expected.figures)
     return s
+
+
+def _holds_value(expected: Expected, table: Table, value: float) -> bool:
+    return any(w.table == table.id and abs(value - w.value) <= 1e-9 * max(1.0, abs(w.value)) for w in expected.figures)
 
 
 def found_indices(expected: Expected, figures: Iterable[Fig]) -> set[int]:
@@ -262,22 +271,25 @@ def header_unit(text: str) -> str:
 
 
 def plumber_figures(tables_by_page: Iterable[tuple[int, list[list[list[str | None]]]]]) -> list[Fig]:
-    """Cells of pdfplumber tables: labels = row's first cell + column header; unit from the cell or the header."""
+    """Cells of pdfplumber tables, read as a reader would: the first row and the rows after it without a number are
+    the header (joined per column), a row's text cells are its label; the unit comes from the cell or its header."""
     out: list[Fig] = []
     for page, tables in tables_by_page:
         for table in tables:
-            rows = [[(c or "").strip() for c in row] for row in table if row]
-            if len(rows) < 2:
+            rows = [[re.sub(r"\s+", " ", c or "").strip() for c in row] for row in table if row]
+            n_head = 1  # the first row, and the rows after it without a number (`2024A` heads a column too)
+            while n_head < len(rows) and not any(cell_number(c) for c in rows[n_head]):
+                n_head += 1
+            if n_head == len(rows):
                 continue
-            header = rows[0]
-            for row in rows[1:]:
+            width = max(len(r) for r in rows)
+            header = [" ".join(r[c] for r in rows[:n_head] if c < len(r) and r[c]) for c in range(width)]
+            for row in rows[n_head:]:
+                key = " ".join(c for c in row if c and not cell_number(c))
                 for c, cell in enumerate(row):
-                    if c == 0 or not cell:
-                        continue
-                    got = cell_number(cell)
+                    got = cell_number(cell) if cell else None
                     if got is None:
                         continue
-                    col = header[c] if c < len(header) else ""
-                    unit = got[1] or header_unit(col) or header_unit(row[0])
-                    out.append(Fig(page, got[0], unit, (row[0], col), "cell"))
+                    unit = got[1] or header_unit(header[c]) or header_unit(key)
+                    out.append(Fig(page, got[0], unit, (key, header[c]), "cell"))
     return out
