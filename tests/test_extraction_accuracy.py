@@ -24,7 +24,7 @@ def figures(pdf: str) -> tuple[xs.Fig, ...]:
 
 
 def test_every_corpus_pdf_has_an_expected_file() -> None:
-    pdfs = {p.relative_to(xs.CORPUS).as_posix() for p in xs.CORPUS.glob("*.pdf")}
+    pdfs = {p.relative_to(xs.CORPUS).as_posix() for p in xs.CORPUS.rglob("*.pdf")}
     missing = pdfs - {e.pdf for e in EXPECTED}
     assert not missing, f"no expected file in tests/corpus/expected/ for {sorted(missing)}"
 
