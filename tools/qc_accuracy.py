@@ -801,13 +801,10 @@ def markdown(real: RealOutcome, chance: dict[str, ChanceOutcome], syn: Outcome, 
 
 
 def write_section(section: str, doc: Path = DOC) -> None:
-    """Put `section` at the end of `doc`, replacing the one a previous run wrote."""
-    from evidence.fsutil import atomic_write
+    """Replace this tool's section of `doc`, leaving the other tools' sections alone."""
+    from doc_sections import replace_section
 
-    text = doc.read_text(encoding="utf-8") if doc.exists() else "# Benchmarks\n"
-    cut = text.find(DOC_HEADING)
-    head = (text[:cut] if cut >= 0 else text).rstrip("\n")
-    atomic_write(doc, head + "\n\n" + section)
+    replace_section(section, doc)
 
 
 def main(argv: list[str] | None = None) -> int:
