@@ -7,7 +7,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 
-from doc_sections import replace_section  # noqa: E402
+from doc_sections import replace_section
 
 
 def test_sections_are_replaced_in_place_and_appended_once(tmp_path: Path) -> None:
