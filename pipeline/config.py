@@ -163,7 +163,7 @@ def open_root(start: str | Path) -> ContentRoot:
 
 
 CONTENT = ("publish.toml", "articles", "reports", "approvals", ".publish", ".git")
-BUILD_MARKER = ".proofpress-build"  # written into every built site by pipeline/build.py (its MARKER)
+BUILD_MARKER = ".proofpress-build"  # written into every built site (pipeline/website/plan.py MARKER)
 
 
 def output_dir(root: ContentRoot, out: str | Path | None = None) -> Path:

@@ -65,8 +65,8 @@ def publish(
     article: str | Path, *, redraft: bool = False, out: Path | None = None, echo: Echo = _quiet
 ) -> PublishResult:
     """Take one brief all the way to a built article page, or stop with the reason."""
-    from pipeline.build import build_site
     from pipeline.draft import draft_article
+    from pipeline.website.build import build_site
     from qc.check import check_draft
     from qc.review import approval_status, article_index
 
@@ -101,7 +101,7 @@ def draft_only(article: str | Path, *, redraft: bool = False, drafter: str | Non
 
 def build_only(start: str | Path, *, out: Path | None = None, preview: bool = False, echo: Echo = _quiet) -> Any:
     """`publish build`: ingest what changed, then render every approved article (all with `preview`)."""
-    from pipeline.build import build_site
+    from pipeline.website.build import build_site
 
     root = open_root(start)
     target = output_dir(root, out)

@@ -38,7 +38,7 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
 
 
 def _watched(root: ContentRoot) -> list[Path]:
-    from pipeline.build import SITE_TEMPLATES, STATIC
+    from pipeline.website.templates import SITE_TEMPLATES, STATIC
 
     return [root.articles, root.reports, root.approvals, root.path / CONFIG_NAME, SITE_TEMPLATES, STATIC]
 

@@ -15,8 +15,8 @@ from browser_support import ARGS, CHROMIUM, need_chromium, serve_dir
 from site_support import DRAFT_EN, DRAFT_ZH
 
 from evidence.ingest import ingest
-from pipeline.build import build_site
 from pipeline.config import open_root
+from pipeline.website.build import build_site
 
 pytestmark = pytest.mark.browser
 

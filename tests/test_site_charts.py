@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from pipeline.charts import section_charts
+from pipeline.website.charts import section_charts
 from qc.models import NumberCheck, Source
 
 

@@ -24,10 +24,11 @@ from site_support import (
     tree_bytes,
 )
 
-import pipeline.build as build_mod
-import pipeline.pages as pages_mod
-from pipeline.build import IndexEvidence
+import pipeline.website.build as build_mod
+import pipeline.website.search as search_mod
+import pipeline.website.templates as templates_mod
 from pipeline.config import open_root
+from pipeline.website.build import IndexEvidence
 from qc.index import EvidenceIndex
 
 REPO = Path(__file__).resolve().parent.parent
@@ -140,7 +141,7 @@ def test_the_library_survives_a_lost_cited_list(root: Path) -> None:
 
 
 def test_an_edit_rewrites_one_search_shard(root: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setattr(pages_mod, "SEARCH_SHARD", 1)  # the example's two articles in two shards
+    monkeypatch.setattr(search_mod, "SEARCH_SHARD", 1)  # the example's two articles in two shards
     build(root, preview=True)
     public = root / "public"
     before = json.loads((public / "search.json").read_text(encoding="utf-8"))["shards"]
@@ -180,8 +181,8 @@ def test_a_template_edit_is_seen_through_the_compiled_template_cache(
     root: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     templates = tmp_path / "templates"
-    shutil.copytree(build_mod.SITE_TEMPLATES, templates)
-    monkeypatch.setattr(build_mod, "SITE_TEMPLATES", templates)
+    shutil.copytree(templates_mod.SITE_TEMPLATES, templates)
+    monkeypatch.setattr(templates_mod, "SITE_TEMPLATES", templates)
     build(root, preview=True)
     assert any((root / ".publish" / "site" / "jinja").iterdir())  # compiled templates are cached…
     art = templates / "article.html"
@@ -198,7 +199,7 @@ sys.path.insert(0, {str(REPO / "tests")!r})
 from site_support import build
 summary = build({str(root)!r}, preview=True)
 assert summary.written == 0 and summary.files == 0, summary
-heavy = [m for m in ("jinja2", "markdown_it", "pipeline.pages", "pipeline.render", "qc.check", "qc.review")
+heavy = [m for m in ("jinja2", "markdown_it", "pipeline.website.pages", "pipeline.website.article", "pipeline.website.render", "qc.check", "qc.review")
          if m in sys.modules]
 print("HEAVY", heavy)
 """
@@ -306,12 +307,12 @@ def test_search_shards_keep_each_article_in_its_shard_as_others_come() -> None:
     from types import SimpleNamespace
 
     items: list[Any] = [SimpleNamespace(slug=f"article-{i}") for i in range(600)]
-    shards = pages_mod.search_shards(items)
+    shards = search_mod.search_shards(items)
     assert len(shards) == 4  # a power of two, ≤ 256 articles a shard on average
     assert sorted(it.slug for shard in shards for it in shard) == sorted(it.slug for it in items)
     assert max(map(len, shards)) < 2 * 600 / 4  # a hash spreads them evenly enough
     where = {it.slug: i for i, shard in enumerate(shards) for it in shard}
-    grown = pages_mod.search_shards([*items, *(SimpleNamespace(slug=f"new-{i}") for i in range(300))])
+    grown = search_mod.search_shards([*items, *(SimpleNamespace(slug=f"new-{i}") for i in range(300))])
     assert len(grown) == 4
     assert all(where[it.slug] == i for i, shard in enumerate(grown) for it in shard if it.slug in where)
     assert [it.slug for it in grown[0] if it.slug in where] == [it.slug for it in shards[0]]  # order kept

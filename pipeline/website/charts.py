@@ -6,8 +6,8 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from pipeline.render import html_escape as escape
-from pipeline.render import section_starts
+from pipeline.website.render import html_escape as escape
+from pipeline.website.render import section_starts
 from qc.models import NumberCheck
 
 # "从 10.17s 降至 7.53s", "from 178 s to 94 s", "691s → 112s": what may stand between a baseline and its result.
