@@ -239,3 +239,19 @@ def record_renders(monkeypatch: Any) -> list[str]:
 
     monkeypatch.setattr(templates_mod, "render_template", recording)
     return rendered
+
+
+def new_r2_version(root: Path, old: str, new: str) -> None:
+    """Regenerate R2.pdf from the generator's data with one figure changed (a new, readable version of the report)."""
+    import importlib.util
+
+    repo = Path(__file__).resolve().parent.parent
+    spec = importlib.util.spec_from_file_location("make_reports", repo / "tools" / "make_reports.py")
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    data = (repo / "tools" / "report_data" / "R2.yaml").read_text(encoding="utf-8")
+    assert data.count(old) == 1
+    changed = root / "R2.yaml"
+    changed.write_text(data.replace(old, new), encoding="utf-8")
+    mod.build_report(changed, root / "reports")

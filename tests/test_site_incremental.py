@@ -25,6 +25,7 @@ from site_support import (
 )
 
 import pipeline.website.build as build_mod
+import pipeline.website.inputs as inputs_mod
 import pipeline.website.search as search_mod
 import pipeline.website.templates as templates_mod
 from pipeline.config import open_root
@@ -79,7 +80,7 @@ def test_an_answer_edit_renders_the_listings_that_show_it(root: Path, monkeypatc
 
 
 def test_an_edit_that_keeps_size_and_mtime_is_still_seen(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(build_mod, "_RACY_NS", 0)  # trust every stat at once, so only the fingerprint can tell
+    monkeypatch.setattr(inputs_mod, "RACY_NS", 0)  # trust every stat at once, so only the fingerprint can tell
     draft = root / "articles" / f"{SLUG}.md"
     old = draft.stat()
     build(root, preview=True)
@@ -104,12 +105,17 @@ def test_a_touched_draft_is_hashed_not_rebuilt(root: Path) -> None:
 class _CountingEvidence:
     """IndexEvidence that records which reports each `index()` call asked for."""
 
+    verifies_files = False
+
     def __init__(self, index: EvidenceIndex) -> None:
         self.inner = IndexEvidence(index)
         self.asked: list[set[str] | None] = []
 
     def versions(self) -> dict[str, str]:
         return self.inner.versions()
+
+    def errors(self) -> dict[str, str]:
+        return {}
 
     def index(self, ids: Iterable[str] | None = None) -> EvidenceIndex:
         self.asked.append(None if ids is None else set(ids))

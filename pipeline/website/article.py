@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 import marshal
-import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -14,6 +13,7 @@ from urllib.parse import quote
 
 from pipeline.website import templates as T
 from pipeline.website.cache import cache_write
+from pipeline.website.charts import HEADING_LABEL
 from pipeline.website.contexts import (
     ArticleLink,
     ArticlePage,
@@ -26,30 +26,25 @@ from pipeline.website.contexts import (
 )
 from pipeline.website.plan import tag_slug
 from pipeline.website.ui import UI
-from qc.models import ERROR_STATUSES, OK_STATUSES, NumberCheck
+from qc.models import ERROR_STATUSES, NumberCheck
 
 if TYPE_CHECKING:
     from pipeline.website.render import Mark
     from qc.draft import Draft
 
-_NUM_TOKEN = re.compile(r"\d+(?:[.,]\d+)*")
+
+def on_request_quote(labels: Sequence[str], printed: str, unit: str = "") -> str:
+    """What the site says of an on-request report's figure instead of quoting its page: the cited figure's own
+    labels (not the headings and captions above it, which are lines of the page) and the value as printed; a page
+    line can name customers or figures no article prints, so none is ever shown."""
+    value = printed if (not unit or unit in printed) else f"{printed} {unit}"
+    own = own_labels(labels)
+    return (" · ".join(own) + ": " if own else "") + value
 
 
-def allowed_tokens(figures: Iterable[tuple[str, list[str]]]) -> set[str]:
-    """Every number the figures' raw values and labels print (what an on-request quote may show)."""
-    out: set[str] = set()
-    for raw, labels in figures:
-        for s in (raw, *labels):
-            out.update(t.replace(",", "") for t in _NUM_TOKEN.findall(s))
-    return out
-
-
-def safe_quote(quote: str, labels: Sequence[str], raw: str, unit: str, allowed: set[str]) -> str:
-    """An on-request report's quote, only if every number in it is one the site may show; else label: value."""
-    if quote and all(t.replace(",", "") in allowed for t in _NUM_TOKEN.findall(quote)):
-        return quote
-    value = raw if (not unit or unit in raw) else f"{raw} {unit}"
-    return (" · ".join(labels) + ": " if labels else "") + value
+def own_labels(labels: Sequence[str]) -> list[str]:
+    """A figure's own labels (row, column, key), without the section headings and captions above it."""
+    return [x for x in labels if not HEADING_LABEL.match(x)]
 
 
 @dataclass(frozen=True)
@@ -75,7 +70,7 @@ class ArticleJob:
     approved: bool
     meta: dict[str, Any]  # the draft's metadata as the build lists it (for its search entry)
     source: tuple[Path, str, int] | None = None  # the draft's path, sha256 and size limit
-    allowed: set[str] | None = None  # numbers on-request quotes may show, worked out when first needed
+    waivers: dict[str, str] = field(default_factory=dict)  # finding id → the reviewer's reason for accepting it
 
 
 class _Record:
@@ -108,13 +103,6 @@ def load_numbers(path: Path) -> list[Any]:
     return out
 
 
-def _allowed_in_quotes(job: ArticleJob) -> set[str]:
-    """Numbers an on-request quote may show: those the article itself prints, and its cited figures' labels."""
-    numbers = job.numbers or []
-    pairs = [(n.text, n.source.labels if n.source and n.status in OK_STATUSES else []) for n in numbers]
-    return allowed_tokens(pairs)
-
-
 def _marks(job: ArticleJob, text: str, numbers: list[NumberCheck], ui: dict[str, str], rel: str) -> list[Mark]:
     from pipeline.website.render import Mark
 
@@ -143,7 +131,7 @@ def _shared_tooltip(job: ArticleJob, n: NumberCheck, failed: bool, ui: dict[str,
     src = n.source
     info = job.reports.get(src.report) if src is not None else None
     lang = job.draft.meta.lang if job.draft is not None else ""
-    if (src is not None and (info is None or info.access != "public")) or ui is not UI.get(lang):
+    if (src is not None and (info is None or info.access != "public")) or ui is not UI.get(lang) or n.id in job.waivers:
         return _tooltip(job, n, failed, ui, rel)  # an on-request quote depends on what this article prints
     where = (src.report, src.figure, src.page, src.page_label, src.quote) if src is not None else None
     key = (lang, rel, info, where, n.derivation, n.status, n.message, failed)
@@ -176,25 +164,29 @@ def _tooltip(job: ArticleJob, n: NumberCheck, failed: bool, ui: dict[str, str], 
         public = info is not None and info.access == "public"
         if public:
             quote_text = src.quote
-        else:
-            if job.allowed is None:
-                job.allowed = _allowed_in_quotes(job)
-            quote_text = safe_quote(src.quote, src.labels, n.text, src.unit, job.allowed)
+        elif src.figure:
+            quote_text = on_request_quote(src.labels, n.text)
+        else:  # a verbatim match of a term: only the term, as the article prints it
+            quote_text = n.text
         if quote_text:
             rows.append((ui["tip_quote"], f"“{quote_text}”"))
         if info is not None:
             href = (
                 f"{rel}reports/{_quote(info.file)}#page={src.page}"
                 if public
-                else f"{rel}evidence/{_quote(src.report)}/#fig-{src.figure}"
+                else f"{rel}evidence/{_quote(src.report)}/" + (f"#fig-{src.figure}" if src.figure else "")
             )
         data = [("report", src.report), ("page", str(src.page)), ("figure", src.figure)]
     if n.derivation:
         rows.append((ui["tip_derivation"], n.derivation))
-    status = "error" if failed else n.status
-    note = ui.get(f"status_{status}", status)
-    if failed and n.message and not confidential:
-        note = f"{note}: {n.message}"
+    reason = job.waivers.get(n.id) if failed else None
+    if reason is not None:  # accepted by the reviewer: the reason is what readers see, not a QC failure
+        status, note = "accepted", f"{ui['status_accepted']}: {reason}"
+    else:
+        status = "error" if failed else n.status
+        note = ui.get(f"status_{status}", status)
+        if failed and n.message and not confidential:
+            note = f"{note}: {n.message}"
     rows.append((ui["tip_status"], note))
     return href, tuple(rows), status, tuple(data)
 
@@ -308,6 +300,7 @@ def render_article(job: ArticleJob) -> tuple[str, dict[str, str], str]:
         sources=sources,
         related=tuple(job.related),
         approved=job.approved,
+        disclosure=dict(site.disclosure).get(lang) or ui["disclosure"].replace("{brand}", site.brand),
         jsonld_article=json_ld(article_ld),
         jsonld_faq=json_ld(faq_ld) if faq_ld else None,
     )

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from evidence.errors import InputError, PublishError
 from evidence.fsutil import recover_dir, sha256_bytes
-from evidence.registry import REGISTRY_NAME, load_registry
+from evidence.limits import MAX_APPROVAL_BYTES
+from evidence.registry import REGISTRY_NAME, load_registry, report_file
 from evidence.workers import die_with
 from pipeline.config import CONFIG_NAME, ContentRoot
 from pipeline.errors import BuildError
@@ -29,6 +30,7 @@ from pipeline.website.cache import (
     files_hash,
     tree_files,
 )
+from pipeline.website.inputs import SourceFile, fingerprint, read_regular, scan, trusted_stats
 from pipeline.website.plan import (
     MARKER,
     DraftItem,
@@ -38,7 +40,9 @@ from pipeline.website.plan import (
     swap,
     tag_slug,
     write_file,
+    written_manifest,
 )
+from qc.errors import AwaitingReview
 
 # A no-op build imports only the above: drafts, QC, Markdown, Jinja2 and the page code load when something changed.
 if TYPE_CHECKING:
@@ -46,15 +50,13 @@ if TYPE_CHECKING:
     from qc.draft import Draft
     from qc.index import EvidenceIndex
     from qc.models import FileResult
+    from qc.review import Approval
 
 Echo = Callable[..., None]
 _QC_CODE = Path(__file__).resolve().parent.parent.parent / "qc"
 _META_KEYS = {"title", "lang", "date", "updated", "tags", "evidence"}  # what listings, links and cache keys need
 POOL_MIN = 24  # below this many renders, starting worker processes costs more than it saves
 RELATED_K, RELATED_WINDOW = 4, 3
-# A file whose mtime or ctime lies this close to the moment it was looked at may change again within the same
-# timestamp tick: its stat is not trusted next time (the "racy git" problem), so its content is hashed again.
-_RACY_NS = 2_000_000_000
 
 
 # ---- results ------------------------------------------------------------------------------------------------
@@ -71,6 +73,7 @@ class BuildSummary:
     skipped: list[str] = field(default_factory=list)  # drafts left out because they are not approved
     files: int = 0
     seconds: float = 0.0
+    held: dict[str, str] = field(default_factory=dict)  # slug → date of the approved version served for an edit
 
     def page_for(self, slug: str) -> Path:
         """The built page of an article; BuildError if it was not built (e.g. not approved)."""
@@ -81,6 +84,8 @@ class BuildSummary:
 
     def __str__(self) -> str:
         extra = f"; {len(self.skipped)} not approved ({', '.join(self.skipped[:5])})" if self.skipped else ""
+        if self.held:
+            extra += f"; {len(self.held)} serving their approved version while an edit awaits review"
         return (
             f"built {len(self.articles)} article(s) into {self.out} "
             f"({self.written} rendered, {self.reused} reused, {self.seconds:.2f}s){extra}"
@@ -111,17 +116,23 @@ class ArticlePages(Mapping[str, Path]):
 
 
 class Evidence(Protocol):
+    verifies_files: bool  # whether versions() are hashes of the report files' bytes (the store), or made up (tests)
+
     def versions(self) -> dict[str, str]: ...
+    def errors(self) -> dict[str, str]: ...
     def index(self, ids: Iterable[str] | None = None) -> EvidenceIndex: ...
 
 
 Check = Callable[["Draft", "EvidenceIndex", dict[str, str]], "FileResult"]
 Approve = Callable[["Draft", "FileResult", "EvidenceIndex", Path], bool]
+ApprovedVersion = Callable[[Path], "Approval | None"]  # the approval file, read (None: there is none)
 
 
 class StoreEvidence:
     """The evidence store of a content root: cheap version lookups; reports' figures and pages loaded only when
     needed, and only for the reports asked for (checking one edited draft needs just the reports it cites)."""
+
+    verifies_files = True
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -135,6 +146,15 @@ class StoreEvidence:
 
         with Store(self.path, readonly=True) as store:
             return {r.id: f"{r.sha256}:{r.version}" for r in store.reports()}
+
+    def errors(self) -> dict[str, str]:
+        """The last ingest's error per report (a PDF replaced by one that cannot be read, or deleted)."""
+        if not self.path.is_file():
+            return {}
+        from evidence.store import Store
+
+        with Store(self.path, readonly=True) as store:
+            return store.errors()
 
     def index(self, ids: Iterable[str] | None = None) -> EvidenceIndex:
         """An index holding at least the reports `ids` (every report when None)."""
@@ -159,11 +179,16 @@ class StoreEvidence:
 class IndexEvidence:
     """Evidence from an index built in memory (tests, tools)."""
 
+    verifies_files = False
+
     def __init__(self, index: EvidenceIndex) -> None:
         self._index = index
 
     def versions(self) -> dict[str, str]:
         return {rid: f"{r.sha256}:{r.version}" for rid, r in self._index.reports.items()}
+
+    def errors(self) -> dict[str, str]:
+        return {}
 
     def index(self, ids: Iterable[str] | None = None) -> EvidenceIndex:
         return self._index
@@ -181,49 +206,13 @@ def default_approve(draft: Draft, result: FileResult, index: EvidenceIndex, appr
     return is_approved(draft, result, index, approvals)
 
 
+def default_approved_version(path: Path) -> Approval | None:
+    from qc.review import load_approval
+
+    return load_approval(path)
+
+
 # ---- inputs -----------------------------------------------------------------------------------------------
-
-
-@dataclass
-class _File:
-    """A draft or approval file: its name, stat fingerprint and content hash (bytes kept when read this build)."""
-
-    name: str
-    path: Path
-    fp: tuple[int, int, int, int]  # size, mtime_ns, ctime_ns, inode
-    sha: str
-    raw: bytes | None = None
-
-
-def _scan(folder: Path, suffix: str, known: dict[str, list[Any]], max_bytes: int | None = None) -> list[_File]:
-    """Every `*<suffix>` file of `folder` by name, hashed only when its stat differs from the one `known` records
-    (so an unchanged tree of 1,000 drafts costs 1,000 stat calls, not 1,000 reads)."""
-    try:
-        with os.scandir(folder) as it:
-            names = sorted(e.name for e in it if e.name.endswith(suffix))
-    except (FileNotFoundError, NotADirectoryError):
-        return []
-    out: list[_File] = []
-    for name in names:
-        path = folder / name
-        st = os.stat(path)
-        if max_bytes is not None and st.st_size > max_bytes:
-            from qc.draft import check_article_size
-
-            check_article_size(path, max_bytes)  # before reading: a runaway file must not fill memory
-        fp = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
-        prev = known.get(name)
-        if prev is not None and tuple(prev[:4]) == fp:
-            out.append(_File(name, path, fp, prev[4]))
-        else:
-            raw = path.read_bytes()
-            out.append(_File(name, path, fp, sha256_bytes(raw), raw))
-    return out
-
-
-def _stats(files: list[_File], now_ns: int) -> dict[str, list[Any]]:
-    """The fingerprints worth trusting next time (not those of files touched moments ago)."""
-    return {f.name: [*f.fp, f.sha] for f in files if max(f.fp[1], f.fp[2]) < now_ns - _RACY_NS}
 
 
 # ---- worker processes ---------------------------------------------------------------------------------------
@@ -244,9 +233,10 @@ class _GateTask:
 
 def _gate_task(i: int) -> tuple[str, list[str], bool]:
     from qc.models import FileResult
+    from qc.review import article_index
 
     task: _GateTask = _W["gate"][i]
-    sub = _W["index"].subset(task.draft.meta.evidence)
+    sub = article_index(task.draft, _W["index"])  # the reports the draft names: the scope review and publish use
     result = None
     if not task.need_qc:
         try:
@@ -325,16 +315,18 @@ def build_site(
     """Check, gate and render the content root into `out` (default `<root>/public`), atomically and incrementally.
 
     Every draft, the registry, the evidence and each approval are read and validated before anything is
-    written; only approved articles are built (all of them with `preview`, unapproved ones under a banner).
+    written; only approved articles are built (all of them with `preview`, unapproved ones under a banner, into
+    `[site] preview_output` unless `out` says otherwise: production never holds unapproved content).
     """
     return _build(
         root,
-        out=out,
+        out=out if out is not None else (root.preview_output if preview else root.output),
         preview=preview,
         echo=echo,
         evidence=StoreEvidence(root.store),
         check=default_check,
         approve=default_approve,
+        approved_version=default_approved_version,
     )
 
 
@@ -347,6 +339,7 @@ def _build(
     evidence: Evidence,
     check: Check,
     approve: Approve,
+    approved_version: ApprovedVersion | None = None,
 ) -> BuildSummary:
     t0 = time.perf_counter()
     say: Echo = echo or (lambda *_a, **_k: None)
@@ -360,14 +353,20 @@ def _build(
     registry = load_registry(root.reports)
     versions = evidence.versions()
     max_bytes = root.config.limits.max_article_bytes
-    drafts = _scan(root.articles, ".md", known.get("articles") or {}, max_bytes)
-    approval_files = _scan(root.approvals, ".json", known.get("approvals") or {})
+    drafts = scan(root.articles, ".md", known.get("articles") or {}, max_bytes, "draft")
+    approval_files = scan(root.approvals, ".json", known.get("approvals") or {}, MAX_APPROVAL_BYTES, "approval")
     approvals = {f.name: f.sha for f in approval_files}
-    pdfs = []
+    # Report files by content hash (read again only when their stat changed): what the site copies is what was checked.
+    reports: dict[str, SourceFile | InputError] = {}
     for e in registry:
-        f = root.reports / e.file
-        st = f.stat() if f.is_file() else None
-        pdfs.append((e.id, e.file, st.st_size if st else None, st.st_mtime_ns if st else None))
+        path = report_file(root.reports, e)  # a symlink out of reports/ is refused outright
+        try:
+            f = fingerprint(path, e.id, known.get("reports") or {}, root.config.limits.max_pdf_bytes, f"report {e.id}")
+            f.raw = None  # read again, and checked, when copied into the site
+            reports[e.id] = f
+        except InputError as err:
+            reports[e.id] = err
+    errors = evidence.errors()
     code = code_hash()
     qc_code = files_hash(tree_files(_QC_CODE, "*.py"))  # sources only: .pyc files change on first import
     config_bytes = (root.path / CONFIG_NAME).read_bytes() if (root.path / CONFIG_NAME).is_file() else b""
@@ -381,20 +380,33 @@ def _build(
         versions,
         [(f.name, f.sha) for f in drafts],
         approvals,
-        pdfs,
+        [(rid, f.sha if isinstance(f, SourceFile) else str(f)) for rid, f in reports.items()],
+        sorted(errors.items()),
     )
-    stats = {"articles": _stats(drafts, now_ns), "approvals": _stats(approval_files, now_ns)}
+    files = [f for f in reports.values() if isinstance(f, SourceFile)]
+    stats = {
+        "articles": trusted_stats(drafts, now_ns),
+        "approvals": trusted_stats(approval_files, now_ns),
+        "reports": trusted_stats(files, now_ns),
+    }
     marker = out / MARKER
     if marker.is_file() and marker.read_text(encoding="utf-8").strip() == build_key and quick.get("key") == build_key:
         if stats != known:  # touched but unchanged files: remember their new stat, so they are not read again
             cache.save_quick({**quick, "stats": stats})
         built = ArticlePages(out, quick.get("articles", []))
-        summary = BuildSummary(out, 0, len(built), built, list(quick.get("skipped", [])), 0, time.perf_counter() - t0)
+        held = dict(quick.get("held") or {})
+        summary = BuildSummary(
+            out, 0, len(built), built, list(quick.get("skipped", [])), 0, time.perf_counter() - t0, held
+        )
+        for slug, date in held.items():
+            say(f"build: {slug}: serving the version approved {date}; the current draft awaits review")
         say(f"build: nothing changed since the last build ({len(built)} articles)")
         return summary
     T.BYTECODE[:] = [cache.dir / "jinja"]
-    inputs = _Inputs(cache, quick, stats, registry, versions, drafts, approvals, code, qc_code, build_key)
-    return _full_build(root, out, preview, say, evidence, check, approve, t0, inputs)
+    inputs = _Inputs(
+        cache, quick, stats, registry, versions, drafts, approvals, code, qc_code, build_key, reports, errors
+    )
+    return _full_build(root, out, preview, say, evidence, check, approve, approved_version, t0, inputs)
 
 
 @dataclass
@@ -406,11 +418,13 @@ class _Inputs:
     stats: dict[str, Any]  # this build's stats, saved for the next one
     registry: list[Any]
     versions: dict[str, str]
-    drafts: list[_File]
+    drafts: list[SourceFile]
     approvals: dict[str, str]  # approval file name → sha256
     code: str  # hash of the page code, templates and static files
     qc_code: str
     build_key: str
+    reports: dict[str, SourceFile | InputError]  # report id → its file's content hash, or why it cannot be read
+    errors: dict[str, str]  # report id → the last ingest's error
 
 
 def _full_build(
@@ -421,13 +435,14 @@ def _full_build(
     evidence: Evidence,
     check: Check,
     approve: Approve,
+    approved_version: ApprovedVersion | None,
     t0: float,
     inputs: _Inputs,
 ) -> BuildSummary:
     from pipeline.brief import SLUG
     from pipeline.website import article, pages, search
     from pipeline.website.contexts import ArticleLink, site_context
-    from qc.draft import parse_draft
+    from qc.draft import parse_draft, stray_citations
 
     cache, registry, versions, code = inputs.cache, inputs.registry, inputs.versions, inputs.code
     max_bytes = root.config.limits.max_article_bytes
@@ -438,12 +453,14 @@ def _full_build(
     items: list[DraftItem] = []
     for f in inputs.drafts:
         prev = old.get(f.name)
-        if prev and prev.get("sha") == f.sha:
+        if prev and prev.get("sha") == f.sha and not prev.get("served"):
             items.append(DraftItem(f.name, f.path, f.sha, prev["meta"], prev["slug"]))
             continue
-        draft = _parse(f.path, f.raw if f.raw is not None else f.path.read_bytes(), max_bytes, parse_draft)
-        meta = draft.meta.model_dump(mode="json", include=_META_KEYS)
-        items.append(DraftItem(f.name, f.path, f.sha, meta, draft.slug, draft=draft))
+        raw = f.raw if f.raw is not None else read_regular(f.path, max_bytes, "draft")
+        draft = _parse(f.path, raw, max_bytes, parse_draft)
+        for line, marker in stray_citations(draft.text, frozenset(e.id for e in registry)):
+            say(f"warning: {f.path}:{line}: {marker} is not a citation; write 【出处:…】 or [source: …]", err=True)
+        items.append(_item(f.name, f.path, f.sha, draft))
     seen: dict[str, Path] = {}
     for it in items:
         if not SLUG.match(it.slug):
@@ -462,32 +479,34 @@ def _full_build(
 
     # 3. The approval gate, reused when QC's result and the approval file are unchanged.
     results = cache.listing("qc")
-    gate: list[tuple[DraftItem, _GateTask]] = []
-    n_qc = 0
     # A key's inputs beyond the draft's own bytes, hashed once: when they and the draft are unchanged, the draft's
     # key is the last build's (comparing two strings instead of hashing its description, thousands of times).
     qc_salt = cache_key("qc", sorted(versions.items()), severity, inputs.qc_code)
     same_qc = state.get("qc_salt") == qc_salt
-    for it in items:
-        prev = old.get(it.name) or {}
-        if same_qc and prev.get("sha") == it.sha and prev.get("qc"):
-            it.qc_key = prev["qc"]
-        else:
-            ev = sorted(set(it.evidence))
-            it.qc_key = cache_key("qc", it.sha, [(r, versions.get(r)) for r in ev], severity, inputs.qc_code)
-        it.approval_key = cache_key("approval", it.qc_key, inputs.approvals.get(f"{it.slug}.json"))
-        qc_cached = f"{it.qc_key}.json" in results
-        if qc_cached and prev.get("approval") == it.approval_key:
-            it.cited, it.cited_reports, it.approved = prev["cited"], prev["cited_reports"], bool(prev["approved"])
-        else:
-            gate.append((it, _GateTask(draft_of(it), cache.result_path(it.qc_key), not qc_cached)))
-            n_qc += not qc_cached
-    if gate:
-        say(f"build: checking {n_qc} draft(s), gating {len(gate)}")
+
+    def gate(todo: list[DraftItem]) -> None:
+        tasks: list[tuple[DraftItem, _GateTask]] = []
+        n_qc = 0
+        for it in todo:
+            prev = old.get(it.name) or {}
+            if same_qc and prev.get("sha") == it.sha and prev.get("qc") and not prev.get("served"):
+                it.qc_key = prev["qc"]
+            else:
+                it.qc_key = cache_key("qc", it.sha, [(r, versions.get(r)) for r in it.names], severity, inputs.qc_code)
+            it.approval_key = cache_key("approval", it.qc_key, inputs.approvals.get(f"{it.slug}.json"))
+            qc_cached = f"{it.qc_key}.json" in results
+            if qc_cached and prev.get("approval") == it.approval_key and not prev.get("served"):
+                it.cited, it.cited_reports, it.approved = prev["cited"], prev["cited_reports"], bool(prev["approved"])
+            else:
+                tasks.append((it, _GateTask(draft_of(it), cache.result_path(it.qc_key), not qc_cached)))
+                n_qc += not qc_cached
+        if not tasks:
+            return
+        say(f"build: checking {n_qc} draft(s), gating {len(tasks)}")
         t_qc = time.perf_counter()
-        wanted = {r for it, _ in gate for r in it.evidence}
+        wanted = {r for it, _ in tasks for r in it.names}
         _W.update(
-            gate=[t for _, t in gate],
+            gate=[t for _, t in tasks],
             index=evidence.index(wanted),
             check=check,
             approve=approve,
@@ -495,12 +514,49 @@ def _full_build(
             approvals=root.approvals,
         )
         try:
-            outcomes = _run(_gate_task, len(gate))
+            outcomes = _run(_gate_task, len(tasks))
         finally:
             _W.clear()
-        for (it, _), (cited, reports, approved) in zip(gate, outcomes, strict=True):
+        for (it, _), (cited, reports, approved) in zip(tasks, outcomes, strict=True):
             it.cited, it.cited_reports, it.approved = cited, reports, approved
         say(f"build: checked {n_qc} draft(s) in {time.perf_counter() - t_qc:.2f}s")
+
+    gate(items)
+    # An article edited since its approval keeps serving the approved version (the approval holds its text) until
+    # the new one is approved; one whose approval no longer holds for its approved text stops the build (below).
+    stale: list[tuple[DraftItem, Approval]] = []
+    held: dict[str, str] = {}
+    if approved_version is not None and not preview:  # a preview shows the drafts as they are
+        fallback: list[tuple[int, DraftItem, Approval]] = []
+        for i, it in enumerate(items):
+            if it.approved or f"{it.slug}.json" not in inputs.approvals:
+                continue
+            approval = approved_version(root.approvals / f"{it.slug}.json")
+            if approval is None:
+                continue
+            served = _approved_draft(approval, it, draft_of(it), max_bytes)
+            if served is None:
+                stale.append((it, approval))
+            else:
+                new = _item(it.name, it.path, sha256_bytes(served.text), served, approval.time[:10])
+                fallback.append((i, new, approval))
+        gate([new for _, new, _ in fallback])
+        for i, new, approval in fallback:
+            if new.approved:
+                held[new.slug] = new.served
+                say(
+                    f"build: {new.slug}: serving the version approved {new.served}; the current draft awaits review "
+                    f"(publish review {_review_arg(items[i].path)})"
+                )
+                items[i] = new
+            else:
+                stale.append((items[i], approval))
+    stale_slugs = {s.slug for s, _ in stale}
+    _check_sources(
+        [it for it in items if it.approved or preview or it.slug in stale_slugs], inputs, evidence.verifies_files
+    )
+    if stale and not preview:
+        raise AwaitingReview(_stale_message(stale, versions))
     built_items = [it for it in items if it.approved or preview]
     skipped = sorted(it.slug for it in items if not (it.approved or preview))
     # Newest first; ties by slug so the order never depends on the file system.
@@ -550,6 +606,7 @@ def _full_build(
             same_pages
             and last.get("page")
             and last.get("qc") == it.qc_key  # the draft's bytes, its reports, and with them its cited reports
+            and last.get("approval") == it.approval_key  # and the approval, whose waivers' reasons the page shows
             and last.get("approved") == it.approved
             and last_map.get(it.slug) == related[it.slug]
             and changed.isdisjoint(related[it.slug])  # what its related links show comes from their drafts' bytes
@@ -560,7 +617,14 @@ def _full_build(
             rel = [by_slug[s] for s in related[it.slug]]
             rel_sig = [(x.slug, str(x.meta["title"]), x.date, str(x.meta.get("lang", "zh"))) for x in rel]
             it.page_key = cache_key(
-                "page", it.slug, code, it.qc_key, it.approved, site_key, [info_keys[r] for r in info_ids], rel_sig
+                "page",
+                it.slug,
+                code,
+                it.approval_key,
+                it.approved,
+                site_key,
+                [info_keys[r] for r in info_ids],
+                rel_sig,
             )
         prev = old.get(it.name)
         if (
@@ -577,7 +641,15 @@ def _full_build(
             # An unchanged draft is parsed again by the worker that renders it, not here one after another.
             infos = {r: report_infos[r] for r in _info_ids(it, report_infos)}
             job = article.ArticleJob(
-                it.draft, None, site, infos, links, it.approved, it.meta, (it.path, it.sha, max_bytes)
+                it.draft,
+                None,
+                site,
+                infos,
+                links,
+                it.approved,
+                it.meta,
+                (it.path, it.sha, max_bytes),
+                _waivers(it, root, inputs, approved_version),
             )
             todo.append((it, job))
     if todo:
@@ -610,8 +682,8 @@ def _full_build(
         site_key,
         shards,
         page_files,
+        _checked_files(inputs, evidence.verifies_files),
     )
-    manifest = plan.manifest()
     stage = out.parent / f".{out.name}.stage"
     old_files = stage_manifest(stage, cache)
     target = stage if old_files is not None else out.parent / f".{out.name}.new-{uuid.uuid4().hex[:8]}"
@@ -621,6 +693,7 @@ def _full_build(
         else:
             (stage / MARKER).unlink()  # until the marker is back, this folder counts as half-written
         files = apply_plan(plan, target, old_files)
+        manifest = written_manifest(plan, target)
         write_file(target / MARKER, inputs.build_key + "\n")
     except BaseException as e:
         if old_files is None:
@@ -644,6 +717,7 @@ def _full_build(
             "cited_reports": it.cited_reports,
             "approval": it.approval_key,
             "approved": it.approved,
+            "served": it.served,
             **({"page": it.page_key, "texts": it.texts} if it.page_key else {}),
         }
         for it in items
@@ -658,11 +732,15 @@ def _full_build(
             "page_salt": page_salt,
         }
     )
-    cache.save_quick({"key": inputs.build_key, "articles": list(articles), "skipped": skipped, "stats": inputs.stats})
+    cache.save_quick(
+        {"key": inputs.build_key, "articles": list(articles), "skipped": skipped, "held": held, "stats": inputs.stats}
+    )
     cache.prune("qc", results, {it.qc_key for it in items})
     cache.prune("pages", page_files, {it.page_key for it in built_items} | generated)
     written = len(todo)
-    summary = BuildSummary(out, written, len(built_items) - written, articles, skipped, files, time.perf_counter() - t0)
+    summary = BuildSummary(
+        out, written, len(built_items) - written, articles, skipped, files, time.perf_counter() - t0, held
+    )
     return summary
 
 
@@ -671,22 +749,130 @@ def _info_ids(it: DraftItem, report_infos: Mapping[str, Any]) -> list[str]:
     return [r for r in sorted({*it.evidence, *it.cited_reports}) if r in report_infos]
 
 
+def _item(name: str, path: Path, sha: str, draft: Draft, served: str = "") -> DraftItem:
+    """A draft as the build tracks it, with every report it names (brief and citation markers: the QC scope)."""
+    from qc.review import cited_reports
+
+    meta = draft.meta.model_dump(mode="json", include=_META_KEYS)
+    meta["names"] = sorted(cited_reports(draft))
+    return DraftItem(name, path, sha, meta, draft.slug, draft=draft, served=served)
+
+
+def _approved_draft(approval: Approval, it: DraftItem, current: Draft, max_bytes: int) -> Draft | None:
+    """The approved text of an article edited since, parsed; None when there is none to serve: the approval holds
+    no text (or text that is not what it approved), or the draft is the approved text and the approval no longer
+    holds for it (a cited report or the checked numbers changed)."""
+    from qc.draft import parse_draft
+
+    text = approval.draft_text
+    approved_sha = approval.snapshot.draft_sha256
+    if not text or sha256_bytes(text) != approved_sha or current.sha256 == approved_sha:
+        return None
+    try:
+        draft = parse_draft(text, it.path, max_bytes=max_bytes)
+    except PublishError:
+        return None
+    return draft if draft.slug == it.slug else None
+
+
+def _review_arg(draft: Path) -> str:
+    """What to give `publish review` for a draft: its brief when there is one, relative to the cwd when inside it."""
+    brief = draft.with_suffix(".yaml")
+    p = brief if brief.is_file() else draft
+    try:
+        return str(p.relative_to(Path.cwd()))
+    except ValueError:
+        return str(p)
+
+
+def _stale_message(stale: list[tuple[DraftItem, Approval]], versions: dict[str, str]) -> str:
+    """Which approved articles no longer match their approval, and why (a cited report changed, mostly)."""
+    lines = [f"{len(stale)} approved article(s) no longer match their approval; the published site is left as it was:"]
+    for it, approval in stale:
+        why = []
+        for rid, ref in sorted(approval.snapshot.reports.items()):
+            now = versions.get(rid)
+            if now is None:
+                why.append(f"report {rid} is no longer in the evidence store")
+            elif now.split(":")[0] != ref.sha256:
+                sha, _, ver = now.partition(":")
+                why.append(
+                    f"report {rid} changed since the approval (v{ref.version} {ref.sha256[:12]} → v{ver} {sha[:12]})"
+                )
+        if not why:
+            why.append(
+                "its checked numbers changed since the approval"
+                if approval.draft_text
+                else "it was edited and the approval holds no approved text to serve"
+            )
+        lines.append(f"  {it.slug} (approved {approval.time[:10]}): {'; '.join(why)}")
+        lines.append(f"  run: publish review {_review_arg(it.path)}")
+    return "\n".join(lines)
+
+
+def _check_sources(items: list[DraftItem], inputs: _Inputs, verifies: bool) -> None:
+    """Every report the articles to publish name is registered, readable, and the very bytes that were checked;
+    else the build stops before writing anything, naming the file."""
+    registered = {e.id: e for e in inputs.registry}
+    citing: dict[str, list[str]] = {}
+    for it in items:
+        for rid in it.names:
+            if rid not in registered:
+                raise InputError(
+                    f"cites report {rid}, which reports/{REGISTRY_NAME} does not register (renamed or removed?); "
+                    "the published site is left as it was",
+                    path=it.path,
+                )
+            citing.setdefault(rid, []).append(it.slug)
+    versions = inputs.versions
+    for rid, slugs in citing.items():
+        f = inputs.reports.get(rid)
+        held = f"the article(s) citing it ({', '.join(sorted(slugs)[:5])}) are held back and the site is left as it was"
+        if isinstance(f, InputError):
+            raise InputError(f"{f.message}; {held}", path=f.path)
+        assert f is not None
+        err = inputs.errors.get(rid)
+        if err:
+            raise InputError(f"report {rid} cannot be read ({err}); {held}", path=f.path)
+        if verifies and versions.get(rid, "").split(":")[0] != f.sha:
+            raise InputError(f"report {rid} changed since it was last read; run `publish ingest`; {held}", path=f.path)
+
+
+def _waivers(
+    it: DraftItem, root: ContentRoot, inputs: _Inputs, approved_version: ApprovedVersion | None
+) -> dict[str, str]:
+    """The reviewer's reason for each error finding they accepted in the article's approval (shown to readers)."""
+    if approved_version is None or not it.approved or f"{it.slug}.json" not in inputs.approvals:
+        return {}
+    approval = approved_version(root.approvals / f"{it.slug}.json")
+    return {w.finding: w.reason for w in approval.waivers} if approval is not None else {}
+
+
+def _checked_files(inputs: _Inputs, verifies: bool) -> dict[str, tuple[str, int]]:
+    """Content hash and size of every report file whose bytes are the version QC reads (the ones to publish)."""
+    out = {}
+    for rid, f in inputs.reports.items():
+        same = isinstance(f, SourceFile) and (not verifies or inputs.versions.get(rid, "").split(":")[0] == f.sha)
+        if same and rid not in inputs.errors:
+            assert isinstance(f, SourceFile)
+            out[rid] = (f.sha, f.fp[0])
+    return out
+
+
 def _reread(path: Path, sha: str, max_bytes: int) -> Draft:
     """A draft whose bytes were hashed earlier in this build, parsed (and refused if it changed since)."""
     from qc.draft import parse_draft
 
-    raw = path.read_bytes()
+    raw = read_regular(path, max_bytes, "draft")
     if sha256_bytes(raw) != sha:
         raise InputError("the draft changed while the site was being built; build again", path=path)
     return _parse(path, raw, max_bytes, parse_draft)
 
 
 def _parse(path: Path, raw: bytes, max_bytes: int, parse_draft: Callable[..., Draft]) -> Draft:
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise InputError(f"not UTF-8 text: {e}", path=path) from e
-    return parse_draft(text, path, max_bytes=max_bytes)
+    from qc.draft import decode_draft
+
+    return parse_draft(decode_draft(raw, path), path, max_bytes=max_bytes)
 
 
 def _related_inputs(meta: dict[str, Any]) -> tuple[str, list[str], list[str]]:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from evidence.fsutil import sha256_bytes
+from pipeline.errors import BuildError
 from pipeline.website import templates as T
 
 if TYPE_CHECKING:
@@ -65,6 +66,8 @@ class BuildCache:
     VERSION = f"{STATE_VERSION}:py{sys.version_info[0]}.{sys.version_info[1]}"
 
     def __init__(self, root: ContentRoot) -> None:
+        # Shared by preview and production builds: a page's key holds its approval and the site's preview flag, so a
+        # preview page can never be linked into the public site.
         self.dir = root.state / "site"
         self.state_path = self.dir / "state.marshal"
         self.quick_path = self.dir / "quick.marshal"
@@ -118,6 +121,10 @@ class BuildCache:
         """`page_path` as a plain string: the plan of a big site names thousands of them."""
         return f"{self._pages_str}/{key}.html"
 
+    def pdf_path(self, sha: str) -> Path:
+        """A public report's checked bytes, by their content hash."""
+        return self._pages / f"{sha}.pdf"
+
     def offsets_path(self, key: str) -> Path:
         """Where each article's entry lies in a cached search.json, so the next one is spliced, not rebuilt."""
         return self._pages / f"{key}.idx"
@@ -125,14 +132,14 @@ class BuildCache:
     def manifest_path(self, build_key: str) -> Path:
         return self.dir / "manifests" / f"{build_key}.json"
 
-    def manifest(self, build_key: str) -> dict[str, str] | None:
+    def manifest(self, build_key: str) -> dict[str, Any] | None:
         try:
             data = json.loads(self.manifest_path(build_key).read_bytes())
         except (OSError, ValueError):
             return None
         return data if isinstance(data, dict) else None
 
-    def save_manifest(self, build_key: str, files: dict[str, str]) -> None:
+    def save_manifest(self, build_key: str, files: dict[str, Any]) -> None:
         cache_write(self.manifest_path(build_key), json.dumps(files, ensure_ascii=False))
 
     def keep_manifests(self, keep: set[str]) -> None:
@@ -153,8 +160,12 @@ def cache_write(path: Path, data: str | bytes) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     raw = data.encode("utf-8") if isinstance(data, str) else data
     try:
-        tmp.write_bytes(raw)
-    except FileNotFoundError:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_bytes(raw)
-    os.replace(tmp, path)
+        try:
+            tmp.write_bytes(raw)
+        except FileNotFoundError:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_bytes(raw)
+        os.replace(tmp, path)
+    except OSError as e:  # a full disk, a read-only folder: name the file; the live site is not touched
+        tmp.unlink(missing_ok=True)
+        raise BuildError(f"cannot write the build cache: {e.strerror or e}", path=path) from e

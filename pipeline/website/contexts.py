@@ -43,6 +43,7 @@ class SiteCtx:
     lang: str
     static_v: str
     preview: bool
+    disclosure: tuple[tuple[str, str], ...] = ()  # (lang, text) from publish.toml, over the UI's default
 
 
 @dataclass(frozen=True)
@@ -107,6 +108,7 @@ class ArticlePage:
     sources: tuple[SourceEntry, ...]
     related: tuple[ArticleLink, ...]
     approved: bool
+    disclosure: str  # the note under the article: `[site] disclosure` for its language, else the UI's default
     jsonld_article: Markup
     jsonld_faq: Markup | None
 
@@ -259,6 +261,7 @@ def site_context(cfg: SiteConfig, preview: bool, static_v: str) -> SiteCtx:
         lang=_site_lang(cfg.title + cfg.brand),
         static_v=static_v,
         preview=preview,
+        disclosure=tuple(sorted((lang, text.replace("{brand}", cfg.brand)) for lang, text in cfg.disclosure.items())),
     )
 
 

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from collections.abc import Callable, Iterable
-from pathlib import Path
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
+from evidence.errors import InputError
 from evidence.fsutil import sha256_bytes
 from evidence.models import Figure, Report, ReportEntry
 from evidence.registry import report_file
 from pipeline.website import templates as T
-from pipeline.website.article import allowed_tokens, safe_quote
+from pipeline.website.article import on_request_quote, own_labels
 from pipeline.website.cache import cache_key, cache_write, tree_files
 from pipeline.website.contexts import (
     ArticleLink,
@@ -33,6 +35,7 @@ from pipeline.website.contexts import (
     abs_url,
     human_size,
 )
+from pipeline.website.inputs import read_regular
 from pipeline.website.plan import tag_slug
 from pipeline.website.search import SearchShards, search_shards, splice_search
 from pipeline.website.ui import UI
@@ -44,6 +47,12 @@ if TYPE_CHECKING:
     from qc.index import EvidenceIndex
 
 FEED_ENTRIES = 50
+# Characters XML 1.0 does not allow at all (a control character in a title would make feed.xml ill-formed).
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+
+
+def _xml_text(s: str) -> str:
+    return _NOT_XML.sub("", s)
 
 
 def article_link(it: DraftItem, rel: str, *, with_answer: bool = True) -> ArticleLink:
@@ -73,12 +82,14 @@ def plan_site(
     site_key: str,
     old_shards: SearchShards,
     present: set[str],
+    checked: dict[str, tuple[str, int]],
 ) -> tuple[set[str], list[str]]:
     """Plan every file of the site but the article pages, rendering only pages whose inputs changed.
 
     Each listing's cache key is a hash of what its entries show, worked out before (and instead of) building its
     context; returns the generated pages' cache keys and the keys of the search shards (whose entries the next
-    build splices, as this one does from `old_shards`). `present` lists the page cache's files.
+    build splices, as this one does from `old_shards`). `present` lists the page cache's files; `checked` holds the
+    content hash and size of each report file whose bytes are the ones QC read (only those are published).
     """
     keys: set[str] = set()
 
@@ -97,11 +108,23 @@ def plan_site(
     ui = UI[site.lang]
     for p in tree_files(T.STATIC):
         plan.copy(f"static/{p.relative_to(T.STATIC).as_posix()}", p)
-    # Public PDFs only; on-request reports never leave the content root.
-    files = {e.id: report_file(root.reports, e) for e in registry}  # a symlink out of reports/ is refused
+    # Public PDFs only, as the very bytes that were checked (a content-addressed copy, verified when made);
+    # on-request reports never leave the content root.
+    pdfs: dict[str, int] = {}
     for e in registry:
-        if e.access == "public" and files[e.id].is_file():
-            plan.copy(f"reports/{e.file}", files[e.id])
+        if e.access != "public" or e.id not in checked:
+            continue
+        sha, size = checked[e.id]
+        cached = cache.pdf_path(sha)
+        if f"{sha}.pdf" not in present or cached.stat().st_size != size:
+            src = report_file(root.reports, e)
+            raw = read_regular(src, max(size, 1), f"report {e.id}")
+            if sha256_bytes(raw) != sha:
+                raise InputError(f"report {e.id} changed while the site was being built; build again", path=src)
+            cache_write(cached, raw)
+        keys.add(sha)
+        pdfs[e.id] = size
+        plan.link(f"reports/{e.file}", cached, f"pdf:{sha}")
 
     links: dict[tuple[str, str], ArticleLink] = {}
 
@@ -179,7 +202,7 @@ def plan_site(
                 repr(e),
                 versions.get(e.id),
                 [cite_sig[x.slug] for x in citing.get(e.id, [])],
-                files[e.id].stat().st_size if files[e.id].is_file() else None,
+                checked.get(e.id),
             )
             for e in registry
         ],
@@ -190,7 +213,7 @@ def plan_site(
             emit_as(cache_key(lib_key, lp), lp, "", dict)
         lib_pages = []
     else:
-        _plan_library(emit_as, lib_key, site, ui, registry, files, citing, get_index(), listing, cache)
+        _plan_library(emit_as, lib_key, site, ui, registry, pdfs, citing, get_index(), listing, cache)
 
     # Search: search.json names the shards holding the articles' entries. An edit rewrites one shard, not the whole
     # index, and a reader's browser shows results as shards arrive. Shard file names carry their content key, so a
@@ -232,18 +255,21 @@ def plan_site(
     )
     entries = tuple(
         FeedEntry(
-            title=it.texts.get("title", it.meta["title"]),
+            title=_xml_text(it.texts.get("title", it.meta["title"])),
             url=abs_url(site, f"articles/{it.slug}/"),
             published=f"{it.date}T00:00:00Z",
             updated=f"{it.meta.get('updated') or it.date}T00:00:00Z",
-            summary=it.texts.get("answer", ""),
+            summary=_xml_text(it.texts.get("answer", "")),
             lang=it.meta.get("lang", "zh"),
-            tags=it.tags,
+            tags=tuple(_xml_text(t) for t in it.tags),
         )
         for it in items[:FEED_ENTRIES]
     )
     feed_updated = max((f.updated for f in entries), default="1970-01-01T00:00:00Z")
-    emit("feed.xml", "feed.xml", site=site, ui=ui, page=FeedPage(entries, feed_updated))
+    feed_site = replace(
+        site, title=_xml_text(site.title), brand=_xml_text(site.brand), description=_xml_text(site.description)
+    )
+    emit("feed.xml", "feed.xml", site=feed_site, ui=ui, page=FeedPage(entries, feed_updated))
     urls: list[tuple[str, str | None]] = [(site.base_url, None)]
     urls += [(abs_url(site, f"articles/{it.slug}/"), str(it.meta.get("updated") or it.date)) for it in items]
     urls += [(abs_url(site, f"tags/{quote(s)}/"), None) for s in tag_items]
@@ -259,7 +285,7 @@ def _plan_library(
     site: SiteCtx,
     ui: dict[str, str],
     registry: list[ReportEntry],
-    files: dict[str, Path],
+    pdfs: dict[str, int],
     citing: dict[str, list[DraftItem]],
     index: EvidenceIndex,
     listing: Callable[[str, Iterable[DraftItem]], tuple[ArticleLink, ...]],
@@ -276,7 +302,7 @@ def _plan_library(
         figs = index.figures.get(e.id, [])
         if e.access != "public":
             figs = [f for f in figs if f.id in cited_figures.get(e.id, set())]
-        src = files[e.id]
+        pdf_size = pdfs.get(e.id) if e.access == "public" else None
         card_args = dict(
             id=e.id,
             title=e.title,
@@ -285,13 +311,13 @@ def _plan_library(
             sha256=rep.sha256 if rep else "",
             version=rep.version if rep else None,
             pages=rep.pages if rep else None,
-            size=human_size(src.stat().st_size) if e.access == "public" and src.is_file() else None,
+            size=human_size(pdf_size) if pdf_size is not None else None,
             figure_count=len(figs),
         )
         cards[e.id] = (
             ReportCard(
                 **card_args,  # type: ignore[arg-type]
-                pdf=f"../reports/{quote(e.file)}" if e.access == "public" and src.is_file() else None,
+                pdf=f"../reports/{quote(e.file)}" if pdf_size is not None else None,
                 href=f"{quote(e.id)}/",
                 citing=listing("../", citing.get(e.id, [])),
             ),
@@ -305,16 +331,15 @@ def _plan_library(
     for e in registry:
         card, figs = cards[e.id]
         public = e.access == "public" and card.pdf is not None
-        allowed = allowed_tokens((f.raw, f.labels) for f in figs)
         rows = tuple(
             FigureRow(
                 id=f.id,
                 page=f.page,
                 page_label=f.page_label,
-                labels=" · ".join(f.labels),
+                labels=" · ".join(f.labels if public else own_labels(f.labels)),
                 raw=f.raw,
                 unit=f.unit,
-                quote=f.quote if public else safe_quote(f.quote, f.labels, f.raw, f.unit, allowed),
+                quote=f.quote if public else on_request_quote(f.labels, f.raw, f.unit),
                 href=f"../../reports/{quote(e.file)}#page={f.page}" if public else None,
             )
             for f in figs

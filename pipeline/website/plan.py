@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import stat
 import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -46,14 +47,17 @@ class DraftItem:
     page_key: str = ""
     texts: dict[str, str] = field(default_factory=dict)  # plain title and answer, for listings and feeds
     entry: bytes | None = None  # its search entry, when rendered by this build (else in the last build's shards)
+    served: str = ""  # the approval's date when the build serves the approved text, not the edited draft
 
     # Read from `meta` once: listings, keys and related articles ask for them thousands of times per build.
     date: str = field(init=False)
     tags: tuple[str, ...] = field(init=False)
     evidence: tuple[str, ...] = field(init=False)
+    names: tuple[str, ...] = field(init=False)  # every report the draft names (brief and citation markers)
 
     def __post_init__(self) -> None:
         self.date = str(self.meta["date"])
+        self.names = tuple(self.meta.get("names") or self.meta.get("evidence") or ())
         self.tags = tuple(self.meta.get("tags") or ())
         self.evidence = tuple(self.meta.get("evidence") or ())
 
@@ -85,10 +89,9 @@ class SitePlan:
 
 
 def _put(src: Path | str, dst: Path, how: str) -> None:
-    if how == "link":
-        link_or_copy(src, dst, mkdir=False)
-    else:
-        shutil.copyfile(src, dst)
+    # Copied, never hard-linked, whatever `how` says: an edit of a published file must not reach the cache (and
+    # through it later builds), so the published folder shares no inode with the cache.
+    shutil.copyfile(src, dst)
 
 
 def apply_plan(plan: SitePlan, dest: Path, old: dict[str, str] | None) -> int:
@@ -142,26 +145,57 @@ def swap(new: Path, out: Path, stage: Path) -> None:
         raise BuildError(f"cannot move the new site into place: {e}", path=out) from e
 
 
+def written_manifest(plan: SitePlan, dest: Path) -> dict[str, list[Any]]:
+    """The manifest of a site folder just written: per file its fingerprint and the stat it was left with, so the
+    next build can tell which files were touched since (size, mtime, ctime and inode: ctime cannot be set back)."""
+    out: dict[str, list[Any]] = {}
+    for rel, f in plan.files.items():
+        st = os.lstat(dest / rel)
+        out[rel] = [f.fingerprint, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+    return out
+
+
 def stage_manifest(stage: Path, cache: BuildCache) -> dict[str, str] | None:
-    """What the recycled site folder holds (path → fingerprint), or None when it cannot be trusted."""
+    """What the recycled site folder holds (path → fingerprint), verified file by file; None when it cannot be
+    trusted at all. A file not in the manifest (a stray report someone saved there) or touched since it was written
+    (edited, replaced, a symlink) is deleted, so the build writes it anew or leaves it out; a deleted one is missing
+    from the result, so it is written again."""
     try:
         key = (stage / MARKER).read_text(encoding="utf-8").strip()
     except OSError:
         return None
-    return cache.manifest(key)
+    recorded = cache.manifest(key)
+    if recorded is None:
+        return None
+    trusted: dict[str, str] = {}
+    try:
+        for dirpath, dirnames, filenames in os.walk(stage):
+            base = Path(dirpath)
+            for d in [d for d in dirnames if (base / d).is_symlink()]:
+                (base / d).unlink()
+                dirnames.remove(d)
+            for name in filenames:
+                path = base / name
+                rel = path.relative_to(stage).as_posix()
+                if rel == MARKER:
+                    continue
+                rec = recorded.get(rel)
+                st = os.lstat(path)
+                if (
+                    isinstance(rec, list)
+                    and len(rec) == 5
+                    and stat.S_ISREG(st.st_mode)
+                    and rec[1:] == [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+                ):
+                    trusted[rel] = rec[0]
+                else:
+                    path.unlink()
+    except OSError:
+        return None
+    return trusted
 
 
 def write_file(path: Path, data: str | bytes) -> None:
     """Write a file of the site being made (its folder created)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
-
-
-def link_or_copy(src: Path | str, dst: Path, *, mkdir: bool = True) -> None:
-    """A hard link to a content-addressed cache file where the file system allows one, else a copy."""
-    if mkdir:
-        dst.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        os.link(src, dst)  # cached pages are immutable (content-addressed), so sharing their inode is safe
-    except OSError:
-        shutil.copyfile(src, dst)
