@@ -162,7 +162,11 @@ def test_sigkill_during_build_keeps_the_previous_site(stages: dict[str, object])
         _build(victim)  # the next build succeeds, and makes exactly the new site
         assert _tree(victim / "public-preview") == new, f"after a kill at {point}, the next build differs"
         # `.public-preview.stage` is the previous site (a preview build writes public-preview/), kept on purpose for the next incremental build; nothing else stays.
-        leftovers = [p.name for p in victim.iterdir() if p.name.startswith(".public-preview.") and p.name != ".public-preview.stage"]
+        leftovers = [
+            p.name
+            for p in victim.iterdir()
+            if p.name.startswith(".public-preview.") and p.name != ".public-preview.stage"
+        ]
         assert not leftovers, f"after a kill at {point} and a rebuild, temp folders remain: {leftovers}"
         shutil.rmtree(victim)
     assert all(o[1] for o in outcomes), outcomes  # every point really did kill the build mid-way

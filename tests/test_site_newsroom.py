@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -171,3 +172,28 @@ def test_preview_is_a_site_of_its_own(built: Path) -> None:
         toml.read_text(encoding="utf-8").replace("[site]", '[site]\npreview_output = "drafts-site"'), "utf-8"
     )
     assert build_only(built, preview=True).out == (built / "drafts-site").resolve()
+
+
+def test_a_citation_like_marker_that_is_no_citation_is_a_warning_naming_its_line(built: Path) -> None:
+    draft = built / "articles" / f"{SLUG}-en.md"
+    text = draft.read_text(encoding="utf-8") + "\nMore in the appendix [R4].\n"
+    draft.write_text(text, encoding="utf-8")
+    lines: list[str] = []
+    build_only(built, preview=True, echo=lambda m="", **_: lines.append(str(m)))
+    line = text.count("\n", 0, text.index("[R4]")) + 1
+    assert any(f"{draft}:{line}: [R4] is not a citation" in x for x in lines), lines
+
+
+def test_the_disclosure_is_configurable_per_language(built: Path) -> None:
+    zh = (built / "public" / "articles" / SLUG / "index.html").read_text(encoding="utf-8")
+    assert "AI 内容引擎生成" in zh and "自动质检" in zh  # the default says so
+    toml = built / "publish.toml"
+    toml.write_text(
+        toml.read_text(encoding="utf-8").replace("[site]", '[site]\ndisclosure = { en = "Written with {brand} AI." }'),
+        encoding="utf-8",
+    )
+    build_only(built)
+    en = (built / "public" / "articles" / f"{SLUG}-en" / "index.html").read_text(encoding="utf-8")
+    brand = re.search(r'brand = "([^"]*)"', toml.read_text(encoding="utf-8"))
+    assert brand and f"Written with {brand.group(1)} AI." in en
+    assert "AI 内容引擎生成" in (built / "public" / "articles" / SLUG / "index.html").read_text(encoding="utf-8")
