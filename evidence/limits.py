@@ -13,3 +13,6 @@ INGEST_SECONDS_PER_FILE = 120.0
 
 MAX_ARTICLE_BYTES = 2 * 1024 * 1024
 """A draft or article file larger than this is refused before it is read into memory."""
+
+MAX_APPROVAL_BYTES = 8 * MAX_ARTICLE_BYTES
+"""An approval file (the approved draft text and its claims) larger than this is refused before it is read."""

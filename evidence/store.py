@@ -103,6 +103,12 @@ class Store:
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.close()
+        if isinstance(exc, sqlite3.DatabaseError):  # damaged mid-file: found by a query, not by opening it
+            raise EvidenceError(
+                f"the evidence store is damaged ({exc}); delete it and run `publish evidence ingest` to rebuild it "
+                "from the report PDFs",
+                path=self.path,
+            ) from exc
 
     def close(self) -> None:
         self.db.close()

@@ -259,7 +259,11 @@ def evidence_impact(report_id: str, root: Path) -> None:
 @cli.command("build")
 @_root_opt
 @click.option("--out", type=_path(), help="Output folder (default: <root>/public).")
-@click.option("--preview", is_flag=True, help="Build unapproved articles too, each with a 'not approved' banner.")
+@click.option(
+    "--preview",
+    is_flag=True,
+    help="Build every article, unapproved ones under a banner, into the preview folder (public-preview/), not the site.",
+)
 def build_cmd(root: Path, out: Path | None, preview: bool) -> None:
     """Render the static site (atomically: a failed build keeps the previous site).
 
@@ -276,7 +280,7 @@ def build_cmd(root: Path, out: Path | None, preview: bool) -> None:
 @cli.command("serve")
 @_root_opt
 @click.option("--port", type=int, default=8000, show_default=True)
-@click.option("--preview", is_flag=True, help="Serve unapproved articles too.")
+@click.option("--preview", is_flag=True, help="Build and serve the preview site (public-preview/) instead.")
 def serve_cmd(root: Path, port: int, preview: bool) -> None:
     """Serve the site on 127.0.0.1 and rebuild when content changes.
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 from typing import Literal
+from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from evidence import limits as defaults
 from evidence.errors import ConfigError, InputError
@@ -21,6 +22,10 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+# Links the site puts on every page: web, mail and phone links only (never javascript:, data:, vbscript:, file:).
+_LINK_SCHEMES = ("http", "https", "mailto", "tel")
+
+
 class SiteConfig(_Strict):
     """What the public site says about itself."""
 
@@ -30,6 +35,26 @@ class SiteConfig(_Strict):
     base_url: str = "https://example.com/"
     contact_url: str = "mailto:contact@example.com"
     output: str = "public"
+    preview_output: str = "public-preview"  # where `--preview` builds: its own site, never the public one
+    # The note under every article, per language ({brand} is replaced); the default says it was AI-generated and
+    # automatically checked.
+    disclosure: dict[Literal["zh", "en"], str] = Field(default_factory=dict)
+
+    @field_validator("base_url")
+    @classmethod
+    def _base_url(cls, v: str) -> str:
+        if urlsplit(v.strip()).scheme.lower() not in ("http", "https"):
+            raise ValueError("base_url must be an http:// or https:// URL")
+        return v.strip()
+
+    @field_validator("contact_url")
+    @classmethod
+    def _contact_url(cls, v: str) -> str:
+        cleaned = "".join(c for c in v if c.isprintable() and not c.isspace())
+        scheme = urlsplit(cleaned).scheme.lower()
+        if ":" in cleaned.split("/", 1)[0] and scheme not in _LINK_SCHEMES:
+            raise ValueError(f"contact_url may be an http(s):, mailto: or tel: link, not {scheme or cleaned[:12]}:")
+        return v.strip()
 
 
 class DrafterConfig(_Strict):
@@ -106,6 +131,11 @@ class ContentRoot:
     def output(self) -> Path:
         return self.path / self.config.site.output
 
+    @property
+    def preview_output(self) -> Path:
+        """Where `publish build --preview` writes: a site of its own, so the public one never holds a draft."""
+        return self.path / self.config.site.preview_output
+
     def __repr__(self) -> str:
         return f"ContentRoot({self.path})"
 
@@ -163,16 +193,16 @@ def open_root(start: str | Path) -> ContentRoot:
 
 
 CONTENT = ("publish.toml", "articles", "reports", "approvals", ".publish", ".git")
-BUILD_MARKER = ".proofpress-build"  # written into every built site by pipeline/build.py (its MARKER)
+BUILD_MARKER = ".proofpress-build"  # written into every built site (pipeline/website/plan.py MARKER)
 
 
-def output_dir(root: ContentRoot, out: str | Path | None = None) -> Path:
+def output_dir(root: ContentRoot, out: str | Path | None = None, *, preview: bool = False) -> Path:
     """Where the site may be built (`out`, else `[site] output`), resolved through symlinks.
 
     A build replaces the whole folder, so it must not be `/`, the home folder, the content root or a folder above
     it, a folder inside its content (`articles/`, `reports/`…), or any folder that holds content of its own.
     """
-    target = Path(out) if out is not None else root.output
+    target = Path(out) if out is not None else (root.preview_output if preview else root.output)
     resolved = target.resolve()
     base = root.path.resolve()
     why = None

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from evidence.errors import LockedError
+from evidence.errors import InputError, LockedError
 
 DEFAULT_WAIT = 30.0
 WAIT_ENV = "PROOFPRESS_LOCK_WAIT"  # seconds a second run waits for the first (tests and CI set it low)
@@ -62,9 +62,19 @@ def root_lock(state_dir: Path, wait: float | None = None, echo: Callable[..., No
     The lock belongs to the open file (flock), so a run killed with SIGKILL releases it: no stale lock to delete.
     """
     wait = _default_wait() if wait is None else wait
-    state_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        state_dir.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError) as e:
+        raise InputError("the content root's state folder is a file; delete it (it is rebuilt)", path=state_dir) from e
+    except OSError as e:
+        raise InputError(f"cannot make the state folder: {e.strerror or e}", path=state_dir) from e
     path = state_dir / "publish.lock"
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except IsADirectoryError as e:
+        raise InputError("the lock file is a folder; delete it (it is made again)", path=path) from e
+    except OSError as e:
+        raise InputError(f"cannot open the lock file: {e.strerror or e}", path=path) from e
     try:
         if not _try_lock(fd):
             if echo is not None:

@@ -65,8 +65,8 @@ def publish(
     article: str | Path, *, redraft: bool = False, out: Path | None = None, echo: Echo = _quiet
 ) -> PublishResult:
     """Take one brief all the way to a built article page, or stop with the reason."""
-    from pipeline.build import build_site
     from pipeline.draft import draft_article
+    from pipeline.website.build import build_site
     from qc.check import check_draft
     from qc.review import approval_status, article_index
 
@@ -100,11 +100,12 @@ def draft_only(article: str | Path, *, redraft: bool = False, drafter: str | Non
 
 
 def build_only(start: str | Path, *, out: Path | None = None, preview: bool = False, echo: Echo = _quiet) -> Any:
-    """`publish build`: ingest what changed, then render every approved article (all with `preview`)."""
-    from pipeline.build import build_site
+    """`publish build`: ingest what changed, then render every approved article (all of them with `preview`, into
+    the preview folder)."""
+    from pipeline.website.build import build_site
 
     root = open_root(start)
-    target = output_dir(root, out)
+    target = output_dir(root, out, preview=preview)  # a preview is a site of its own (`[site] preview_output`)
     with root_lock(root.state, echo=echo):
         _ingest(root, echo)
         return build_site(root, out=target, preview=preview, echo=echo)

@@ -11,7 +11,7 @@ from pipeline.resources import example_dir
 _GITIGNORE = (
     "# Derived data (rebuilt from reports/ and articles/) and the built sites.\n.publish/\npublic/\npublic-preview/\n"
 )
-_SKIP = shutil.ignore_patterns("public", ".publish", "*.bak", "__pycache__")
+_SKIP = shutil.ignore_patterns("public", "public-preview", ".publish", "*.bak", "__pycache__")
 
 
 def init_root(directory: str | Path) -> Path:

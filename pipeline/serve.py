@@ -38,7 +38,7 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
 
 
 def _watched(root: ContentRoot) -> list[Path]:
-    from pipeline.build import SITE_TEMPLATES, STATIC
+    from pipeline.website.templates import SITE_TEMPLATES, STATIC
 
     return [root.articles, root.reports, root.approvals, root.path / CONFIG_NAME, SITE_TEMPLATES, STATIC]
 
@@ -60,13 +60,16 @@ def _snapshot(paths: list[Path]) -> dict[str, tuple[int, int]]:
 class SiteServer:
     """An HTTP server over the output folder plus a change watcher that rebuilds (tests drive `poll` directly)."""
 
-    def __init__(self, root: ContentRoot, *, port: int, echo: Echo, build: Callable[[], Any]) -> None:
+    def __init__(
+        self, root: ContentRoot, *, port: int, echo: Echo, build: Callable[[], Any], preview: bool = False
+    ) -> None:
         self.root = root
         self.echo = echo
         self.build = build
         self.watched = _watched(root)
         self.state = _snapshot(self.watched)
-        handler = functools.partial(_Handler, directory=str(root.output))
+        self.folder = root.preview_output if preview else root.output
+        handler = functools.partial(_Handler, directory=str(self.folder))
         self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 
@@ -101,9 +104,9 @@ def serve(start: Path, *, port: int, preview: bool, echo: Echo) -> None:
     root = open_root(start)
     build = functools.partial(build_only, root.path, preview=preview, echo=echo)
     echo(str(build()))
-    server = SiteServer(root, port=port, echo=echo, build=build)
+    server = SiteServer(root, port=port, echo=echo, build=build, preview=preview)
     server.start()
-    echo(f"serving {root.output} at {server.url} (Ctrl+C to stop)")
+    echo(f"serving {server.folder} at {server.url} (Ctrl+C to stop)")
     try:
         while True:
             time.sleep(POLL_SECONDS)

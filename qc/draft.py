@@ -118,19 +118,27 @@ def parse_draft(text: str, path: str | Path, *, max_bytes: int = MAX_ARTICLE_BYT
     return Draft(path=path, meta=meta, body=body, body_line=body_line, text=text, front_lines=front_lines)
 
 
+def decode_draft(raw: bytes, path: str | Path) -> str:
+    """A draft file's bytes as the text every stage checks, hashes and approves: UTF-8 with `\n` line ends (a CRLF
+    or CR file reads the same in review, approve and the build)."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InputError(f"not UTF-8 text: {e.reason} at byte {e.start}", path=path) from e
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
 def read_draft(path: str | Path, *, max_bytes: int = MAX_ARTICLE_BYTES) -> Draft:
     """Read and parse a draft file, refusing one over `max_bytes` before reading it."""
     p = Path(path)
     try:
         _check_size(p.stat().st_size, max_bytes, p)
-        text = p.read_text(encoding="utf-8")
+        raw = p.read_bytes()
     except FileNotFoundError as e:
         raise InputError("file not found", path=p) from e
-    except UnicodeDecodeError as e:
-        raise InputError(f"not UTF-8 text: {e.reason} at byte {e.start}", path=p) from e
     except OSError as e:  # a folder, no permission, a name too long…
         raise InputError(f"cannot read: {e.strerror or e}", path=p) from e
-    return parse_draft(text, p, max_bytes=max_bytes)
+    return parse_draft(decode_draft(raw, p), p, max_bytes=max_bytes)
 
 
 CITATION = re.compile(
@@ -146,4 +154,24 @@ def citations(text: str) -> list[tuple[int, int, list[str]]]:
     for m in CITATION.finditer(text):
         ids = m.group("zh") or m.group("en") or ""
         out.append((m.start(), m.end(), [i for i in re.split(r"[\s/、,，]+", ids) if i]))
+    return out
+
+
+# `[R4]`, `【R2】`, `[R1, R9]`: what a writer may take for a citation. Square or lenticular brackets around report-id
+# shapes only (a model name in parentheses, `(H20)`, is prose).
+_CITE_LIKE = re.compile(r"[\[【]\s*(?P<ids>[A-Z][A-Za-z0-9_-]*(?:\s*[,，、/]\s*[A-Z][A-Za-z0-9_-]*)*)\s*[\]】](?!\()")
+_REPORT_ID_SHAPE = re.compile(r"R\d+[A-Za-z0-9_-]*")
+
+
+def stray_citations(text: str, report_ids: set[str] | frozenset[str] = frozenset()) -> list[tuple[int, str]]:
+    """Markers that look like citations but are not (`[R4]` instead of `【出处:R4】` or `[source: R4]`): their line
+    in `text` and the marker, for a warning. Ids must be registered report ids or shaped like one (R + digits)."""
+    real = [(s, e) for s, e, _ in citations(text)]
+    out = []
+    for m in _CITE_LIKE.finditer(text):
+        if any(s <= m.start() < e for s, e in real):
+            continue
+        ids = re.split(r"[\s,，、/]+", m.group("ids").strip())
+        if all(i in report_ids or _REPORT_ID_SHAPE.fullmatch(i) for i in ids):
+            out.append((text.count("\n", 0, m.start()) + 1, m.group(0)))
     return out

@@ -6,6 +6,7 @@ import difflib
 import json
 import os
 import shlex
+import stat
 from collections import defaultdict
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from evidence.errors import InputError
 from evidence.fsutil import atomic_write
+from evidence.limits import MAX_APPROVAL_BYTES
 from qc.draft import Draft, citations
 from qc.index import EvidenceIndex
 from qc.models import FileResult, NumberCheck
@@ -85,6 +87,16 @@ class Snapshot(_Frozen):
     draft_sha256: str
     reports: dict[str, ReportRef]
     claims: list[Claim]
+
+    def binding(self) -> dict[str, object]:
+        """What an approval is bound to: the snapshot by content, without the store's version numbers (the same
+        bytes ingested again get a new version: restoring a report's approved bytes restores the approval)."""
+        return self.model_dump(
+            exclude={"reports": {"__all__": {"version"}}, "claims": {"__all__": {"source": {"version"}}}}
+        )
+
+    def matches(self, other: Snapshot) -> bool:
+        return self.binding() == other.binding()
 
 
 class ClaimChange(_Frozen):
@@ -353,6 +365,11 @@ def load_approval(path: Path) -> Approval | None:
     """Read an approval file; None if absent, InputError naming the file (and line) if it is corrupt."""
     path = Path(path)
     try:
+        st = path.stat()
+        if not stat.S_ISREG(st.st_mode):
+            raise InputError("an approval must be a regular file (this is a folder, device or FIFO)", path=path)
+        if st.st_size > MAX_APPROVAL_BYTES:
+            raise InputError(f"approval is {st.st_size:,} bytes, over the limit of {MAX_APPROVAL_BYTES:,}", path=path)
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return None
@@ -362,6 +379,8 @@ def load_approval(path: Path) -> Approval | None:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise InputError(f"corrupt approval (invalid JSON: {e.msg}); fix or delete it", path=path, line=e.lineno) from e
+    except RecursionError as e:  # `[[[[…` 100,000 deep
+        raise InputError("corrupt approval (nested too deep); fix or delete it", path=path) from e
     try:
         return Approval.model_validate(data)
     except ValidationError as e:
@@ -382,7 +401,7 @@ def approval_status(draft: Draft, result: FileResult, index: EvidenceIndex, appr
     current = snapshot(draft, result, index)
     waivers = approval.waivers if approval else []
     unwaived = [n for n in result.errors() if not any(w.covers(n) for w in waivers)]
-    same = approval is not None and approval.snapshot == current
+    same = approval is not None and approval.snapshot.matches(current)
     return ApprovalStatus(
         approved=same and not unwaived,
         unwaived_errors=unwaived,
@@ -396,7 +415,7 @@ def approval_status(draft: Draft, result: FileResult, index: EvidenceIndex, appr
 def is_approved(draft: Draft, result: FileResult, index: EvidenceIndex, approvals_dir: Path) -> bool:
     """`approval_status(...).approved`, without the diff a reviewer reads: what a build asks of every article."""
     approval = load_approval(Path(approvals_dir) / f"{draft.slug}.json")
-    if approval is None or approval.snapshot != snapshot(draft, result, index):
+    if approval is None or not approval.snapshot.matches(snapshot(draft, result, index)):
         return False
     return all(any(w.covers(n) for w in approval.waivers) for n in result.errors())
 

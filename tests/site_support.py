@@ -191,7 +191,7 @@ def make_root(example_root: Path, corpus: Path, *, approve: Iterable[str] = ("kv
 
 def build(root: Path, *, index: EvidenceIndex | None = None, **kw: Any) -> Any:
     """Build with the fake QC and approvals (the real ones are exercised by the end-to-end tests)."""
-    from pipeline.build import IndexEvidence, _build
+    from pipeline.website.build import IndexEvidence, _build
 
     return _build(
         open_root(root),
@@ -228,14 +228,30 @@ def search_text(public: Path) -> str:
 
 def record_renders(monkeypatch: Any) -> list[str]:
     """The names of the templates the build renders from now on (cached pages are linked, not rendered)."""
-    import pipeline.build as build_mod
+    import pipeline.website.templates as templates_mod
 
     rendered: list[str] = []
-    real = build_mod._render_template
+    real = templates_mod.render_template
 
     def recording(name: str, **ctx: Any) -> str:
         rendered.append(name)
         return real(name, **ctx)
 
-    monkeypatch.setattr(build_mod, "_render_template", recording)
+    monkeypatch.setattr(templates_mod, "render_template", recording)
     return rendered
+
+
+def new_r2_version(root: Path, old: str, new: str) -> None:
+    """Regenerate R2.pdf from the generator's data with one figure changed (a new, readable version of the report)."""
+    import importlib.util
+
+    repo = Path(__file__).resolve().parent.parent
+    spec = importlib.util.spec_from_file_location("make_reports", repo / "tools" / "make_reports.py")
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    data = (repo / "tools" / "report_data" / "R2.yaml").read_text(encoding="utf-8")
+    assert data.count(old) == 1
+    changed = root / "R2.yaml"
+    changed.write_text(data.replace(old, new), encoding="utf-8")
+    mod.build_report(changed, root / "reports")

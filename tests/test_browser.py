@@ -15,8 +15,8 @@ from browser_support import ARGS, CHROMIUM, need_chromium, serve_dir
 from site_support import DRAFT_EN, DRAFT_ZH
 
 from evidence.ingest import ingest
-from pipeline.build import build_site
 from pipeline.config import open_root
+from pipeline.website.build import build_site
 
 pytestmark = pytest.mark.browser
 
@@ -42,11 +42,19 @@ def site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     for name, text in drafts.items():
         if not (root / "articles" / name).is_file():  # the drafter's own example draft wins when it exists
             (root / "articles" / name).write_text(text, encoding="utf-8")
+    # A table of checked numbers: their tooltips must not be clipped by the table's scroll box.
+    zh = root / "articles" / f"{SLUG}.md"
+    zh.write_text(
+        zh.read_text(encoding="utf-8")
+        + "\n## 数据一览\n\n| 指标 | 基线 | FX100 |\n|---|---|---|\n| TTFT p50(并发 8) | 10.17 s | 7.53 s |\n\n"
+        "数据见上表【出处:R2 实测】。\n",
+        encoding="utf-8",
+    )
     content = open_root(root)
     ingest(content.reports, content.store).raise_for_errors(["R1", "R2", "R9"])
     summary = build_site(content, preview=True)
     assert SLUG in summary.articles
-    with serve_dir(content.output) as url:
+    with serve_dir(summary.out) as url:
         yield url
 
 
@@ -141,3 +149,24 @@ def test_tooltips_work_without_javascript(site_url: str, browser: Any) -> None:
     num.hover()
     assert num.locator(".tip").is_visible()
     context.close()
+
+
+def test_tooltips_inside_a_table_are_not_clipped_by_its_scroll_box(site_url: str, page: Any) -> None:
+    page.goto(f"{site_url}articles/{SLUG}/")
+    num = page.locator(".table-wrap .num").first
+    num.scroll_into_view_if_needed()
+    num.hover()
+    tip = num.locator(".tip")
+    assert tip.is_visible()
+    box = tip.bounding_box()
+    wrap = page.locator(".table-wrap").first.bounding_box()
+    assert box is not None and wrap is not None
+    assert box["height"] > 40  # several rows: report, page, quote, check
+    # Wholly inside the scroll box's visible area, and painted there: the element at its bottom-left is the tooltip.
+    assert wrap["y"] <= box["y"] and box["y"] + box["height"] <= wrap["y"] + wrap["height"] + 1
+    inside = page.evaluate(
+        "([x, y]) => { const e = document.elementFromPoint(x, y); return !!(e && e.closest('.tip')); }",
+        [box["x"] + 8, box["y"] + box["height"] - 4],
+    )
+    assert inside
+    assert page.errors == []

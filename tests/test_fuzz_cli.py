@@ -64,7 +64,7 @@ def test_fuzz_build_command(root: Path, capsys: pytest.CaptureFixture[str], text
     if code == 2:
         assert "fuzz.md" in err or "kv-cache-ttft" in err, err  # the message names the file at fault
     else:
-        assert (root / "public" / "index.html").is_file()
+        assert (root / "public-preview" / "index.html").is_file()  # a preview is a site of its own
 
 
 def test_giant_number_is_an_error_in_valid_json(root: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -6,7 +6,7 @@ from fuzzing import XSS, active_content, fuzz
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pipeline.render import Mark, render_field
+from pipeline.website.render import Mark, render_field
 
 PIECES = [
     *XSS,

@@ -125,7 +125,7 @@ def test_two_builds_at_once_both_succeed(example_root: Path) -> None:
     outs = [p.communicate(timeout=600) for p in procs]
     for p, (out, err) in zip(procs, outs, strict=True):
         assert p.returncode == 0, out + err
-    assert (example_root / "public" / "articles" / "kv-cache-ttft" / "index.html").is_file()
+    assert (example_root / "public-preview" / "articles" / "kv-cache-ttft" / "index.html").is_file()
     # No half-built folder left (`.public.stage`, the previous site kept for incremental builds, is meant to stay).
     assert not [p for p in example_root.iterdir() if p.name.startswith(".public.") and p.name != ".public.stage"]
     assert _integrity(example_root / ".publish" / "evidence.sqlite") == "ok"

@@ -106,7 +106,7 @@ def stages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     root = base / "before"
     shutil.copytree(REPO / "site", root, ignore=shutil.ignore_patterns("public", ".publish"))
     _build(root)
-    old_site = _tree(root / "public")
+    old_site = _tree(root / "public-preview")
     # Change what the next build shows, and drop the store so the killed build also writes SQLite.
     draft = root / "articles" / "kv-cache-ttft.md"
     draft.write_text(draft.read_text(encoding="utf-8").replace("## ", "## 问:", 1), encoding="utf-8")
@@ -116,7 +116,7 @@ def stages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
     ref = base / "reference"
     shutil.copytree(root, ref, symlinks=True)
     _build(ref)
-    new_site = _tree(ref / "public")
+    new_site = _tree(ref / "public-preview")
     assert new_site != old_site
     counter = base / "count"
     shutil.copytree(root, counter, symlinks=True)
@@ -149,20 +149,24 @@ def test_sigkill_during_build_keeps_the_previous_site(stages: dict[str, object])
         r = _run(point, victim)
         killed = r.returncode == -signal.SIGKILL
         outcomes.append((point, killed, r.returncode, r.stderr.strip()[-300:]))
-        if not (victim / "public").is_dir():
+        if not (victim / "public-preview").is_dir():
             # Only without the one-call exchange, killed between its two renames: the live site was moved aside
             # whole, and the next run's recovery puts it back before anything else.
             assert point.endswith("/fallback"), f"killed at {point}: the site is gone"
-            recover_dir(victim / "public")
-        site = _tree(victim / "public")
+            recover_dir(victim / "public-preview")
+        site = _tree(victim / "public-preview")
         assert site in (old, new), f"killed at {point}: the site is neither the old nor the new one, but torn"
         db = victim / ".publish" / "evidence.sqlite"
         if db.exists():
             assert _integrity(db) == "ok", f"killed at {point}: store corrupt"
         _build(victim)  # the next build succeeds, and makes exactly the new site
-        assert _tree(victim / "public") == new, f"after a kill at {point}, the next build differs"
-        # `.public.stage` is the previous site, kept on purpose for the next incremental build; nothing else stays.
-        leftovers = [p.name for p in victim.iterdir() if p.name.startswith(".public.") and p.name != ".public.stage"]
+        assert _tree(victim / "public-preview") == new, f"after a kill at {point}, the next build differs"
+        # `.public-preview.stage` is the previous site (a preview build writes public-preview/), kept on purpose for the next incremental build; nothing else stays.
+        leftovers = [
+            p.name
+            for p in victim.iterdir()
+            if p.name.startswith(".public-preview.") and p.name != ".public-preview.stage"
+        ]
         assert not leftovers, f"after a kill at {point} and a rebuild, temp folders remain: {leftovers}"
         shutil.rmtree(victim)
     assert all(o[1] for o in outcomes), outcomes  # every point really did kill the build mid-way

@@ -113,8 +113,8 @@ def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (root / "articles" / f"{SLUG}.md").write_text(_front(meta) + body + "\n", encoding="utf-8")
     r = _publish("build", "--root", str(root), "--preview")
     assert r.returncode == 0, r.stdout + r.stderr
-    assert (root / "public" / "articles" / SLUG / "index.html").is_file()
-    return root / "public"
+    assert (root / "public-preview" / "articles" / SLUG / "index.html").is_file()  # a preview is a site of its own
+    return root / "public-preview"
 
 
 def _files(out: Path, *suffixes: str) -> list[Path]:

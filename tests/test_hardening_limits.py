@@ -61,7 +61,7 @@ def test_configured_article_limit_stops_the_build(example_root: Path) -> None:
     r = _publish("build", "--root", str(example_root), "--preview")
     assert r.returncode == 2, r.stdout + r.stderr
     assert "kv-cache-ttft" in r.stderr and "max_article_bytes" in r.stderr and "Traceback" not in r.stderr
-    assert not (example_root / "public").exists()
+    assert not (example_root / "public-preview").exists()
 
 
 def test_configured_article_limit_stops_review(example_root: Path) -> None:

@@ -71,7 +71,7 @@ def test_draft_file_names_that_are_no_slug_stop_the_build(example_root: Path) ->
     r = publish("build", "--root", str(example_root), "--preview")
     assert r.returncode == 2, r.stdout + r.stderr
     assert "..md" in r.stderr and "Traceback" not in r.stderr
-    assert not (example_root / "public").exists()
+    assert not (example_root / "public-preview").exists()
 
 
 # --- report files ------------------------------------------------------------------------------------------------
@@ -125,7 +125,7 @@ def test_symlinked_report_pdf_is_never_published(tmp_path: Path, example_root: P
     r = publish("build", "--root", str(example_root), "--preview")
     assert r.returncode == 2, r.stdout + r.stderr
     assert "leads outside the reports folder" in r.stderr
-    out = example_root / "public"
+    out = example_root / "public-preview"
     published = [p for p in out.rglob("*.pdf")] if out.exists() else []
     assert all(p.read_bytes() != secret.read_bytes() for p in published)
 
@@ -181,11 +181,12 @@ def test_out_holding_someone_elses_files_is_refused(tmp_path: Path, example_root
     assert (mine / "thesis.txt").read_text(encoding="utf-8") == "years of work"
 
 
-def test_configured_output_cannot_climb_out(example_root: Path) -> None:
+@pytest.mark.parametrize("key", ["output", "preview_output"])
+def test_configured_output_cannot_climb_out(example_root: Path, key: str) -> None:
     cfg = example_root / "publish.toml"
-    cfg.write_text(cfg.read_text(encoding="utf-8").replace("[site]", '[site]\noutput = ".."'), encoding="utf-8")
+    cfg.write_text(cfg.read_text(encoding="utf-8").replace("[site]", f'[site]\n{key} = ".."'), encoding="utf-8")
     before = _tree(example_root)
-    r = publish("build", "--root", str(example_root), "--preview")
+    r = publish("build", "--root", str(example_root), *(["--preview"] if key == "preview_output" else []))
     assert r.returncode == 2 and "output folder" in r.stderr, r.stderr
     assert _tree(example_root) == before
 

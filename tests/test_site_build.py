@@ -25,7 +25,8 @@ from site_support import (
     tree_bytes,
 )
 
-import pipeline.build as build_mod
+import pipeline.website.build as build_mod
+import pipeline.website.templates as templates_mod
 from evidence.errors import InputError
 from pipeline.errors import BuildError
 from qc.models import NumberCheck, Source
@@ -179,18 +180,20 @@ def test_failed_build_leaves_the_previous_site_byte_identical(
     before = tree_bytes(root / "public")
     (root / "articles" / f"{SLUG}.md").write_text(DRAFT_ZH.replace("模型加载快多少", "加载快多少"), encoding="utf-8")
     broken = tmp_path / "templates"
-    shutil.copytree(build_mod.SITE_TEMPLATES, broken)
+    shutil.copytree(templates_mod.SITE_TEMPLATES, broken)
     art = broken / "article.html"
     art.write_text(
         art.read_text(encoding="utf-8").replace("{{ page.title_html }}", "{{ page.no_such_field }}"), encoding="utf-8"
     )
-    monkeypatch.setattr(build_mod, "SITE_TEMPLATES", broken)
+    monkeypatch.setattr(templates_mod, "SITE_TEMPLATES", broken)
     with pytest.raises(BuildError) as err:
         build(root)
     assert "no_such_field" in str(err.value) and "article.html" in str(err.value)
     assert tree_bytes(root / "public") == before
     assert not [p for p in root.iterdir() if p.name.startswith(".public.")]  # no temp folders left behind
-    art.write_text((Path(build_mod.__file__).parent.parent / "templates/site/article.html").read_text("utf-8"), "utf-8")
+    art.write_text(
+        (Path(build_mod.__file__).parent.parent.parent / "templates/site/article.html").read_text("utf-8"), "utf-8"
+    )
     (broken / "list.html").write_text("\n{% for x in %}", encoding="utf-8")  # a syntax error, reported with its line
     with pytest.raises(BuildError) as err:
         build(root)
@@ -275,7 +278,7 @@ def test_many_articles_render_in_worker_processes(root: Path) -> None:
 
 def test_related_articles_stay_linear(root: Path) -> None:
     items = [
-        build_mod._Item(
+        build_mod.DraftItem(
             f"{i}.md",
             Path(f"{i}.md"),
             "",

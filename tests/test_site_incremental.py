@@ -24,10 +24,12 @@ from site_support import (
     tree_bytes,
 )
 
-import pipeline.build as build_mod
-import pipeline.pages as pages_mod
-from pipeline.build import IndexEvidence
+import pipeline.website.build as build_mod
+import pipeline.website.inputs as inputs_mod
+import pipeline.website.search as search_mod
+import pipeline.website.templates as templates_mod
 from pipeline.config import open_root
+from pipeline.website.build import IndexEvidence
 from qc.index import EvidenceIndex
 
 REPO = Path(__file__).resolve().parent.parent
@@ -78,7 +80,7 @@ def test_an_answer_edit_renders_the_listings_that_show_it(root: Path, monkeypatc
 
 
 def test_an_edit_that_keeps_size_and_mtime_is_still_seen(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(build_mod, "_RACY_NS", 0)  # trust every stat at once, so only the fingerprint can tell
+    monkeypatch.setattr(inputs_mod, "RACY_NS", 0)  # trust every stat at once, so only the fingerprint can tell
     draft = root / "articles" / f"{SLUG}.md"
     old = draft.stat()
     build(root, preview=True)
@@ -103,12 +105,17 @@ def test_a_touched_draft_is_hashed_not_rebuilt(root: Path) -> None:
 class _CountingEvidence:
     """IndexEvidence that records which reports each `index()` call asked for."""
 
+    verifies_files = False
+
     def __init__(self, index: EvidenceIndex) -> None:
         self.inner = IndexEvidence(index)
         self.asked: list[set[str] | None] = []
 
     def versions(self) -> dict[str, str]:
         return self.inner.versions()
+
+    def errors(self) -> dict[str, str]:
+        return {}
 
     def index(self, ids: Iterable[str] | None = None) -> EvidenceIndex:
         self.asked.append(None if ids is None else set(ids))
@@ -140,7 +147,7 @@ def test_the_library_survives_a_lost_cited_list(root: Path) -> None:
 
 
 def test_an_edit_rewrites_one_search_shard(root: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setattr(pages_mod, "SEARCH_SHARD", 1)  # the example's two articles in two shards
+    monkeypatch.setattr(search_mod, "SEARCH_SHARD", 1)  # the example's two articles in two shards
     build(root, preview=True)
     public = root / "public"
     before = json.loads((public / "search.json").read_text(encoding="utf-8"))["shards"]
@@ -180,8 +187,8 @@ def test_a_template_edit_is_seen_through_the_compiled_template_cache(
     root: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     templates = tmp_path / "templates"
-    shutil.copytree(build_mod.SITE_TEMPLATES, templates)
-    monkeypatch.setattr(build_mod, "SITE_TEMPLATES", templates)
+    shutil.copytree(templates_mod.SITE_TEMPLATES, templates)
+    monkeypatch.setattr(templates_mod, "SITE_TEMPLATES", templates)
     build(root, preview=True)
     assert any((root / ".publish" / "site" / "jinja").iterdir())  # compiled templates are cached…
     art = templates / "article.html"
@@ -198,7 +205,7 @@ sys.path.insert(0, {str(REPO / "tests")!r})
 from site_support import build
 summary = build({str(root)!r}, preview=True)
 assert summary.written == 0 and summary.files == 0, summary
-heavy = [m for m in ("jinja2", "markdown_it", "pipeline.pages", "pipeline.render", "qc.check", "qc.review")
+heavy = [m for m in ("jinja2", "markdown_it", "pipeline.website.pages", "pipeline.website.article", "pipeline.website.render", "qc.check", "qc.review")
          if m in sys.modules]
 print("HEAVY", heavy)
 """
@@ -306,12 +313,12 @@ def test_search_shards_keep_each_article_in_its_shard_as_others_come() -> None:
     from types import SimpleNamespace
 
     items: list[Any] = [SimpleNamespace(slug=f"article-{i}") for i in range(600)]
-    shards = pages_mod.search_shards(items)
+    shards = search_mod.search_shards(items)
     assert len(shards) == 4  # a power of two, ≤ 256 articles a shard on average
     assert sorted(it.slug for shard in shards for it in shard) == sorted(it.slug for it in items)
     assert max(map(len, shards)) < 2 * 600 / 4  # a hash spreads them evenly enough
     where = {it.slug: i for i, shard in enumerate(shards) for it in shard}
-    grown = pages_mod.search_shards([*items, *(SimpleNamespace(slug=f"new-{i}") for i in range(300))])
+    grown = search_mod.search_shards([*items, *(SimpleNamespace(slug=f"new-{i}") for i in range(300))])
     assert len(grown) == 4
     assert all(where[it.slug] == i for i, shard in enumerate(grown) for it in shard if it.slug in where)
     assert [it.slug for it in grown[0] if it.slug in where] == [it.slug for it in shards[0]]  # order kept

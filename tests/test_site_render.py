@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from pipeline.render import Mark, render_field, section_starts
+from pipeline.website.render import Mark, render_field, section_starts
 
 
 def mark_all(text: str, pattern: str, href: str | None = "../../reports/R2.pdf#page=2") -> list[Mark]:

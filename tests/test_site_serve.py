@@ -45,3 +45,20 @@ def test_serves_the_site_and_rebuilds_on_change(example_root: Path, corpus: Path
         assert get(server.url + "articles/kv-cache-ttft-en/")[0] == 200
     finally:
         server.stop()
+
+
+def test_serve_preview_serves_the_preview_site_not_the_public_one(example_root: Path, corpus: Path) -> None:
+    root = make_root(example_root, corpus)
+    content = open_root(root)
+    preview = content.preview_output
+    preview.mkdir()
+    (preview / "index.html").write_text("<p>the preview site</p>", encoding="utf-8")
+    (preview / ".proofpress-build").write_text("x\n", encoding="utf-8")
+    server = SiteServer(content, port=0, echo=lambda *a, **k: None, build=lambda: None, preview=True)
+    server.start()
+    try:
+        assert server.folder == preview
+        status, html = get(server.url)
+        assert status == 200 and "the preview site" in html
+    finally:
+        server.stop()

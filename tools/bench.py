@@ -672,10 +672,10 @@ def bench_accuracy(res: Results, echo: Callable[[str], None]) -> None:
 
 
 PROFILE_SCRIPT = """
-import evidence.ingest, pipeline.build
+import evidence.ingest, pipeline.website.build
 # Keep ingest, QC and rendering in this one process (no worker pools), so the profile sees them.
-if hasattr(pipeline.build, "POOL_MIN"):
-    pipeline.build.POOL_MIN = 10**9
+if hasattr(pipeline.website.build, "POOL_MIN"):
+    pipeline.website.build.POOL_MIN = 10**9
 if hasattr(evidence.ingest, "_workers"):
     evidence.ingest._workers = lambda requested, jobs: 1
 from pipeline.cli import main

@@ -1,55 +1,62 @@
-"""The static site: every approved article with its numbers' provenance, rendered to a temp dir and swapped in."""
+"""The site build: check and gate every draft, render what changed into a temp dir, and swap it in."""
 
 from __future__ import annotations
 
 import gc
-import json
-import marshal
 import os
-import re
 import shutil
-import sys
 import time
-import unicodedata
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from evidence.errors import InputError, PublishError
-from evidence.fsutil import recover_dir, replace_dir, sha256_bytes
-from evidence.registry import REGISTRY_NAME, load_registry
+from evidence.fsutil import recover_dir, sha256_bytes
+from evidence.limits import MAX_APPROVAL_BYTES
+from evidence.registry import REGISTRY_NAME, load_registry, report_file
 from evidence.workers import die_with
 from pipeline.config import CONFIG_NAME, ContentRoot
 from pipeline.errors import BuildError
-from pipeline.resources import templates_dir
+from pipeline.website import templates as T
+from pipeline.website.cache import (
+    STATE_VERSION,
+    BuildCache,
+    cache_key,
+    cache_write,
+    cited_lines,
+    code_hash,
+    files_hash,
+    tree_files,
+)
+from pipeline.website.inputs import SourceFile, fingerprint, read_regular, scan, trusted_stats
+from pipeline.website.plan import (
+    MARKER,
+    DraftItem,
+    SitePlan,
+    apply_plan,
+    stage_manifest,
+    swap,
+    tag_slug,
+    write_file,
+    written_manifest,
+)
+from qc.errors import AwaitingReview
 
 # A no-op build imports only the above: drafts, QC, Markdown, Jinja2 and the page code load when something changed.
 if TYPE_CHECKING:
-    import jinja2
-
-    from pipeline.pages import ArticleJob
+    from pipeline.website.article import ArticleJob
     from qc.draft import Draft
     from qc.index import EvidenceIndex
     from qc.models import FileResult
+    from qc.review import Approval
 
 Echo = Callable[..., None]
-TEMPLATES = templates_dir()
-SITE_TEMPLATES = TEMPLATES / "site"
-STATIC = TEMPLATES / "static"
-_HERE = Path(__file__).resolve().parent
-_CODE = [_HERE / "build.py", _HERE / "pages.py", _HERE / "render.py", _HERE / "charts.py"]
-_QC_CODE = _HERE.parent / "qc"
-MARKER = ".proofpress-build"  # in the output: the build key, and proof the folder is ours to replace
-STATE_VERSION = "5"
+_QC_CODE = Path(__file__).resolve().parent.parent.parent / "qc"
 _META_KEYS = {"title", "lang", "date", "updated", "tags", "evidence"}  # what listings, links and cache keys need
 POOL_MIN = 24  # below this many renders, starting worker processes costs more than it saves
 RELATED_K, RELATED_WINDOW = 4, 3
-# A file whose mtime or ctime lies this close to the moment it was looked at may change again within the same
-# timestamp tick: its stat is not trusted next time (the "racy git" problem), so its content is hashed again.
-_RACY_NS = 2_000_000_000
 
 
 # ---- results ------------------------------------------------------------------------------------------------
@@ -66,6 +73,7 @@ class BuildSummary:
     skipped: list[str] = field(default_factory=list)  # drafts left out because they are not approved
     files: int = 0
     seconds: float = 0.0
+    held: dict[str, str] = field(default_factory=dict)  # slug → date of the approved version served for an edit
 
     def page_for(self, slug: str) -> Path:
         """The built page of an article; BuildError if it was not built (e.g. not approved)."""
@@ -76,6 +84,8 @@ class BuildSummary:
 
     def __str__(self) -> str:
         extra = f"; {len(self.skipped)} not approved ({', '.join(self.skipped[:5])})" if self.skipped else ""
+        if self.held:
+            extra += f"; {len(self.held)} serving their approved version while an edit awaits review"
         return (
             f"built {len(self.articles)} article(s) into {self.out} "
             f"({self.written} rendered, {self.reused} reused, {self.seconds:.2f}s){extra}"
@@ -106,17 +116,23 @@ class ArticlePages(Mapping[str, Path]):
 
 
 class Evidence(Protocol):
+    verifies_files: bool  # whether versions() are hashes of the report files' bytes (the store), or made up (tests)
+
     def versions(self) -> dict[str, str]: ...
+    def errors(self) -> dict[str, str]: ...
     def index(self, ids: Iterable[str] | None = None) -> EvidenceIndex: ...
 
 
 Check = Callable[["Draft", "EvidenceIndex", dict[str, str]], "FileResult"]
 Approve = Callable[["Draft", "FileResult", "EvidenceIndex", Path], bool]
+ApprovedVersion = Callable[[Path], "Approval | None"]  # the approval file, read (None: there is none)
 
 
 class StoreEvidence:
     """The evidence store of a content root: cheap version lookups; reports' figures and pages loaded only when
     needed, and only for the reports asked for (checking one edited draft needs just the reports it cites)."""
+
+    verifies_files = True
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -130,6 +146,15 @@ class StoreEvidence:
 
         with Store(self.path, readonly=True) as store:
             return {r.id: f"{r.sha256}:{r.version}" for r in store.reports()}
+
+    def errors(self) -> dict[str, str]:
+        """The last ingest's error per report (a PDF replaced by one that cannot be read, or deleted)."""
+        if not self.path.is_file():
+            return {}
+        from evidence.store import Store
+
+        with Store(self.path, readonly=True) as store:
+            return store.errors()
 
     def index(self, ids: Iterable[str] | None = None) -> EvidenceIndex:
         """An index holding at least the reports `ids` (every report when None)."""
@@ -154,11 +179,16 @@ class StoreEvidence:
 class IndexEvidence:
     """Evidence from an index built in memory (tests, tools)."""
 
+    verifies_files = False
+
     def __init__(self, index: EvidenceIndex) -> None:
         self._index = index
 
     def versions(self) -> dict[str, str]:
         return {rid: f"{r.sha256}:{r.version}" for rid, r in self._index.reports.items()}
+
+    def errors(self) -> dict[str, str]:
+        return {}
 
     def index(self, ids: Iterable[str] | None = None) -> EvidenceIndex:
         return self._index
@@ -176,142 +206,13 @@ def default_approve(draft: Draft, result: FileResult, index: EvidenceIndex, appr
     return is_approved(draft, result, index, approvals)
 
 
-# ---- helpers ------------------------------------------------------------------------------------------------
+def default_approved_version(path: Path) -> Approval | None:
+    from qc.review import load_approval
+
+    return load_approval(path)
 
 
-def _h(*parts: Any) -> str:
-    """A cache key: the hash of the parts' repr (built from str, int, tuple, list, dict and dataclass values)."""
-    return sha256_bytes(repr(parts))[:32]
-
-
-def _files_hash(paths: Iterable[Path]) -> str:
-    return _h(*[(str(p.name), sha256_bytes(p.read_bytes())) for p in sorted(paths) if p.is_file()])
-
-
-def _tree_files(root: Path, pattern: str = "*") -> list[Path]:
-    # Bytecode caches are not sources: a fresh .pyc must not change a build key.
-    if not root.is_dir():
-        return []
-    return sorted(p for p in root.rglob(pattern) if p.is_file() and "__pycache__" not in p.parts)
-
-
-@lru_cache(maxsize=65536)
-def tag_slug(tag: str) -> str:
-    """A tag's folder name: NFKC, lower case, runs of anything but letters and digits → '-'."""
-    s = re.sub(r"[\W_]+", "-", unicodedata.normalize("NFKC", tag).lower()).strip("-")
-    return s or "tag-" + sha256_bytes(tag)[:8]
-
-
-@dataclass
-class _File:
-    """A draft or approval file: its name, stat fingerprint and content hash (bytes kept when read this build)."""
-
-    name: str
-    path: Path
-    fp: tuple[int, int, int, int]  # size, mtime_ns, ctime_ns, inode
-    sha: str
-    raw: bytes | None = None
-
-
-def _scan(folder: Path, suffix: str, known: dict[str, list[Any]], max_bytes: int | None = None) -> list[_File]:
-    """Every `*<suffix>` file of `folder` by name, hashed only when its stat differs from the one `known` records
-    (so an unchanged tree of 1,000 drafts costs 1,000 stat calls, not 1,000 reads)."""
-    try:
-        with os.scandir(folder) as it:
-            names = sorted(e.name for e in it if e.name.endswith(suffix))
-    except (FileNotFoundError, NotADirectoryError):
-        return []
-    out: list[_File] = []
-    for name in names:
-        path = folder / name
-        st = os.stat(path)
-        if max_bytes is not None and st.st_size > max_bytes:
-            from qc.draft import check_article_size
-
-            check_article_size(path, max_bytes)  # before reading: a runaway file must not fill memory
-        fp = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
-        prev = known.get(name)
-        if prev is not None and tuple(prev[:4]) == fp:
-            out.append(_File(name, path, fp, prev[4]))
-        else:
-            raw = path.read_bytes()
-            out.append(_File(name, path, fp, sha256_bytes(raw), raw))
-    return out
-
-
-def _stats(files: list[_File], now_ns: int) -> dict[str, list[Any]]:
-    """The fingerprints worth trusting next time (not those of files touched moments ago)."""
-    return {f.name: [*f.fp, f.sha] for f in files if max(f.fp[1], f.fp[2]) < now_ns - _RACY_NS}
-
-
-# ---- templates ----------------------------------------------------------------------------------------------
-
-_ENV: dict[tuple[str, str | None], jinja2.Environment] = {}
-_BYTECODE: list[Path] = []  # where compiled templates are cached (set per build: the content root's state folder)
-
-
-def _env() -> jinja2.Environment:
-    import jinja2
-
-    # SITE_TEMPLATES is read at call time, so a test can point the build at other templates.
-    cache_dir = str(_BYTECODE[-1]) if _BYTECODE else None
-    key = (str(SITE_TEMPLATES), cache_dir)
-    if key not in _ENV:
-        bcc = None
-        if cache_dir is not None:
-            os.makedirs(cache_dir, exist_ok=True)
-            bcc = _bytecode_cache(cache_dir)
-        _ENV[key] = jinja2.Environment(
-            loader=jinja2.FileSystemLoader(key[0]),
-            undefined=jinja2.StrictUndefined,
-            autoescape=True,
-            trim_blocks=True,
-            lstrip_blocks=True,
-            keep_trailing_newline=True,
-            bytecode_cache=bcc,
-        )
-    return _ENV[key]
-
-
-def _bytecode_cache(directory: str) -> Any:
-    """Compiled templates cached on disk (the class is made on first use, so jinja2 loads lazily)."""
-    import jinja2
-
-    class BytecodeCache(jinja2.FileSystemBytecodeCache):
-        """Compiled templates on disk (Jinja checks each against its source); an unreadable entry is compiled anew."""
-
-        def load_bytecode(self, bucket: Any) -> None:
-            try:
-                super().load_bytecode(bucket)
-            except Exception:  # a damaged cache file is no reason to fail a build
-                bucket.reset()
-
-    return BytecodeCache(directory)
-
-
-def _template_error(e: Exception) -> BuildError:
-    """A Jinja error as a BuildError naming the template file and line."""
-    import jinja2
-
-    if isinstance(e, jinja2.TemplateSyntaxError):
-        return BuildError(f"template error: {e.message}", path=e.filename or e.name, line=e.lineno)
-    tb = e.__traceback__
-    where: tuple[str | None, int | None] = (None, None)
-    while tb is not None:
-        fn = tb.tb_frame.f_code.co_filename
-        if fn.startswith(str(TEMPLATES)) or fn.endswith((".html", ".xml", ".txt")):
-            where = (fn, tb.tb_lineno)
-        tb = tb.tb_next
-    return BuildError(f"template error: {e}", path=where[0], line=where[1])
-
-
-def _render_template(name: str, **ctx: Any) -> str:
-    import jinja2
-
-    try:
-        return _env().get_template(name).render(**ctx)
-    except jinja2.TemplateError as e:
-        raise _template_error(e) from e
+# ---- inputs -----------------------------------------------------------------------------------------------
 
 
 # ---- worker processes ---------------------------------------------------------------------------------------
@@ -330,20 +231,12 @@ class _GateTask:
     need_qc: bool
 
 
-def _cited(result: FileResult) -> tuple[str, list[str]]:
-    """The figures a draft's numbers rest on, as sorted `report\\tfigure` lines, and the reports they belong to
-    in order of first citation. A failed number's nearest figure is not cited."""
-    from qc.models import OK_STATUSES
-
-    pairs = [(n.source.report, n.source.figure) for n in result.numbers if n.source and n.status in OK_STATUSES]
-    return "\n".join(sorted({f"{r}\t{f}" for r, f in pairs})), list(dict.fromkeys(r for r, _ in pairs))
-
-
 def _gate_task(i: int) -> tuple[str, list[str], bool]:
     from qc.models import FileResult
+    from qc.review import article_index
 
     task: _GateTask = _W["gate"][i]
-    sub = _W["index"].subset(task.draft.meta.evidence)
+    sub = article_index(task.draft, _W["index"])  # the reports the draft names: the scope review and publish use
     result = None
     if not task.need_qc:
         try:
@@ -352,17 +245,17 @@ def _gate_task(i: int) -> tuple[str, list[str], bool]:
             result = None
     if result is None:
         result = _W["check"](task.draft, sub, _W["severity"])
-        _cache_write(task.qc_path, result.model_dump_json())
+        cache_write(task.qc_path, result.model_dump_json())
         task.qc_path.with_suffix(".nums").unlink(missing_ok=True)  # the pages' copy of its numbers, made again
-    cited, reports = _cited(result)
-    _cache_write(task.qc_path.with_suffix(".cited"), cited)  # for the evidence library, read only when it changes
+    cited, reports = cited_lines(result)
+    cache_write(task.qc_path.with_suffix(".cited"), cited)  # for the evidence library, read only when it changes
     return sha256_bytes(cited)[:16], reports, bool(_W["approve"](task.draft, result, sub, _W["approvals"]))
 
 
 def _render_task(i: int) -> tuple[dict[str, str], bytes]:
     """One article page, written to the page cache; its plain texts and its search entry go back to the build,
     which writes the entries into the search shards (one file per shard, not one more per page)."""
-    from pipeline.pages import load_numbers, render_article
+    from pipeline.website.article import load_numbers, render_article
 
     job, qc_path, page_path = _W["render"][i]
     if job.draft is None:
@@ -370,7 +263,7 @@ def _render_task(i: int) -> tuple[dict[str, str], bytes]:
     if job.numbers is None:
         job.numbers = load_numbers(qc_path)
     html, texts, fragment = render_article(job)
-    _cache_write(page_path, html)
+    cache_write(page_path, html)
     return texts, fragment.encode("utf-8")
 
 
@@ -405,131 +298,6 @@ def _worker(parent: int) -> None:
 # ---- the build ----------------------------------------------------------------------------------------------
 
 
-@dataclass
-class _Item:
-    """One draft as the build tracks it (metadata as plain JSON data, so unchanged drafts need no parsing)."""
-
-    name: str
-    path: Path
-    sha: str
-    meta: dict[str, Any]
-    slug: str
-    draft: Draft | None = None
-    qc_key: str = ""
-    cited: str = ""  # hash of the figures its numbers rest on (listed in the QC cache's `<qc_key>.cited`)
-    cited_reports: list[str] = field(default_factory=list)
-    approval_key: str = ""
-    approved: bool = False
-    page_key: str = ""
-    texts: dict[str, str] = field(default_factory=dict)  # plain title and answer, for listings and feeds
-    entry: bytes | None = None  # its search entry, when rendered by this build (else in the last build's shards)
-
-    # Read from `meta` once: listings, keys and related articles ask for them thousands of times per build.
-    date: str = field(init=False)
-    tags: tuple[str, ...] = field(init=False)
-    evidence: tuple[str, ...] = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.date = str(self.meta["date"])
-        self.tags = tuple(self.meta.get("tags") or ())
-        self.evidence = tuple(self.meta.get("evidence") or ())
-
-
-class _Cache:
-    """Derived build state under `.publish/site/`: per-draft metadata and keys, QC results, rendered pages.
-
-    `quick` (the last build's key and the drafts' stat fingerprints) is all a no-op build reads; `state` holds the
-    rest. Both are plain data in marshal format, which reads and writes 5–10× faster than JSON (what an edit waits
-    for); the version stamp names the Python version, as marshal's format may change with it. Cache files are
-    content-addressed and replaced whole, without fsync: all of it is derived data.
-    """
-
-    VERSION = f"{STATE_VERSION}:py{sys.version_info[0]}.{sys.version_info[1]}"
-
-    def __init__(self, root: ContentRoot) -> None:
-        self.dir = root.state / "site"
-        self.state_path = self.dir / "state.marshal"
-        self.quick_path = self.dir / "quick.marshal"
-        self._qc, self._pages = self.dir / "qc", self.dir / "pages"
-        self._pages_str = str(self._pages)
-
-    @classmethod
-    def _read(cls, path: Path) -> dict[str, Any]:
-        try:
-            data = marshal.loads(path.read_bytes())
-        except (OSError, ValueError, EOFError, TypeError):  # missing, damaged or foreign: build without it
-            return {}
-        return data if isinstance(data, dict) and data.get("version") == cls.VERSION else {}
-
-    def load(self) -> dict[str, Any]:
-        return self._read(self.state_path)
-
-    def quick(self) -> dict[str, Any]:
-        return self._read(self.quick_path)
-
-    def save_state(self, state: dict[str, Any]) -> None:
-        _cache_write(self.state_path, marshal.dumps({"version": self.VERSION, **state}))
-
-    def save_quick(self, quick: dict[str, Any]) -> None:
-        _cache_write(self.quick_path, marshal.dumps({"version": self.VERSION, **quick}))
-
-    def listing(self, sub: str) -> set[str]:
-        """File names in a cache folder: one directory read instead of a stat per cached file."""
-        try:
-            return set(os.listdir(self.dir / sub))
-        except (FileNotFoundError, NotADirectoryError):
-            return set()
-
-    def result_path(self, key: str) -> Path:
-        return self._qc / f"{key}.json"
-
-    def cited(self, key: str) -> list[tuple[str, str]]:
-        """(report, figure) of every figure the numbers of QC result `key` rest on."""
-        from qc.models import FileResult
-
-        try:
-            text = (self._qc / f"{key}.cited").read_text(encoding="utf-8")
-        except OSError:  # written by an interrupted build's gate, or lost: the result itself says
-            text = _cited(FileResult.model_validate_json(self.result_path(key).read_bytes()))[0]
-        return [tuple(line.split("\t", 1)) for line in text.split("\n") if line]  # type: ignore[misc]
-
-    def page_path(self, key: str) -> Path:
-        return self._pages / f"{key}.html"
-
-    def page_file(self, key: str) -> str:
-        """`page_path` as a plain string: the plan of a big site names thousands of them."""
-        return f"{self._pages_str}/{key}.html"
-
-    def offsets_path(self, key: str) -> Path:
-        """Where each article's entry lies in a cached search.json, so the next one is spliced, not rebuilt."""
-        return self._pages / f"{key}.idx"
-
-    def manifest_path(self, build_key: str) -> Path:
-        return self.dir / "manifests" / f"{build_key}.json"
-
-    def manifest(self, build_key: str) -> dict[str, str] | None:
-        try:
-            data = json.loads(self.manifest_path(build_key).read_bytes())
-        except (OSError, ValueError):
-            return None
-        return data if isinstance(data, dict) else None
-
-    def save_manifest(self, build_key: str, files: dict[str, str]) -> None:
-        _cache_write(self.manifest_path(build_key), json.dumps(files, ensure_ascii=False))
-
-    def keep_manifests(self, keep: set[str]) -> None:
-        for name in self.listing("manifests"):
-            if name.endswith(".json") and name[: -len(".json")] not in keep:
-                (self.dir / "manifests" / name).unlink(missing_ok=True)
-
-    def prune(self, sub: str, names: set[str], keep: set[str]) -> None:
-        """Delete the entries of cache folder `sub` (its file `names`, listed earlier in the build) whose key is not
-        kept: what the last build used and this one no longer does, and leftovers of an interrupted build."""
-        for name in names:
-            if name.split(".", 1)[0] not in keep and not name.startswith("."):
-                (self.dir / sub / name).unlink(missing_ok=True)
-
-
 def _guard_out(root: ContentRoot, out: Path) -> None:
     src = root.path.resolve()
     for p in (src, root.reports.resolve(), root.articles.resolve(), root.approvals.resolve(), root.state.resolve()):
@@ -541,53 +309,25 @@ def _guard_out(root: ContentRoot, out: Path) -> None:
         raise InputError(f"{out} exists and was not built by Proofpress; remove it or choose another --out", path=out)
 
 
-def _cache_write(path: Path, data: str | bytes) -> None:
-    """Replace a cache file whole (no fsync: the cache is derived data, rebuilt if ever lost)."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    raw = data.encode("utf-8") if isinstance(data, str) else data
-    try:
-        tmp.write_bytes(raw)
-    except FileNotFoundError:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_bytes(raw)
-    os.replace(tmp, path)
-
-
-def _write(path: Path, data: str | bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
-
-
-def _link_or_copy(src: Path | str, dst: Path, *, mkdir: bool = True) -> None:
-    if mkdir:
-        dst.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        os.link(src, dst)  # cached pages are immutable (content-addressed), so sharing their inode is safe
-    except OSError:
-        shutil.copyfile(src, dst)
-
-
 def build_site(
     root: ContentRoot, *, out: Path | None = None, preview: bool = False, echo: Callable[..., None] | None = None
 ) -> BuildSummary:
     """Check, gate and render the content root into `out` (default `<root>/public`), atomically and incrementally.
 
     Every draft, the registry, the evidence and each approval are read and validated before anything is
-    written; only approved articles are built (all of them with `preview`, unapproved ones under a banner).
+    written; only approved articles are built (all of them with `preview`, unapproved ones under a banner, into
+    `[site] preview_output` unless `out` says otherwise: production never holds unapproved content).
     """
     return _build(
         root,
-        out=out,
+        out=out if out is not None else (root.preview_output if preview else root.output),
         preview=preview,
         echo=echo,
         evidence=StoreEvidence(root.store),
         check=default_check,
         approve=default_approve,
+        approved_version=default_approved_version,
     )
-
-
-def _code_hash() -> str:
-    return _files_hash([*_CODE, *_tree_files(SITE_TEMPLATES), *_tree_files(STATIC)])
 
 
 def _build(
@@ -599,31 +339,38 @@ def _build(
     evidence: Evidence,
     check: Check,
     approve: Approve,
+    approved_version: ApprovedVersion | None = None,
 ) -> BuildSummary:
     t0 = time.perf_counter()
     say: Echo = echo or (lambda *_a, **_k: None)
     out = Path(out or root.output).resolve()
     _guard_out(root, out)
     recover_dir(out)  # a build killed mid-way left a half-written folder (or the live site moved aside)
-    cache = _Cache(root)
+    cache = BuildCache(root)
     quick = cache.quick()
     known = quick.get("stats") or {}
     now_ns = time.time_ns()
     registry = load_registry(root.reports)
     versions = evidence.versions()
     max_bytes = root.config.limits.max_article_bytes
-    drafts = _scan(root.articles, ".md", known.get("articles") or {}, max_bytes)
-    approval_files = _scan(root.approvals, ".json", known.get("approvals") or {})
+    drafts = scan(root.articles, ".md", known.get("articles") or {}, max_bytes, "draft")
+    approval_files = scan(root.approvals, ".json", known.get("approvals") or {}, MAX_APPROVAL_BYTES, "approval")
     approvals = {f.name: f.sha for f in approval_files}
-    pdfs = []
+    # Report files by content hash (read again only when their stat changed): what the site copies is what was checked.
+    reports: dict[str, SourceFile | InputError] = {}
     for e in registry:
-        f = root.reports / e.file
-        st = f.stat() if f.is_file() else None
-        pdfs.append((e.id, e.file, st.st_size if st else None, st.st_mtime_ns if st else None))
-    code = _code_hash()
-    qc_code = _files_hash(_tree_files(_QC_CODE, "*.py"))  # sources only: .pyc files change on first import
+        path = report_file(root.reports, e)  # a symlink out of reports/ is refused outright
+        try:
+            f = fingerprint(path, e.id, known.get("reports") or {}, root.config.limits.max_pdf_bytes, f"report {e.id}")
+            f.raw = None  # read again, and checked, when copied into the site
+            reports[e.id] = f
+        except InputError as err:
+            reports[e.id] = err
+    errors = evidence.errors()
+    code = code_hash()
+    qc_code = files_hash(tree_files(_QC_CODE, "*.py"))  # sources only: .pyc files change on first import
     config_bytes = (root.path / CONFIG_NAME).read_bytes() if (root.path / CONFIG_NAME).is_file() else b""
-    build_key = _h(
+    build_key = cache_key(
         STATE_VERSION,
         code,
         qc_code,
@@ -633,36 +380,51 @@ def _build(
         versions,
         [(f.name, f.sha) for f in drafts],
         approvals,
-        pdfs,
+        [(rid, f.sha if isinstance(f, SourceFile) else str(f)) for rid, f in reports.items()],
+        sorted(errors.items()),
     )
-    stats = {"articles": _stats(drafts, now_ns), "approvals": _stats(approval_files, now_ns)}
+    files = [f for f in reports.values() if isinstance(f, SourceFile)]
+    stats = {
+        "articles": trusted_stats(drafts, now_ns),
+        "approvals": trusted_stats(approval_files, now_ns),
+        "reports": trusted_stats(files, now_ns),
+    }
     marker = out / MARKER
     if marker.is_file() and marker.read_text(encoding="utf-8").strip() == build_key and quick.get("key") == build_key:
         if stats != known:  # touched but unchanged files: remember their new stat, so they are not read again
             cache.save_quick({**quick, "stats": stats})
         built = ArticlePages(out, quick.get("articles", []))
-        summary = BuildSummary(out, 0, len(built), built, list(quick.get("skipped", [])), 0, time.perf_counter() - t0)
+        held = dict(quick.get("held") or {})
+        summary = BuildSummary(
+            out, 0, len(built), built, list(quick.get("skipped", [])), 0, time.perf_counter() - t0, held
+        )
+        for slug, date in held.items():
+            say(f"build: {slug}: serving the version approved {date}; the current draft awaits review")
         say(f"build: nothing changed since the last build ({len(built)} articles)")
         return summary
-    _BYTECODE[:] = [cache.dir / "jinja"]
-    inputs = _Inputs(cache, quick, stats, registry, versions, drafts, approvals, code, qc_code, build_key)
-    return _full_build(root, out, preview, say, evidence, check, approve, t0, inputs)
+    T.BYTECODE[:] = [cache.dir / "jinja"]
+    inputs = _Inputs(
+        cache, quick, stats, registry, versions, drafts, approvals, code, qc_code, build_key, reports, errors
+    )
+    return _full_build(root, out, preview, say, evidence, check, approve, approved_version, t0, inputs)
 
 
 @dataclass
 class _Inputs:
     """What a build looked at to decide whether anything changed, handed on to the build that follows."""
 
-    cache: _Cache
+    cache: BuildCache
     quick: dict[str, Any]  # the last build's key, its articles and the drafts' trusted stats
     stats: dict[str, Any]  # this build's stats, saved for the next one
     registry: list[Any]
     versions: dict[str, str]
-    drafts: list[_File]
+    drafts: list[SourceFile]
     approvals: dict[str, str]  # approval file name → sha256
     code: str  # hash of the page code, templates and static files
     qc_code: str
     build_key: str
+    reports: dict[str, SourceFile | InputError]  # report id → its file's content hash, or why it cannot be read
+    errors: dict[str, str]  # report id → the last ingest's error
 
 
 def _full_build(
@@ -673,12 +435,14 @@ def _full_build(
     evidence: Evidence,
     check: Check,
     approve: Approve,
+    approved_version: ApprovedVersion | None,
     t0: float,
     inputs: _Inputs,
 ) -> BuildSummary:
-    from pipeline import pages
     from pipeline.brief import SLUG
-    from qc.draft import parse_draft
+    from pipeline.website import article, pages, search
+    from pipeline.website.contexts import ArticleLink, site_context
+    from qc.draft import parse_draft, stray_citations
 
     cache, registry, versions, code = inputs.cache, inputs.registry, inputs.versions, inputs.code
     max_bytes = root.config.limits.max_article_bytes
@@ -686,15 +450,17 @@ def _full_build(
     # 1. Every draft, parsed (or its metadata reused when its bytes are unchanged) and validated.
     state = cache.load()
     old: dict[str, Any] = state.get("drafts") or {}
-    items: list[_Item] = []
+    items: list[DraftItem] = []
     for f in inputs.drafts:
         prev = old.get(f.name)
-        if prev and prev.get("sha") == f.sha:
-            items.append(_Item(f.name, f.path, f.sha, prev["meta"], prev["slug"]))
+        if prev and prev.get("sha") == f.sha and not prev.get("served"):
+            items.append(DraftItem(f.name, f.path, f.sha, prev["meta"], prev["slug"]))
             continue
-        draft = _parse(f.path, f.raw if f.raw is not None else f.path.read_bytes(), max_bytes, parse_draft)
-        meta = draft.meta.model_dump(mode="json", include=_META_KEYS)
-        items.append(_Item(f.name, f.path, f.sha, meta, draft.slug, draft=draft))
+        raw = f.raw if f.raw is not None else read_regular(f.path, max_bytes, "draft")
+        draft = _parse(f.path, raw, max_bytes, parse_draft)
+        for line, marker in stray_citations(draft.text, frozenset(e.id for e in registry)):
+            say(f"warning: {f.path}:{line}: {marker} is not a citation; write 【出处:…】 or [source: …]", err=True)
+        items.append(_item(f.name, f.path, f.sha, draft))
     seen: dict[str, Path] = {}
     for it in items:
         if not SLUG.match(it.slug):
@@ -703,7 +469,7 @@ def _full_build(
             raise InputError(f"slug {it.slug!r} is also used by {seen[it.slug].name}", path=it.path)
         seen[it.slug] = it.path
 
-    def draft_of(it: _Item) -> Draft:
+    def draft_of(it: DraftItem) -> Draft:
         if it.draft is None:
             it.draft = _reread(it.path, it.sha, max_bytes)
         return it.draft
@@ -713,32 +479,34 @@ def _full_build(
 
     # 3. The approval gate, reused when QC's result and the approval file are unchanged.
     results = cache.listing("qc")
-    gate: list[tuple[_Item, _GateTask]] = []
-    n_qc = 0
     # A key's inputs beyond the draft's own bytes, hashed once: when they and the draft are unchanged, the draft's
     # key is the last build's (comparing two strings instead of hashing its description, thousands of times).
-    qc_salt = _h("qc", sorted(versions.items()), severity, inputs.qc_code)
+    qc_salt = cache_key("qc", sorted(versions.items()), severity, inputs.qc_code)
     same_qc = state.get("qc_salt") == qc_salt
-    for it in items:
-        prev = old.get(it.name) or {}
-        if same_qc and prev.get("sha") == it.sha and prev.get("qc"):
-            it.qc_key = prev["qc"]
-        else:
-            ev = sorted(set(it.evidence))
-            it.qc_key = _h("qc", it.sha, [(r, versions.get(r)) for r in ev], severity, inputs.qc_code)
-        it.approval_key = _h("approval", it.qc_key, inputs.approvals.get(f"{it.slug}.json"))
-        qc_cached = f"{it.qc_key}.json" in results
-        if qc_cached and prev.get("approval") == it.approval_key:
-            it.cited, it.cited_reports, it.approved = prev["cited"], prev["cited_reports"], bool(prev["approved"])
-        else:
-            gate.append((it, _GateTask(draft_of(it), cache.result_path(it.qc_key), not qc_cached)))
-            n_qc += not qc_cached
-    if gate:
-        say(f"build: checking {n_qc} draft(s), gating {len(gate)}")
+
+    def gate(todo: list[DraftItem]) -> None:
+        tasks: list[tuple[DraftItem, _GateTask]] = []
+        n_qc = 0
+        for it in todo:
+            prev = old.get(it.name) or {}
+            if same_qc and prev.get("sha") == it.sha and prev.get("qc") and not prev.get("served"):
+                it.qc_key = prev["qc"]
+            else:
+                it.qc_key = cache_key("qc", it.sha, [(r, versions.get(r)) for r in it.names], severity, inputs.qc_code)
+            it.approval_key = cache_key("approval", it.qc_key, inputs.approvals.get(f"{it.slug}.json"))
+            qc_cached = f"{it.qc_key}.json" in results
+            if qc_cached and prev.get("approval") == it.approval_key and not prev.get("served"):
+                it.cited, it.cited_reports, it.approved = prev["cited"], prev["cited_reports"], bool(prev["approved"])
+            else:
+                tasks.append((it, _GateTask(draft_of(it), cache.result_path(it.qc_key), not qc_cached)))
+                n_qc += not qc_cached
+        if not tasks:
+            return
+        say(f"build: checking {n_qc} draft(s), gating {len(tasks)}")
         t_qc = time.perf_counter()
-        wanted = {r for it, _ in gate for r in it.evidence}
+        wanted = {r for it, _ in tasks for r in it.names}
         _W.update(
-            gate=[t for _, t in gate],
+            gate=[t for _, t in tasks],
             index=evidence.index(wanted),
             check=check,
             approve=approve,
@@ -746,12 +514,49 @@ def _full_build(
             approvals=root.approvals,
         )
         try:
-            outcomes = _run(_gate_task, len(gate))
+            outcomes = _run(_gate_task, len(tasks))
         finally:
             _W.clear()
-        for (it, _), (cited, reports, approved) in zip(gate, outcomes, strict=True):
+        for (it, _), (cited, reports, approved) in zip(tasks, outcomes, strict=True):
             it.cited, it.cited_reports, it.approved = cited, reports, approved
         say(f"build: checked {n_qc} draft(s) in {time.perf_counter() - t_qc:.2f}s")
+
+    gate(items)
+    # An article edited since its approval keeps serving the approved version (the approval holds its text) until
+    # the new one is approved; one whose approval no longer holds for its approved text stops the build (below).
+    stale: list[tuple[DraftItem, Approval]] = []
+    held: dict[str, str] = {}
+    if approved_version is not None and not preview:  # a preview shows the drafts as they are
+        fallback: list[tuple[int, DraftItem, Approval]] = []
+        for i, it in enumerate(items):
+            if it.approved or f"{it.slug}.json" not in inputs.approvals:
+                continue
+            approval = approved_version(root.approvals / f"{it.slug}.json")
+            if approval is None:
+                continue
+            served = _approved_draft(approval, it, draft_of(it), max_bytes)
+            if served is None:
+                stale.append((it, approval))
+            else:
+                new = _item(it.name, it.path, sha256_bytes(served.text), served, approval.time[:10])
+                fallback.append((i, new, approval))
+        gate([new for _, new, _ in fallback])
+        for i, new, approval in fallback:
+            if new.approved:
+                held[new.slug] = new.served
+                say(
+                    f"build: {new.slug}: serving the version approved {new.served}; the current draft awaits review "
+                    f"(publish review {_review_arg(items[i].path)})"
+                )
+                items[i] = new
+            else:
+                stale.append((items[i], approval))
+    stale_slugs = {s.slug for s, _ in stale}
+    _check_sources(
+        [it for it in items if it.approved or preview or it.slug in stale_slugs], inputs, evidence.verifies_files
+    )
+    if stale and not preview:
+        raise AwaitingReview(_stale_message(stale, versions))
     built_items = [it for it in items if it.approved or preview]
     skipped = sorted(it.slug for it in items if not (it.approved or preview))
     # Newest first; ties by slug so the order never depends on the file system.
@@ -759,9 +564,9 @@ def _full_build(
     built_items.sort(key=lambda it: it.date, reverse=True)
 
     # 4. Site-wide context.
-    site = pages.site_context(root.config.site, preview, _files_hash(_tree_files(STATIC))[:10])
-    report_infos = {e.id: pages.ReportInfo(e.id, e.title, e.date.isoformat(), e.access, e.file) for e in registry}
-    site_key = _h(site)
+    site = site_context(root.config.site, preview, files_hash(tree_files(T.STATIC))[:10])
+    report_infos = {e.id: article.ReportInfo(e.id, e.title, e.date.isoformat(), e.access, e.file) for e in registry}
+    site_key = cache_key(site)
     info_keys = {rid: repr(info) for rid, info in report_infos.items()}
     changed = {it.slug for it in items if (old.get(it.name) or {}).get("sha") != it.sha}
     # Related articles depend only on the built articles' order, tags and reports: the last build's map stands while
@@ -783,17 +588,17 @@ def _full_build(
     # 5. Article pages, reused when everything they show is unchanged.
     page_files = cache.listing("pages")
     # A page is reused only with its search entry, which lives in the last build's search shards.
-    shards = pages.SearchShards(cache, state.get("search"), page_files)
-    todo: list[tuple[_Item, ArticleJob]] = []
-    links_made: dict[str, pages.ArticleLink] = {}
+    shards = search.SearchShards(cache, state.get("search"), page_files)
+    todo: list[tuple[DraftItem, ArticleJob]] = []
+    links_made: dict[str, ArticleLink] = {}
 
-    def related_link(slug: str) -> pages.ArticleLink:
+    def related_link(slug: str) -> ArticleLink:
         # Each article is some seven others' related link: made once, shared (links are immutable).
         if slug not in links_made:
             links_made[slug] = pages.article_link(by_slug[slug], "../../", with_answer=False)
         return links_made[slug]
 
-    page_salt = _h("page", code, site_key, sorted(info_keys.items()))
+    page_salt = cache_key("page", code, site_key, sorted(info_keys.items()))
     same_pages = state.get("page_salt") == page_salt
     for it in built_items:
         last = old.get(it.name) or {}
@@ -801,6 +606,7 @@ def _full_build(
             same_pages
             and last.get("page")
             and last.get("qc") == it.qc_key  # the draft's bytes, its reports, and with them its cited reports
+            and last.get("approval") == it.approval_key  # and the approval, whose waivers' reasons the page shows
             and last.get("approved") == it.approved
             and last_map.get(it.slug) == related[it.slug]
             and changed.isdisjoint(related[it.slug])  # what its related links show comes from their drafts' bytes
@@ -810,8 +616,15 @@ def _full_build(
             info_ids = _info_ids(it, report_infos)
             rel = [by_slug[s] for s in related[it.slug]]
             rel_sig = [(x.slug, str(x.meta["title"]), x.date, str(x.meta.get("lang", "zh"))) for x in rel]
-            it.page_key = _h(
-                "page", it.slug, code, it.qc_key, it.approved, site_key, [info_keys[r] for r in info_ids], rel_sig
+            it.page_key = cache_key(
+                "page",
+                it.slug,
+                code,
+                it.approval_key,
+                it.approved,
+                site_key,
+                [info_keys[r] for r in info_ids],
+                rel_sig,
             )
         prev = old.get(it.name)
         if (
@@ -827,8 +640,16 @@ def _full_build(
             links = [related_link(x) for x in related[it.slug]]
             # An unchanged draft is parsed again by the worker that renders it, not here one after another.
             infos = {r: report_infos[r] for r in _info_ids(it, report_infos)}
-            job = pages.ArticleJob(
-                it.draft, None, site, infos, links, it.approved, it.meta, (it.path, it.sha, max_bytes)
+            job = article.ArticleJob(
+                it.draft,
+                None,
+                site,
+                infos,
+                links,
+                it.approved,
+                it.meta,
+                (it.path, it.sha, max_bytes),
+                _waivers(it, root, inputs, approved_version),
             )
             todo.append((it, job))
     if todo:
@@ -845,10 +666,10 @@ def _full_build(
 
     # 6. Everything else; then the new site is written next to the output and swapped in. The folder swapped out
     # is kept as `.<out>.stage` and brought up to date next time, so a build rewrites only the files that changed.
-    plan = _Plan()
+    plan = SitePlan()
     for it in built_items:
         plan.link(f"articles/{it.slug}/index.html", cache.page_file(it.page_key), it.page_key)
-    generated, search = pages.plan_site(
+    generated, search_keys = pages.plan_site(
         plan,
         root,
         site,
@@ -861,18 +682,19 @@ def _full_build(
         site_key,
         shards,
         page_files,
+        _checked_files(inputs, evidence.verifies_files),
     )
-    manifest = plan.manifest()
     stage = out.parent / f".{out.name}.stage"
-    old_files = _stage_manifest(stage, cache)
+    old_files = stage_manifest(stage, cache)
     target = stage if old_files is not None else out.parent / f".{out.name}.new-{uuid.uuid4().hex[:8]}"
     try:
         if old_files is None:
             shutil.rmtree(stage, ignore_errors=True)  # unknown contents (a build died while updating it)
         else:
             (stage / MARKER).unlink()  # until the marker is back, this folder counts as half-written
-        files = _apply(plan, target, old_files)
-        _write(target / MARKER, inputs.build_key + "\n")
+        files = apply_plan(plan, target, old_files)
+        manifest = written_manifest(plan, target)
+        write_file(target / MARKER, inputs.build_key + "\n")
     except BaseException as e:
         if old_files is None:
             shutil.rmtree(target, ignore_errors=True)
@@ -882,7 +704,7 @@ def _full_build(
             raise BuildError(f"cannot write the site: {e}", path=getattr(e, "filename", None) or target) from e
         raise
     cache.save_manifest(inputs.build_key, manifest)
-    _swap(target, out, stage)
+    swap(target, out, stage)
     cache.keep_manifests({inputs.build_key, str(inputs.quick.get("key", ""))})
 
     new_drafts = {
@@ -895,6 +717,7 @@ def _full_build(
             "cited_reports": it.cited_reports,
             "approval": it.approval_key,
             "approved": it.approved,
+            "served": it.served,
             **({"page": it.page_key, "texts": it.texts} if it.page_key else {}),
         }
         for it in items
@@ -903,61 +726,153 @@ def _full_build(
     cache.save_state(
         {
             "drafts": new_drafts,
-            "search": search,
+            "search": search_keys,
             "related": {"code": code, "map": related},
             "qc_salt": qc_salt,
             "page_salt": page_salt,
         }
     )
-    cache.save_quick({"key": inputs.build_key, "articles": list(articles), "skipped": skipped, "stats": inputs.stats})
+    cache.save_quick(
+        {"key": inputs.build_key, "articles": list(articles), "skipped": skipped, "held": held, "stats": inputs.stats}
+    )
     cache.prune("qc", results, {it.qc_key for it in items})
     cache.prune("pages", page_files, {it.page_key for it in built_items} | generated)
     written = len(todo)
-    summary = BuildSummary(out, written, len(built_items) - written, articles, skipped, files, time.perf_counter() - t0)
+    summary = BuildSummary(
+        out, written, len(built_items) - written, articles, skipped, files, time.perf_counter() - t0, held
+    )
     return summary
 
 
-def _info_ids(it: _Item, report_infos: Mapping[str, Any]) -> list[str]:
+def _info_ids(it: DraftItem, report_infos: Mapping[str, Any]) -> list[str]:
     """The reports an article page describes: those its brief names and those its numbers cite."""
     return [r for r in sorted({*it.evidence, *it.cited_reports}) if r in report_infos]
+
+
+def _item(name: str, path: Path, sha: str, draft: Draft, served: str = "") -> DraftItem:
+    """A draft as the build tracks it, with every report it names (brief and citation markers: the QC scope)."""
+    from qc.review import cited_reports
+
+    meta = draft.meta.model_dump(mode="json", include=_META_KEYS)
+    meta["names"] = sorted(cited_reports(draft))
+    return DraftItem(name, path, sha, meta, draft.slug, draft=draft, served=served)
+
+
+def _approved_draft(approval: Approval, it: DraftItem, current: Draft, max_bytes: int) -> Draft | None:
+    """The approved text of an article edited since, parsed; None when there is none to serve: the approval holds
+    no text (or text that is not what it approved), or the draft is the approved text and the approval no longer
+    holds for it (a cited report or the checked numbers changed)."""
+    from qc.draft import parse_draft
+
+    text = approval.draft_text
+    approved_sha = approval.snapshot.draft_sha256
+    if not text or sha256_bytes(text) != approved_sha or current.sha256 == approved_sha:
+        return None
+    try:
+        draft = parse_draft(text, it.path, max_bytes=max_bytes)
+    except PublishError:
+        return None
+    return draft if draft.slug == it.slug else None
+
+
+def _review_arg(draft: Path) -> str:
+    """What to give `publish review` for a draft: its brief when there is one, relative to the cwd when inside it."""
+    brief = draft.with_suffix(".yaml")
+    p = brief if brief.is_file() else draft
+    try:
+        return str(p.relative_to(Path.cwd()))
+    except ValueError:
+        return str(p)
+
+
+def _stale_message(stale: list[tuple[DraftItem, Approval]], versions: dict[str, str]) -> str:
+    """Which approved articles no longer match their approval, and why (a cited report changed, mostly)."""
+    lines = [f"{len(stale)} approved article(s) no longer match their approval; the published site is left as it was:"]
+    for it, approval in stale:
+        why = []
+        for rid, ref in sorted(approval.snapshot.reports.items()):
+            now = versions.get(rid)
+            if now is None:
+                why.append(f"report {rid} is no longer in the evidence store")
+            elif now.split(":")[0] != ref.sha256:
+                sha, _, ver = now.partition(":")
+                why.append(
+                    f"report {rid} changed since the approval (v{ref.version} {ref.sha256[:12]} → v{ver} {sha[:12]})"
+                )
+        if not why:
+            why.append(
+                "its checked numbers changed since the approval"
+                if approval.draft_text
+                else "it was edited and the approval holds no approved text to serve"
+            )
+        lines.append(f"  {it.slug} (approved {approval.time[:10]}): {'; '.join(why)}")
+        lines.append(f"  run: publish review {_review_arg(it.path)}")
+    return "\n".join(lines)
+
+
+def _check_sources(items: list[DraftItem], inputs: _Inputs, verifies: bool) -> None:
+    """Every report the articles to publish name is registered, readable, and the very bytes that were checked;
+    else the build stops before writing anything, naming the file."""
+    registered = {e.id: e for e in inputs.registry}
+    citing: dict[str, list[str]] = {}
+    for it in items:
+        for rid in it.names:
+            if rid not in registered:
+                raise InputError(
+                    f"cites report {rid}, which reports/{REGISTRY_NAME} does not register (renamed or removed?); "
+                    "the published site is left as it was",
+                    path=it.path,
+                )
+            citing.setdefault(rid, []).append(it.slug)
+    versions = inputs.versions
+    for rid, slugs in citing.items():
+        f = inputs.reports.get(rid)
+        held = f"the article(s) citing it ({', '.join(sorted(slugs)[:5])}) are held back and the site is left as it was"
+        if isinstance(f, InputError):
+            raise InputError(f"{f.message}; {held}", path=f.path)
+        assert f is not None
+        err = inputs.errors.get(rid)
+        if err:
+            raise InputError(f"report {rid} cannot be read ({err}); {held}", path=f.path)
+        if verifies and versions.get(rid, "").split(":")[0] != f.sha:
+            raise InputError(f"report {rid} changed since it was last read; run `publish ingest`; {held}", path=f.path)
+
+
+def _waivers(
+    it: DraftItem, root: ContentRoot, inputs: _Inputs, approved_version: ApprovedVersion | None
+) -> dict[str, str]:
+    """The reviewer's reason for each error finding they accepted in the article's approval (shown to readers)."""
+    if approved_version is None or not it.approved or f"{it.slug}.json" not in inputs.approvals:
+        return {}
+    approval = approved_version(root.approvals / f"{it.slug}.json")
+    return {w.finding: w.reason for w in approval.waivers} if approval is not None else {}
+
+
+def _checked_files(inputs: _Inputs, verifies: bool) -> dict[str, tuple[str, int]]:
+    """Content hash and size of every report file whose bytes are the version QC reads (the ones to publish)."""
+    out = {}
+    for rid, f in inputs.reports.items():
+        same = isinstance(f, SourceFile) and (not verifies or inputs.versions.get(rid, "").split(":")[0] == f.sha)
+        if same and rid not in inputs.errors:
+            assert isinstance(f, SourceFile)
+            out[rid] = (f.sha, f.fp[0])
+    return out
 
 
 def _reread(path: Path, sha: str, max_bytes: int) -> Draft:
     """A draft whose bytes were hashed earlier in this build, parsed (and refused if it changed since)."""
     from qc.draft import parse_draft
 
-    raw = path.read_bytes()
+    raw = read_regular(path, max_bytes, "draft")
     if sha256_bytes(raw) != sha:
         raise InputError("the draft changed while the site was being built; build again", path=path)
     return _parse(path, raw, max_bytes, parse_draft)
 
 
 def _parse(path: Path, raw: bytes, max_bytes: int, parse_draft: Callable[..., Draft]) -> Draft:
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise InputError(f"not UTF-8 text: {e}", path=path) from e
-    return parse_draft(text, path, max_bytes=max_bytes)
+    from qc.draft import decode_draft
 
-
-def _swap(new: Path, out: Path, stage: Path) -> None:
-    """Put the new site in place in one atomic exchange where the OS has it (a crash leaves one of them whole);
-    the site it replaces becomes `stage`, the starting point of the next build."""
-    try:
-        replace_dir(new, out, keep_old=stage)
-    except OSError as e:
-        if new != stage:
-            shutil.rmtree(new, ignore_errors=True)
-        raise BuildError(f"cannot move the new site into place: {e}", path=out) from e
-
-
-def _stage_manifest(stage: Path, cache: _Cache) -> dict[str, str] | None:
-    """What the recycled site folder holds (path → fingerprint), or None when it cannot be trusted."""
-    try:
-        key = (stage / MARKER).read_text(encoding="utf-8").strip()
-    except OSError:
-        return None
-    return cache.manifest(key)
+    return parse_draft(decode_draft(raw, path), path, max_bytes=max_bytes)
 
 
 def _related_inputs(meta: dict[str, Any]) -> tuple[str, list[str], list[str]]:
@@ -965,7 +880,7 @@ def _related_inputs(meta: dict[str, Any]) -> tuple[str, list[str], list[str]]:
     return str(meta.get("date")), list(meta.get("tags") or []), list(meta.get("evidence") or [])
 
 
-def _related(items: list[_Item]) -> dict[str, list[str]]:
+def _related(items: list[DraftItem]) -> dict[str, list[str]]:
     """Up to RELATED_K articles sharing tags or reports, from each shared tag's/report's nearest neighbours in
     date order — linear in the number of articles, and an edit only touches its neighbours' pages."""
     slugs = [it.slug for it in items]
@@ -991,68 +906,3 @@ def _related(items: list[_Item]) -> dict[str, list[str]]:
         ranked = sorted((-len(mine & keys[j]), abs(j - i), slugs[j]) for j in cands)
         out[slugs[i]] = [s for _, _, s in ranked[:RELATED_K]]
     return out
-
-
-class _Plan:
-    """Every file of the new site: its path, a fingerprint of its content, and where its content comes from."""
-
-    def __init__(self) -> None:
-        # rel → (fingerprint, source file, how to write it: "link" a content-addressed cache file or "copy")
-        self.files: dict[str, tuple[str, Path | str, str]] = {}
-
-    def link(self, rel: str, src: Path | str, fingerprint: str) -> None:
-        self.files[rel] = (fingerprint, src, "link")
-
-    def copy(self, rel: str, src: Path) -> None:
-        st = src.stat()
-        self.files[rel] = (f"copy:{src}:{st.st_size}:{st.st_mtime_ns}", src, "copy")
-
-    def manifest(self) -> dict[str, str]:
-        return {rel: fp for rel, (fp, _, _) in self.files.items()}
-
-
-def _put(src: Path | str, dst: Path, how: str) -> None:
-    if how == "link":
-        _link_or_copy(src, dst, mkdir=False)
-    else:
-        shutil.copyfile(src, dst)
-
-
-def _apply(plan: _Plan, dest: Path, old: dict[str, str] | None) -> int:
-    """Write the plan into a fresh folder (`old` None), or bring a recycled site folder whose files `old`
-    describes up to date by touching only what differs. Returns how many files were written."""
-    made: set[str] = set()
-
-    def parent_of(rel: str) -> None:
-        parent = rel.rpartition("/")[0]
-        if parent not in made:
-            (dest / parent).mkdir(parents=True, exist_ok=True)
-            made.add(parent)
-
-    written = 0
-    if old is None:
-        dest.mkdir(parents=True)
-        made.add("")
-        for rel, (_, src, how) in plan.files.items():
-            parent_of(rel)
-            _put(src, dest / rel, how)
-            written += 1
-        return written
-    for rel in old.keys() - plan.files.keys():
-        path = dest / rel
-        path.unlink(missing_ok=True)
-        for parent in path.parents:  # an article or tag that is gone leaves no empty folder behind
-            if parent == dest or any(parent.iterdir()):
-                break
-            parent.rmdir()
-    for rel, (fp, src, how) in plan.files.items():
-        if old.get(rel) == fp:
-            continue
-        path = dest / rel
-        parent_of(rel)
-        part = path.with_name(f".{path.name}.part")
-        part.unlink(missing_ok=True)
-        _put(src, part, how)
-        os.replace(part, path)
-        written += 1
-    return written
