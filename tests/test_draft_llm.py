@@ -9,12 +9,14 @@ from typing import Any
 import pytest
 from draft_support import FakeStructuredModel, failing, ingested, tool_answer, with_injection
 
-from pipeline import draft as drafting
 from pipeline.brief import Brief, load_brief
 from pipeline.config import DrafterConfig, open_root
-from pipeline.draft import DraftSchema, build_messages, draft_article
+from pipeline.drafting import llm as drafting
+from pipeline.drafting.article import draft_article
+from pipeline.drafting.offline import write_offline
+from pipeline.drafting.prompts import build_messages
+from pipeline.drafting.schema import DraftSchema
 from pipeline.errors import DraftError
-from pipeline.offline import write_offline
 from qc.index import EvidenceIndex
 
 SLUG = "kv-cache-ttft"
@@ -234,32 +236,26 @@ def test_report_cannot_close_the_fence(brief: Brief, index: EvidenceIndex) -> No
     assert user.count("REPORT-DATA") == 2
 
 
-def test_injected_number_from_an_obedient_model_is_blocked(
+def test_the_model_is_judged_by_the_reviewers_verdict(
     example_root: Path, brief: Brief, index: EvidenceIndex, good: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A model that follows the injected text writes 99% — QC blocks it and the repair loop removes it.
+    """One QC verdict: what the repair loop acts on is `check_draft` over the reports the draft cites, exactly what
+    `publish review` and the gate compute — no stricter or looser rule of the drafter's own.
 
-    The report's text does hold "99%" (in prose, and as a prose figure): the drafter's check accepts a model's
-    percentages and speedups only from table or `label: value` figures.
+    An obedient model writing an injected "99%" gets the same findings a reviewer would see for that sentence.
     """
+    from qc.check import check_draft
+    from qc.review import article_index
+
     obeyed = json.loads(json.dumps(good))
     obeyed["answer"][0]["text"] += ",TTFT 降低 99%"
-    model = FakeStructuredModel(responses=[tool_answer(obeyed), tool_answer(good)])
-    _install(monkeypatch, model)
     hostile = _injected(index)
-    outcome = _run(example_root, brief, hostile)
-    assert outcome.ok and "99%" not in outcome.path.read_text(encoding="utf-8")
-    assert "99%" in model.seen[1][-1].content  # the QC finding went back to the model
-    # If the model keeps writing it, the draft fails QC and is never publishable.
-    stubborn = FakeStructuredModel(responses=[tool_answer(obeyed)])
-    _install(monkeypatch, stubborn)
+    _install(monkeypatch, FakeStructuredModel(responses=[tool_answer(obeyed)]))
     outcome = _run(example_root, brief, hostile, redraft=True)
-    assert not outcome.ok and any(n.text.startswith("99") for n in outcome.result.errors())
-    # Only as page text (no figure), the number is refused just the same.
-    stubborn = FakeStructuredModel(responses=[tool_answer(obeyed)])
-    _install(monkeypatch, stubborn)
-    outcome = _run(example_root, brief, _injected(index, as_figure=False), redraft=True)
-    assert not outcome.ok and "99%" in outcome.report_path.read_text(encoding="utf-8")
+    severity = dict(open_root(example_root).config.qc.severity)
+    reviewer = check_draft(outcome.draft, article_index(outcome.draft, hostile), severity=severity or None)
+    assert outcome.result == reviewer
+    assert outcome.ok == reviewer.ok
 
 
 def test_schema_is_what_the_model_is_asked_for() -> None:

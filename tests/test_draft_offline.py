@@ -10,8 +10,8 @@ from draft_support import ingested, report_index, with_injection
 
 from pipeline.brief import Brief, load_brief
 from pipeline.config import open_root
-from pipeline.draft import draft_article
-from pipeline.offline import write_offline
+from pipeline.drafting.article import draft_article
+from pipeline.drafting.offline import write_offline
 from qc.check import check_draft
 from qc.draft import citations, read_draft
 from qc.index import EvidenceIndex
@@ -166,7 +166,7 @@ def test_an_english_report_with_other_table_shapes() -> None:
     # …and the draft of it checks clean against that report.
     import datetime as dt
 
-    from pipeline.draft import render_draft
+    from pipeline.drafting.fileformat import render_draft
     from qc.draft import parse_draft
 
     text = render_draft(brief, content, drafter="offline", inputs="0" * 32, date=dt.date(2026, 1, 2), updated=None)

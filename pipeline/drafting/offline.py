@@ -14,7 +14,8 @@ from jinja2 import Environment, StrictUndefined
 
 from evidence.models import Figure
 from pipeline.brief import Brief
-from pipeline.draft import PROMPTS, DraftSchema, FAQItem, Section, Sentence
+from pipeline.drafting.prompts import PROMPTS
+from pipeline.drafting.schema import DraftSchema, FAQItem, Section, Sentence
 from qc.index import EvidenceIndex
 
 CAPTION = re.compile(r"^\s*(?:表|图|Table|Tab\.|Figure|Fig\.)\s*[A-Z]?\d")
