@@ -16,12 +16,12 @@ from evidence.fsutil import atomic_write, sha256_bytes
 from pipeline.brief import Brief, DrafterChoice
 from pipeline.config import ContentRoot, DrafterConfig
 from pipeline.drafting.prompts import prompts_hash
-from pipeline.drafting.schema import DraftSchema, Sentence, marker
+from pipeline.drafting.schema import DraftSchema, Sentence, Table, marker
 from pipeline.errors import DraftError
 from qc.draft import check_article_size, parse_draft
 from qc.index import EvidenceIndex
 
-FORMAT_VERSION = "1"  # bump when the rendering changes, so cached drafts are redrafted
+FORMAT_VERSION = "2"  # bump when the rendering changes, so cached drafts are redrafted
 OUTPUT_LINE = re.compile(r"^(\s+output:)[ \t]*\S.*$", re.MULTILINE)
 
 
@@ -160,10 +160,25 @@ def render_body(content: DraftSchema, lang: str) -> str:
             out.append(f"- {_sentence(item, lang)}")
         if sec.items:
             out.append("")
+        for table in sec.tables:
+            lead = _sentence(table.lead, lang, end=":")
+            out += [lead, "", *_table_lines(table), ""]
         if sec.outro:
             out.append(_join(sec.outro, lang))
             out.append("")
     return "\n".join(out).rstrip() + "\n"
+
+
+def _table_lines(table: Table) -> list[str]:
+    def cell(text: str) -> str:
+        return re.sub(r"\s+", " ", text).replace("|", "\\|").strip()
+
+    width = len(table.columns)
+    lines = ["| " + " | ".join(cell(c) for c in table.columns) + " |", "|" + "---|" * width]
+    for row in table.rows:
+        cells = [*row[:width], *[""] * (width - len(row))]
+        lines.append("| " + " | ".join(cell(c) for c in cells) + " |")
+    return lines
 
 
 def render_draft(

@@ -1,382 +1,57 @@
-"""The offline drafter: picks the figures that answer each question and states them from sentence templates."""
+"""The offline drafter: each question answered with the few figures that answer it, in the reference's shape.
+
+Shape (as the reference article): a direct answer with two to four key figures; per question the brief's note (the
+mechanism in plain words), one sentence answering it, then one list item per scenario — a single comparison,
+baseline → new with the change, in at most six numbers — or a Markdown table when a comparison runs over more than
+four rows; key-point Q&A of at most three sentences. Every number is a figure as printed or a change computed from
+one row, rounded as a reader reads it (`26–32%`).
+"""
 
 from __future__ import annotations
 
-import math
 import re
-from collections import defaultdict
-from dataclasses import dataclass, field
-from functools import cache
-from typing import Any
-
-import yaml
-from jinja2 import Environment, StrictUndefined
 
 from evidence.models import Figure
 from pipeline.brief import Brief
-from pipeline.drafting.prompts import PROMPTS
-from pipeline.drafting.schema import DraftSchema, FAQItem, Section, Sentence
+from pipeline.drafting.lang import KEEP, RATIO_UNITS, Lang, sentence
+from pipeline.drafting.schema import DraftSchema, FAQItem, Section, Sentence, Table
+from pipeline.drafting.select import Pick, asks_of, confidential, select
+from pipeline.drafting.tables import (
+    KEYSEP,
+    NUMBER,
+    QUALIFIER,
+    Comparison,
+    Group,
+    Row,
+    _factor,
+    _kv_label,
+    _strip_unit,
+    printed_number,
+)
+from qc.draft import citations
 from qc.index import EvidenceIndex
 
-CAPTION = re.compile(r"^\s*(?:表|图|Table|Tab\.|Figure|Fig\.)\s*[A-Z]?\d")
-HEADING = re.compile(r"^\s*(?:\d+(?:\.\d+)*|附录\s*[A-Z]|Appendix\s+[A-Z])\s+\S")
-APPENDIX = re.compile(r"^\s*(?:附录|Appendix)\b", re.IGNORECASE)
-ENVIRONMENT = re.compile(r"测试环境|环境配置|test (?:environment|setup)|testbed", re.IGNORECASE)
-BASELINE = re.compile(r"基线|baseline|默认|default|NFS|重算|无外存|本地|before|原始|vanilla|w/o", re.IGNORECASE)
-UNIT_IN_LABEL = re.compile(r"\s*[((][^()()]*[))]\s*$|\s*/\s*[A-Za-z%]+\s*$")
-NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?[KkMB万亿]?")
-QUALIFIER = re.compile(r"(约|≈|~|≥|≤|>|<|about|up to)\s*$", re.IGNORECASE)
-CJK = re.compile(r"[\u3400-\u9fff]")
-WORD = re.compile(r"[a-z0-9]+|[\u3400-\u9fff]+")
-RATIO_UNITS = frozenset({"x", "倍", "×"})
-MIN_SHARE = 0.05  # a group must score this share of its question's best match to be included
-KEYSEP = "\x1f"
-KEEP = ("\x02", "\x03")  # brackets around report labels inside generated text (removed before output)
-ON_REQUEST_ROWS = 2  # least disclosure: an on-request report contributes one table and at most two rows of it
+LIST_ROWS = 4  # a comparison over more rows than this becomes a table
+TABLE_ROWS = 10  # rows a table shows at most
+TABLE_COLUMNS = 3  # value columns a table shows at most
+ITEMS_PER_GROUP = 2  # list items a group of at most LIST_ROWS rows gives (its range's two ends)
+MAX_FIGURES = 4  # numbers in a direct answer
+ITEM_NUMBERS = 6  # numbers in a list item
+FACTS = 3  # `label: value` facts in one sentence
+DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
+MARKER = re.compile(r"【[^】]*】|\[\s*source\s*:[^\]]*\]")
+SENTENCE_END = re.compile(r"(?<=[。!?!?])|(?<=[.!?])\s+(?=[A-Z0-9])")
 
 
-# --- templates ----------------------------------------------------------------------------------------------------------
+def numbers_in(text: str) -> int:
+    """How many numbers a reader sees in `text` (citation markers and typesetting brackets left out)."""
+    return len(DIGITS.findall(MARKER.sub("", text.replace(KEEP[0], "").replace(KEEP[1], ""))))
 
 
-@cache
-def _templates(lang: str) -> dict[str, Any]:
-    data = yaml.safe_load((PROMPTS / f"offline.{lang}.yaml").read_text(encoding="utf-8"))
-    glossary = data.pop("glossary", {}) or {}
-    stop = frozenset(str(data.pop("stopwords", "")).split())
-    env = Environment(undefined=StrictUndefined, autoescape=False)  # Markdown text out, not HTML
-    compiled = {k: env.from_string(v) for k, v in data.items()}
-    return {"t": compiled, "glossary": sorted(glossary.items(), key=lambda kv: -len(kv[0])), "stop": stop}
+# --- numbers as readers read them ----------------------------------------------------------------------------------
 
 
-class _Lang:
-    """Sentence templates and label translation for one language."""
-
-    def __init__(self, lang: str) -> None:
-        self.lang = lang
-        data = _templates(lang)
-        self._t = data["t"]
-        self._glossary = data["glossary"]
-
-    def __call__(self, key: str, **kw: Any) -> str:
-        return self._t[key].render(**kw)
-
-    def label(self, text: str) -> str:
-        """A report label in the article's language (en: glossary, longest match first)."""
-        text = re.sub(r"\s+", " ", text).strip()
-        if self.lang == "zh" or not CJK.search(text):
-            return text
-        for zh, en in self._glossary:
-            if zh in text:
-                text = text.replace(zh, f" {en} ")
-        text = re.sub(r"\s+", " ", text)
-        return re.sub(r"\s+([),.;:])", r"\1", re.sub(r"([(])\s+", r"\1", text)).strip()
-
-    def name(self, text: str) -> str:
-        """A label for output; zh marks it so typesetting never changes its inside (verbatim terms stay verbatim)."""
-        text = self.label(text)
-        return f"{KEEP[0]}{text}{KEEP[1]}" if self.lang == "zh" and text else text
-
-    def unit(self, unit: str) -> str:
-        if unit in RATIO_UNITS:
-            return " 倍" if self.lang == "zh" else "x"
-        if unit == "%":
-            return "%"
-        if self.lang == "en" and CJK.search(unit):
-            return " " + self.label(unit)
-        return f" {unit}" if unit else ""
-
-
-# --- reading the evidence as tables, rows, comparisons and facts ---------------------------------------------------------
-
-
-@dataclass
-class Cell:
-    fig: Figure
-    col: str  # column header ("" if none)
-
-
-@dataclass
-class Row:
-    keys: list[str]  # what identifies the row: row labels, key cells
-    cells: list[Cell]
-
-
-@dataclass
-class Comparison:
-    """Baseline → improved for one metric, with the printed change if the table has one."""
-
-    metric: str
-    row: str
-    before: Figure
-    after: Figure
-    change: Figure | None = None
-    ratio: bool = False  # without a printed change: state a speedup (×) rather than a percentage
-
-
-@dataclass
-class Group:
-    """What one table (or one block of `label: value` lines) says: comparisons and plain facts."""
-
-    report: str
-    order: tuple[int, int]
-    caption: str
-    section: str
-    text: str  # everything the group is about, for matching questions
-    comparisons: list[Comparison] = field(default_factory=list)
-    facts: list[Figure] = field(default_factory=list)
-    score: float = 0.0
-
-
-def _strip_unit(label: str) -> str:
-    return UNIT_IN_LABEL.sub("", label).strip()
-
-
-def _common(a: str, b: str) -> str:
-    """Longest common substring of two headers (e.g. `基线 TTFT` / `FX100 TTFT` → `TTFT`)."""
-    best = ""
-    for i in range(len(a)):
-        for j in range(i + len(best) + 1, len(a) + 1):
-            if a[i:j] in b:
-                best = a[i:j]
-            else:
-                break
-    best = best.strip(" -_/·")
-    if not CJK.search(best) and best and not re.fullmatch(r"[A-Za-z0-9 ._/-]*[A-Za-z][A-Za-z0-9 ._/-]*", best):
-        return ""
-    if len(best) < 2 or (not CJK.search(best) and not re.search(rf"(?:^|\s){re.escape(best)}(?:$|\s)", a)):
-        return ""
-    return best
-
-
-def _is_key(cell: Cell, keys: list[str]) -> bool:
-    raw = cell.fig.raw.strip()
-    return not cell.fig.unit and any(raw in k.split() for k in keys)
-
-
-def _tables(index: EvidenceIndex, rid: str) -> list[Group]:
-    """Group a report's table cells into tables and rows, and its `label: value` lines into blocks."""
-    figs = index.figures.get(rid, [])
-    tables: dict[tuple[int, str], list[Figure]] = defaultdict(list)
-    kv_blocks: dict[tuple[int, str], list[Figure]] = defaultdict(list)
-    for f in figs:
-        caption = next((lbl for lbl in f.labels if CAPTION.match(lbl)), "")
-        section = next((lbl for lbl in f.labels if HEADING.match(lbl) and not CAPTION.match(lbl)), "")
-        if APPENDIX.match(section) or APPENDIX.match(caption) or ENVIRONMENT.search(caption + " " + section):
-            continue
-        if f.kind == "cell" and caption:
-            tables[(f.page, caption)].append(f)
-        elif f.kind == "kv":
-            kv_blocks[(f.page, section)].append(f)
-        # prose figures are never used: report prose is not a source of sentences (nor of instructions)
-    position = {f.id: i for i, f in enumerate(figs)}
-    groups = [_table_group(rid, key, cells, position[cells[0].id]) for key, cells in tables.items()]
-    # A `加速比: 18.3 倍` line restates a table's change; the comparison already says it, with its operands.
-    changes = [(_change_value(c), c) for g in groups for c in g.comparisons]
-    for (page, section), facts in kv_blocks.items():
-        facts = [f for f in facts if not any(_restates(f, v, c) for v, c in changes)]
-        if not facts:
-            continue
-        labels = [_kv_label(f) for f in facts]
-        groups.append(Group(rid, (page, position[facts[0].id]), "", section, " ".join([section, *labels]), facts=facts))
-    return [g for g in groups if g.comparisons or g.facts]
-
-
-def _change_value(c: Comparison) -> tuple[float, str]:
-    if c.change is not None:
-        return c.change.value, "x" if c.change.unit in RATIO_UNITS else c.change.unit
-    b, a = c.before.value, c.after.value
-    if a <= 0 or b <= 0:
-        return 0.0, ""
-    return max(a, b) / min(a, b), "x"
-
-
-def _restates(f: Figure, change: tuple[float, str], c: Comparison) -> bool:
-    """Does a `label: value` line state this comparison's change (same value at the printed precision)?"""
-    value, unit = change
-    unit_f = "x" if f.unit in RATIO_UNITS else f.unit
-    if unit_f != unit or c.before.report != f.report:
-        return False
-    digits = _num(f).split(".")[1] if "." in _num(f) else ""
-    return abs(f.value - value) <= 0.5 * 10 ** -len(digits) + 1e-9
-
-
-def _kv_label(f: Figure) -> str:
-    own = [lbl for lbl in f.labels if not HEADING.match(lbl) and not CAPTION.match(lbl)]
-    if own:
-        return own[0]
-    return f.quote.split(":")[0].split(":")[0].strip() if f.quote else ""
-
-
-def _table_group(rid: str, key: tuple[int, str], figs: list[Figure], position: int) -> Group:
-    page, caption = key
-    section = next((lbl for lbl in figs[0].labels if HEADING.match(lbl) and not CAPTION.match(lbl)), "")
-    # Rows are the printed lines (quotes); a label shared by several rows is a column header.
-    by_row: dict[str, list[Figure]] = defaultdict(list)
-    for f in figs:
-        by_row[f.quote or f"{f.page}:{f.id}"].append(f)
-    label_rows: dict[str, set[str]] = defaultdict(set)
-    for q, fs in by_row.items():
-        for f in fs:
-            for lbl in f.labels:
-                label_rows[lbl].add(q)
-    structural = {caption, section}
-    rows: list[Row] = []
-    for fs in by_row.values():
-        own = [[lbl for lbl in f.labels if lbl not in structural] for f in fs]
-        if len(fs) > 1:  # within a row, the row's labels repeat on its cells and each column header is on one
-            shared = list(dict.fromkeys(lbl for o in own for lbl in o if sum(lbl in x for x in own) > 1))
-        else:  # a one-cell row: a label found on other rows too is the column header
-            shared = [lbl for lbl in own[0] if len(label_rows[lbl]) == 1 or len(by_row) == 1]
-        cells = []
-        for f, o in zip(fs, own, strict=True):
-            cols = [lbl for lbl in o if lbl not in shared]
-            cells.append(Cell(f, cols[-1] if cols else ""))
-        longest = max(own, key=len)  # a value cell lists the row's labels in their printed order
-        keys = sorted(shared, key=lambda lbl: longest.index(lbl) if lbl in longest else len(longest))
-        cells = [c for c in cells if not _is_key(c, keys)]
-        rows.append(Row(keys, cells))
-    group = Group(rid, (page, position), caption, section, "")
-    group.comparisons, group.facts = _compare(rows)
-    words = {caption, section, *(k for r in rows for k in r.keys), *(c.col for r in rows for c in r.cells)}
-    group.text = " ".join(sorted(w for w in words if w))
-    return group
-
-
-def _row_name(row: Row) -> str:
-    return KEYSEP.join(k for k in row.keys if k)  # joined per language when written
-
-
-def _compare(rows: list[Row]) -> tuple[list[Comparison], list[Figure]]:
-    """Baseline/improved pairs within a row (columns), else across rows (a baseline row), else facts."""
-    comps, facts = _pairs(rows)
-    # One table speaks one way: speedups (×) only when every computed change of it is large, else percentages.
-    computed = [c for c in comps if c.change is None]
-    ratio = bool(computed) and all(_factor(c) >= (1.5 if c.after.value < c.before.value else 2.0) for c in computed)
-    for c in computed:
-        c.ratio = ratio
-    return comps, facts
-
-
-def _factor(c: Comparison) -> float:
-    b, a = c.before.value, c.after.value
-    return b / a if a < b else a / b
-
-
-def _pairs(rows: list[Row]) -> tuple[list[Comparison], list[Figure]]:
-    comps: list[Comparison] = []
-    facts: list[Figure] = []
-    for row in rows:
-        base = [c for c in row.cells if c.col and BASELINE.search(c.col) and c.fig.unit not in RATIO_UNITS]
-        if not base:
-            continue
-        b = base[0]
-        others = [c for c in row.cells if c is not b and c.fig.unit == b.fig.unit and c.col != b.col]
-        if not others:
-            continue
-        a = others[0]
-        change = next(
-            (
-                c.fig
-                for c in row.cells
-                if c not in (a, b) and (c.fig.unit == "%" or c.fig.unit in RATIO_UNITS) and c.fig.unit != b.fig.unit
-            ),
-            None,
-        )
-        metric = _common(_strip_unit(b.col), _strip_unit(a.col))
-        name = _row_name(row)
-        if not metric:  # headers are `基线 | FX100`: the row names the metric
-            metric, name = _strip_unit(name.replace(KEYSEP, " ")), ""
-        if b.fig.value == a.fig.value or b.fig.value <= 0 or a.fig.value <= 0:  # nothing to compare by ratio
-            facts.append(a.fig)
-            continue
-        comps.append(Comparison(metric, name, b.fig, a.fig, change))
-    if comps or facts:
-        return comps, facts
-    base_rows = [r for r in rows if BASELINE.search(_row_name(r))]
-    if base_rows:
-        b_row = base_rows[0]
-        for row in rows:
-            if row is b_row:
-                continue
-            for cell in row.cells:
-                ref = next((c for c in b_row.cells if c.col == cell.col and c.fig.unit == cell.fig.unit), None)
-                if ref is None or ref.fig.value in (cell.fig.value, 0) or cell.fig.value <= 0 or not cell.col:
-                    continue
-                comps.append(
-                    Comparison(_strip_unit(cell.col), f"{_row_name(row)}\0{_row_name(b_row)}", ref.fig, cell.fig)
-                )
-        if comps:
-            return comps, facts
-    return [], [c.fig for r in rows for c in r.cells]
-
-
-# --- matching questions --------------------------------------------------------------------------------------------------
-
-
-def _terms(text: str, lang: str) -> list[str]:
-    """Words to match questions with: Chinese bigrams, Latin words (en: stop words dropped, crudely stemmed)."""
-    out: list[str] = []
-    for w in WORD.findall(text.lower()):
-        if CJK.match(w):
-            out.extend(w[i : i + 2] for i in range(max(1, len(w) - 1)))
-        elif w in _templates(lang)["stop"]:
-            continue
-        else:
-            if lang == "en" and len(w) > 5 and w.endswith("ing"):
-                w = w[:-3]
-            elif len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
-                w = w[:-1]
-            out.append(w)
-    return out
-
-
-def _assign(groups: list[Group], questions: list[str], words: _Lang) -> list[list[Group]]:
-    """Each group goes to the question it answers best (BM25-like overlap with idf; ties go to the earlier one)."""
-    lang = words.lang
-    docs = [set(_terms(words.label(g.text), lang)) for g in groups]
-    n = len(docs) or 1
-    df: dict[str, int] = defaultdict(int)
-    for d in docs:
-        for t in d:
-            df[t] += 1
-    qterms = [set(_terms(q, lang)) for q in questions]
-    out: list[list[Group]] = [[] for _ in questions]
-    scored: list[tuple[int, float, Group]] = []
-    for g, d in zip(groups, docs, strict=True):
-        scores = [sum(math.log(1 + n / df[t]) for t in q & d) for q in qterms]
-        best = max(range(len(scores)), key=lambda i: (scores[i], -i)) if scores else 0
-        if scores and scores[best] > 0:
-            g.score = scores[best]
-            scored.append((best, scores[best], g))
-    for qi in range(len(questions)):
-        mine = [(s, g) for i, s, g in scored if i == qi]
-        if not mine:
-            continue
-        top = max(s for s, _ in mine)
-        out[qi] = [g for s, g in mine if s >= top * MIN_SHARE]
-    return out
-
-
-# --- writing ------------------------------------------------------------------------------------------------------------
-
-
-@dataclass
-class Headline:
-    """A one-clause summary of a group (a range over its rows, one comparison, or its facts)."""
-
-    text: str
-    kind: str  # "series", "comparison" or "facts"
-    score: float
-    question: int
-    reports: list[str]
-
-
-def _num(fig: Figure) -> str:
-    m = NUMBER.search(fig.raw)
-    return m.group(0) if m else f"{fig.value:g}"
-
-
-def _show(fig: Figure, w: _Lang) -> str:
+def _show(fig: Figure, w: Lang) -> str:
     """A figure as printed (digits and magnitude suffix copied), with its unit and any qualifier (约, ≥)."""
     m = NUMBER.search(fig.raw)
     qual = QUALIFIER.search(fig.raw[: m.start()]) if m else None
@@ -385,52 +60,88 @@ def _show(fig: Figure, w: _Lang) -> str:
         q = qual.group(1)
         en = {"约": "about ", "≈": "about "}.get(q, q + " ")
         prefix = en if w.lang == "en" else (q if q == "约" else q + " ")
-    return f"{prefix}{_num(fig)}{w.unit(fig.unit)}"
+    sign = "-" if fig.value < 0 and m and not fig.raw[: m.start()].rstrip().endswith("-") else ""
+    return f"{prefix}{sign}{printed_number(fig)}{w.unit(fig.unit)}"
 
 
-def _change(c: Comparison, w: _Lang) -> tuple[str, str, float]:
-    """(template key, formatted change, value) — the printed change cell, else computed from the pair."""
+def _round(value: float, ratio: bool) -> str:
+    """A computed change at the precision a reader needs: `26%`, `4.5%`, `1.9 倍` (one decimal for ×)."""
+    if ratio or abs(value) < 10:
+        text = f"{value:.1f}"
+        return text[:-2] if text.endswith(".0") and not ratio else text
+    return f"{value:.0f}"
+
+
+def _change(c: Comparison, w: Lang) -> tuple[str, str, float]:
+    """(template key, formatted change, value): the printed change cell, else computed from the pair."""
     b, a = c.before.value, c.after.value
     down = a < b
     if c.change is not None:
         ratio = c.change.unit in RATIO_UNITS
         value = c.change.value
-        text = f"{_num(c.change).lstrip('+')}{w.unit(c.change.unit)}"
+        text = f"{printed_number(c.change).lstrip('+')}{w.unit(c.change.unit)}"
     else:
         ratio = c.ratio
         value = _factor(c) if ratio else abs(a - b) / b * 100
-        text = f"{value:.1f}{w.unit('x' if ratio else '%')}"
+        text = f"{_round(value, ratio)}{w.unit('x' if ratio else '%')}"
     key = ("change_ratio_" if ratio else "change_pct_") + ("down" if down else "up")
     return key, text, value
 
 
-def _row_text(c: Comparison, w: _Lang) -> str:
-    def name(row: str) -> str:
-        return w("list_joiner").join(w.name(k) for k in row.split(KEYSEP) if k)
+def _range(changes: list[tuple[str, str, float]], w: Lang) -> str:
+    """`26–32%` over changes of one kind: the ends at the precision the sentence needs."""
+    key = changes[0][0]
+    unit = "%" if "pct" in key else w.unit("x")
+    lo = min(changes, key=lambda x: x[2])[1].removesuffix(unit)
+    hi = max(changes, key=lambda x: x[2])[1].removesuffix(unit)
+    if lo.endswith(".0") and hi.endswith(".0"):  # printed `26.0%` and `32.0%`: a reader reads `26–32%`
+        lo, hi = lo[:-2], hi[:-2]
+    return f"{lo}{unit}" if lo == hi else f"{lo}–{hi}{unit}"
 
+
+# --- what a group says ----------------------------------------------------------------------------------------------
+
+
+def _names(row: str, w: Lang) -> str:
+    return w("list_joiner").join(w.name(k) for k in row.split(KEYSEP) if k)
+
+
+def _row_text(c: Comparison, w: Lang) -> str:
     if "\0" in c.row:
         after_row, before_row = c.row.split("\0")
-        return w("pair_row", after_row=name(after_row), before_row=name(before_row))
-    return name(c.row)
+        return w("pair_row", after_row=_names(after_row, w), before_row=_names(before_row, w))
+    return _names(c.row, w)
 
 
-def _comparison_text(c: Comparison, w: _Lang, *, with_row: bool = True, metric: str = "") -> str:
-    before, after = _show(c.before, w), _show(c.after, w)
-    key, change, _ = _change(c, w)
+def _comparison(c: Comparison, w: Lang, *, metric: str = "", with_change: bool = True) -> str:
     core = w(
         "decrease" if c.after.value < c.before.value else "increase",
         metric=w.name(metric or c.metric),
-        before=before,
-        after=after,
-    )
-    text = w("with_change", text=core.strip(), change=w(key, change=change))
-    row = _row_text(c, w) if with_row else ""
-    return (w("row_prefix", row=row) if row else "") + text
+        before=_show(c.before, w),
+        after=_show(c.after, w),
+    ).strip()
+    if with_change:
+        key, change, _ = _change(c, w)
+        core = w("with_change", text=core, change=w(key, change=change))
+    row = _row_text(c, w)
+    return (w("row_prefix", row=row) if row else "") + core
+
+
+def _caption(g: Group) -> str:
+    caption = re.sub(r"^\s*(?:表|Table|Tab\.)\s*[A-Z]?[\d.-]*\s*[::.]?\s*", "", g.caption).strip()
+    return caption or re.sub(r"^\s*[\d.]+\s*", "", g.section).strip()
+
+
+def _topic(g: Group, w: Lang) -> str:
+    """The group's caption for a sentence; numbered details (`(8 卡 32B LoRA)`) are left to the report in English."""
+    caption = _caption(g)
+    if w.lang == "en":
+        caption = re.sub(r"\s*[((][^()()]*\d[^()()]*[))]", "", caption)
+    return w.name(caption) if caption else ""
 
 
 def _metric_name(metric: str, g: Group) -> str:
-    """The metric with its context from the caption: `TTFT` → `长上下文冷恢复 TTFT`, `保存时间` → `训练 Checkpoint
-    保存时间` (caption `训练 Checkpoint 保存`)."""
+    """The metric with its context from the caption: `TTFT` → `长上下文冷恢复 TTFT`."""
     topic = re.sub(r"\s*[((][^()()]*[))]\s*$", "", _caption(g)).strip()
     if not metric or not topic:
         return metric
@@ -443,8 +154,8 @@ def _metric_name(metric: str, g: Group) -> str:
     return metric
 
 
-def _series(g: Group, w: _Lang) -> str:
-    """`TTFT 降低 26.0–32.0%` over a table's rows of one metric and one kind of change; "" if mixed."""
+def _series(g: Group, w: Lang) -> str:
+    """`TTFT 降低 26–32%` over a table's rows of one metric and one kind of change; "" if mixed."""
     comps = g.comparisons
     if len(comps) < 2 or len({c.metric for c in comps}) != 1:
         return ""
@@ -452,224 +163,233 @@ def _series(g: Group, w: _Lang) -> str:
     if len({k for k, _, _ in changes}) != 1:
         return ""
     key = changes[0][0]
-    lo = min(changes, key=lambda x: x[2])
-    hi = max(changes, key=lambda x: x[2])
-    unit = "%" if "pct" in key else w.unit("x")
-    lo_n, hi_n = lo[1].removesuffix(unit), hi[1].removesuffix(unit)
-    rng = lo[1] if lo_n == hi_n else f"{lo_n}–{hi_n}{unit}"
     template = "series_ratio" if "ratio" in key else ("series_down" if key.endswith("down") else "series_up")
-    return w(template, metric=w.name(_metric_name(comps[0].metric, g)), range=rng)
+    return w(template, metric=w.name(_metric_name(comps[0].metric, g)), range=_range(changes, w))
 
 
-def _caption_for(g: Group, w: _Lang) -> str:
-    caption = _caption(g)
-    if w.lang == "en":  # `(8 卡 32B LoRA)` cannot be quoted verbatim in English: leave the detail to the report
-        caption = re.sub(r"\s*[((][^()()]*\d[^()()]*[))]", "", caption)
-    return w.name(caption)
+def _ends(g: Group, w: Lang) -> list[Comparison]:
+    """The comparisons a list shows of a short table: the two ends of its range (or its first two)."""
+    comps = g.comparisons
+    if len(comps) <= ITEMS_PER_GROUP:
+        return list(comps)
+    if _series(g, w):
+        values = [_change(c, w)[2] for c in comps]
+        lo, hi = values.index(min(values)), values.index(max(values))
+        return [comps[i] for i in sorted({lo, hi})]
+    return list(comps[:ITEMS_PER_GROUP])
 
 
-def _caption(g: Group) -> str:
-    caption = re.sub(r"^\s*(?:表|Table|Tab\.)\s*[A-Z]?[\d.-]*\s*[::.]?\s*", "", g.caption).strip()
-    return caption or re.sub(r"^\s*[\d.]+\s*", "", g.section).strip()
-
-
-def _facts_text(facts: list[Figure], w: _Lang) -> str:
+def _facts(facts: list[Figure], w: Lang) -> str:
     parts = []
-    for f in facts:
+    for f in facts[:FACTS]:
         label = _kv_label(f)
         parts.append(w("fact", label=w.name(_strip_unit(label)) if label else "", value=_show(f, w)).strip())
     return w("list_joiner").join(parts)
 
 
-def _item(g: Group, w: _Lang) -> tuple[str, Headline]:
-    """(list item text, headline) for one group."""
-    headline = _series(g, w)
-    one_row = len(g.comparisons) > 1 and len({c.row for c in g.comparisons}) == 1 and bool(g.comparisons[0].row)
-    rows = [_comparison_text(c, w, with_row=not one_row) for c in g.comparisons]
-    if one_row:  # `并行读补丁相对默认读路径:读带宽…;TTFT…` names the pair once
-        rows[0] = w("row_prefix", row=_row_text(g.comparisons[0], w)) + rows[0]
-    if g.facts:
-        rows.append(_facts_text(g.facts, w))
-    body = w("joiner").join(rows)
-    if headline:
-        return w("table_item", headline=headline, rows=body), Headline(headline, "series", g.score, 0, [g.report])
-    if g.comparisons:
+def _cell(row: Row, col: str) -> Figure | None:
+    return next((c.fig for c in row.cells if c.col == col), None)
+
+
+def _extreme(p: Pick, w: Lang, want: str) -> tuple[str, Row | None]:
+    """`value size 1MB、batch 4 时 MiB/s 最高,为 1399.08 MiB/s` for a table without a baseline ("" if none)."""
+    g = p.group
+    col = p.columns[0] if p.columns else ""
+    rows = [(r, f) for r in g.rows if (f := _cell(r, col)) is not None]
+    if not rows:
+        return "", None
+    kind = _kind(rows[0][1])
+    lowest = want == "min" or (not want and kind in ("time", "latency"))
+    row, fig = (min if lowest else max)(rows, key=lambda rf: rf[1].value)
+    keys = _names(KEYSEP.join(row.keys), w)
+    template = "extreme_min" if lowest else "extreme_max"
+    return w(template, row=keys, metric=w.name(_strip_unit(col)), value=_show(fig, w)).strip(), row
+
+
+def _kind(f: Figure) -> str:
+    from pipeline.drafting.select import figure_kind
+
+    return figure_kind(f.unit)
+
+
+def _row_cells(row: Row, cols: list[str], w: Lang) -> str:
+    parts = [
+        w("fact", label=w.name(_strip_unit(col)), value=_show(f, w)).strip()
+        for col in cols
+        if (f := _cell(row, col)) is not None
+    ]
+    return w("list_joiner").join(parts)
+
+
+# --- a section ------------------------------------------------------------------------------------------------------
+
+
+class _Part:
+    """What one picked group gives a section: its headline, list items and table."""
+
+    def __init__(self, p: Pick, w: Lang, want: str) -> None:
+        self.pick = p
+        self.headline = ""
+        self.items: list[str] = []
+        self.table: Table | None = None
+        g, rid = p.group, p.group.report
+        if g.comparisons:
+            self._comparisons(g, w)
+        elif g.rows:
+            self._fact_table(p, w, want)
+        elif g.facts:
+            self.headline = _facts(g.facts, w)
+        self.items = [i for i in self.items if numbers_in(i) <= ITEM_NUMBERS]
+        self.reports = [rid]
+
+    def _comparisons(self, g: Group, w: Lang) -> None:
+        series = _series(g, w)
         first = g.comparisons[0]
-        lead = _comparison_text(first, w, with_row=len(g.comparisons) > 1, metric=_metric_name(first.metric, g))
-        caption = _caption_for(g, w)
-        return (
-            w("caption_item", caption=caption, rows=body) if caption else body,
-            Headline(lead, "comparison", g.score, 0, [g.report]),
-        )
-    facts = _facts_text(g.facts, w)
-    return facts, Headline(facts, "facts", g.score, 0, [g.report])
-
-
-def _spaced(text: str, lang: str) -> str:
-    """zh: a space between Chinese and Latin letters or digits, as technical Chinese is typeset — except inside
-    report labels, which keep their printed form."""
-    chars: list[tuple[str, int]] = []  # (char, label number or 0)
-    label, n = 0, 0
-    for ch in text:
-        if ch == KEEP[0]:
-            n += 1
-            label = n
-        elif ch == KEEP[1]:
-            label = 0
+        self.headline = series or _comparison(first, w, metric=_metric_name(first.metric, g), with_change=False)
+        if len(g.comparisons) > LIST_ROWS:
+            self.table = self._comparison_table(g, w)
         else:
-            chars.append((ch, label))
-    if lang != "zh":
-        return "".join(c for c, _ in chars)
+            self.items = [_comparison(c, w) for c in _ends(g, w)]
+
+    def _comparison_table(self, g: Group, w: Lang) -> Table:
+        comps = g.comparisons[:TABLE_ROWS]
+        head = [w("col_row"), w("col_metric"), w("col_before"), w("col_after"), w("col_change")]
+        rows = []
+        for c in comps:
+            _, change, _ = _change(c, w)
+            rows.append([_row_text(c, w) or "—", w.name(c.metric), _show(c.before, w), _show(c.after, w), change])
+        return Table(lead=Sentence(text=w("table_lead", topic=_topic(g, w)), reports=[g.report]), columns=head, rows=rows)
+
+    def _fact_table(self, p: Pick, w: Lang, want: str) -> None:
+        g = p.group
+        cols = p.columns[:TABLE_COLUMNS] or []
+        self.headline, best = _extreme(p, w, want)
+        rows = [r for r in g.rows if any(_cell(r, c) for c in cols)]
+        if len(rows) > LIST_ROWS:
+            head = [w("col_row"), *(w.name(_strip_unit(c)) for c in cols)]
+            body = []
+            for r in rows[:TABLE_ROWS]:
+                cells = [(_show(f, w) if (f := _cell(r, c)) is not None else "—") for c in cols]
+                body.append([_names(KEYSEP.join(r.keys), w) or "—", *cells])
+            lead = Sentence(text=w("table_lead", topic=_topic(g, w)), reports=[g.report])
+            self.table = Table(lead=lead, columns=head, rows=body)
+        else:
+            for r in rows:
+                if r is best and len(rows) > 1:
+                    continue  # the headline already states it
+                text = _row_cells(r, cols, w)
+                keys = _names(KEYSEP.join(r.keys), w)
+                self.items.append((w("row_prefix", row=keys) if keys else "") + text)
+
+
+def _notes(brief: Brief, question: str, qi: int) -> list[Sentence]:
+    """The brief's background paragraph for this question, sentence by sentence, citing what its markers name."""
+    text = brief.note_for(question, qi)
     out = []
-    for i, (ch, lab) in enumerate(chars):
-        if i and not (lab and lab == chars[i - 1][1]):
-            prev = chars[i - 1][0]
-            if (CJK.match(prev) and re.match(r"[A-Za-z0-9]", ch)) or (
-                re.match(r"[A-Za-z0-9%]", prev) and CJK.match(ch)
-            ):
-                out.append(" ")
-        out.append(ch)
-    return "".join(out)
+    for part in SENTENCE_END.split(text.strip()):
+        part = part.strip()
+        if not part:
+            continue
+        ids = [i for _, _, found in citations(part) for i in found]
+        out.append(Sentence(text=part, reports=list(dict.fromkeys(ids))))
+    return out
 
 
-def _s(text: str, reports: list[str], lang: str) -> Sentence:
-    text = _spaced(text, lang)
-    if lang == "en" and text[:1].islower():
-        text = text[0].upper() + text[1:]
-    return Sentence(text=text, reports=reports)
+def _fit(headlines: list[tuple[str, list[str]]], limit: int) -> list[tuple[str, list[str]]]:
+    """As many headlines as keep the numbers at or under `limit` (at least one)."""
+    out: list[tuple[str, list[str]]] = []
+    count = 0
+    for h in headlines:
+        n = numbers_in(h[0])
+        if out and count + n > limit:
+            continue
+        out.append(h)
+        count += n
+    return out
 
 
 def write_offline(brief: Brief, index: EvidenceIndex) -> DraftSchema:
     """The whole article from templates: every number a figure as printed or a change computed from one row."""
-    w = _Lang(brief.lang)
-    groups = [g for rid in brief.evidence for g in _tables(index, rid)]
-    per_q = _limit(_assign(groups, brief.questions, w), index, brief, w)
-
+    w = Lang(brief.lang)
+    asks = asks_of(brief, index)
+    picks = select(brief, index)
     sections: list[Section] = []
-    headlines: list[Headline] = []
-    for qi, (q, gs) in enumerate(zip(brief.questions, per_q, strict=True)):
-        best = {r: max(g.score for g in gs if g.report == r) for r in {g.report for g in gs}}
-        gs = sorted(
-            gs, key=lambda g: (_confidential(g, index), -best[g.report], brief.evidence.index(g.report), g.order)
-        )
-        comp_groups = [g for g in gs if g.comparisons]
-        fact_groups = [g for g in gs if not g.comparisons]
-        intro: list[Sentence] = []
+    per_q: list[list[tuple[str, list[str]]]] = []
+    results: list[tuple[str, list[str]]] = []  # headlines of comparisons, in the brief's order
+    seen: set[str] = set()
+    for qi, (q, mine) in enumerate(zip(brief.questions, picks, strict=True)):
+        mine = sorted(mine, key=lambda p: (confidential(p.group, index), -p.score, p.group.order))
+        parts = [_Part(p, w, asks[qi].extreme) for p in mine]
+        parts.sort(key=lambda pt: not pt.pick.group.comparisons)  # results before the setting they were measured in
+        heads = [(pt.headline, pt.reports) for pt in parts if pt.headline]
+        per_q.append(heads)
+        results.extend((pt.headline, pt.reports) for pt in parts if pt.headline and pt.pick.group.comparisons)
+        intro = _notes(brief, q, qi)
+        lead = _fit(heads, MAX_FIGURES)
+        if lead:
+            text = w("intro_lead", headlines=w("list_joiner").join(h for h, _ in lead))
+            intro.append(sentence(text, _merge(r for _, r in lead), w.lang))
         items: list[Sentence] = []
-        if fact_groups:
-            facts = _facts_text([f for g in fact_groups for f in g.facts], w)
-            reports = _ids(fact_groups)
-            intro.append(_s(w("facts", lead=w("facts_lead"), facts=facts), reports, w.lang))
-            headlines.append(Headline(facts, "facts", max(g.score for g in fact_groups), qi, reports))
-        if comp_groups:
-            made = [(*_item(g, w), g) for g in comp_groups]
-            lead = sorted((h for _, h, _ in made), key=lambda h: (h.kind != "series", -h.score))[:2]
-            lead.sort(key=lambda h: [m[1] for m in made].index(h))
-            intro.append(
-                _s(
-                    w("intro_lead", headlines=w("list_joiner").join(h.text for h in lead)),
-                    list(dict.fromkeys(r for h in lead for r in h.reports)),
-                    w.lang,
-                )
-            )
-            topics = w("list_joiner").join(_caption_for(g, w) for g in comp_groups)
-            intro.append(_s(w("intro_list", topics=topics), _ids(comp_groups), w.lang))
-            items = [_s(text, [g.report], w.lang) for text, _, g in made]
-            for _, h, _ in made:
-                h.question = qi
-                headlines.append(h)
-        if not intro:
-            intro.append(_s(w("intro_none"), [], w.lang))
-        sections.append(Section(question=q, intro=intro, items=items, outro=[]))
-    return DraftSchema(answer=_answer(brief, headlines, w), sections=sections, faq=_faq(brief, headlines, w))
+        tables: list[Table] = []
+        for pt in parts:
+            for item in pt.items:
+                items.append(sentence(item, pt.reports, w.lang))
+            if pt.table is not None:
+                tables.append(_typeset(pt.table, w))
+        if items and lead:
+            topics = w("list_joiner").join(t for pt in parts if pt.items and (t := _topic(pt.pick.group, w)))
+            if topics:
+                intro.append(sentence(w("intro_list", topics=topics), [], w.lang))
+        if not intro and not items and not tables:
+            intro.append(sentence(w("intro_none"), [], w.lang))
+        sec = Section(question=q, intro=_unique(intro, seen), items=_unique(items, seen), tables=tables, outro=[])
+        sections.append(sec)
+    answer = _answer(results or [h for heads in per_q for h in heads], w, seen)
+    return DraftSchema(answer=answer, sections=sections, faq=_faq(brief, per_q, w, seen))
 
 
-def _ids(groups: list[Group]) -> list[str]:
-    return list(dict.fromkeys(g.report for g in groups))
+def _typeset(table: Table, w: Lang) -> Table:
+    lead = sentence(table.lead.text, table.lead.reports, w.lang)
+    cells = [[sentence(c, [], w.lang).text for c in row] for row in table.rows]
+    head = [sentence(c, [], w.lang).text for c in table.columns]
+    return Table(lead=lead, columns=head, rows=cells)
 
 
-def _limit(per_q: list[list[Group]], index: EvidenceIndex, brief: Brief, w: _Lang) -> list[list[Group]]:
-    """On-request reports disclose the least: one comparison table each, at most two rows of it.
-
-    The table kept is the one that best covers what the public reports leave open in its question.
-    """
-    qterms = [set(_terms(q, w.lang)) for q in brief.questions]
-    chosen: dict[str, tuple[tuple[int, float], Group]] = {}
-    for qi, gs in enumerate(per_q):
-        covered: set[str] = set()
-        for g in gs:
-            if not _confidential(g, index):
-                covered.update(_terms(w.label(g.text), w.lang))
-        for g in gs:
-            if not _confidential(g, index) or not g.comparisons:
-                continue
-            key = (len((qterms[qi] - covered) & set(_terms(w.label(g.text), w.lang))), g.score)
-            if g.report not in chosen or key > chosen[g.report][0]:
-                chosen[g.report] = (key, g)
-    keep = {id(g) for _, g in chosen.values()}
-    out: list[list[Group]] = []
-    for gs in per_q:
-        mine: list[Group] = []
-        for g in gs:
-            if not _confidential(g, index):
-                mine.append(g)
-            elif id(g) in keep:
-                g.comparisons, g.facts = g.comparisons[:ON_REQUEST_ROWS], []
-                mine.append(g)
-        out.append(mine)
+def _unique(sentences: list[Sentence], seen: set[str]) -> list[Sentence]:
+    """No sentence repeats another (of the whole draft)."""
+    out = []
+    for s in sentences:
+        key = re.sub(r"[\s。.:;:]+$", "", re.sub(r"\s+", " ", s.text))
+        if key and key not in seen:
+            seen.add(key)
+            out.append(s)
     return out
 
 
-def _confidential(g: Group, index: EvidenceIndex) -> bool:
-    report = index.reports.get(g.report)
-    return report is not None and report.access == "on-request"
+def _merge(reports: object) -> list[str]:
+    return list(dict.fromkeys(r for rs in reports for r in rs))  # type: ignore[attr-defined]
 
 
-def _answer(brief: Brief, headlines: list[Headline], w: _Lang) -> list[Sentence]:
-    """The direct answer, in the brief's order: the setting (facts), the main result (the first question with
-    ranges: its two strongest), one more result from each further question, then a pointer to the sections."""
+def _answer(heads: list[tuple[str, list[str]]], w: Lang, seen: set[str]) -> list[Sentence]:
+    """The direct answer: the main results with two to four key figures, then a pointer to the sections."""
+    lead = _fit(heads, MAX_FIGURES)
     out: list[Sentence] = []
-    facts = next((h for h in headlines if h.kind == "facts"), None)
-    if facts is not None:
-        out.append(_s(w("facts", lead=w("facts_lead"), facts=facts.text), facts.reports, w.lang))
-    results = [h for h in headlines if h.kind != "facts"]
-    if not results:
-        return out or [_s(w("intro_none"), [], w.lang)]
-    main_q = next((h.question for h in results if h.kind == "series"), results[0].question)
-    main = sorted((h for h in results if h.question == main_q), key=lambda h: (h.kind != "series", -h.score))[:2]
-    main.sort(key=headlines.index)
-    out.append(_s(w("answer_lead", headlines=w("list_joiner").join(h.text for h in main)), _reports(main), w.lang))
-    more = []
-    for qi in sorted({h.question for h in results} - {main_q}):
-        mine = sorted((h for h in results if h.question == qi), key=lambda h: (h.kind != "series", -h.score))
-        more.append(mine[0])
-    if more:
-        out.append(_s(w("answer_more", headlines=w("list_joiner").join(h.text for h in more)), _reports(more), w.lang))
-    out.append(_s(w("answer_close"), [], w.lang))
-    return out
+    if lead:
+        text = w("answer_lead", headlines=w("list_joiner").join(h for h, _ in lead))
+        out.append(sentence(text, _merge(r for _, r in lead), w.lang))
+    out.append(sentence(w("answer_close"), [], w.lang))
+    return _unique(out, seen)
 
 
-def _reports(hs: list[Headline]) -> list[str]:
-    return list(dict.fromkeys(r for h in hs for r in h.reports))
-
-
-def _faq(brief: Brief, headlines: list[Headline], w: _Lang) -> list[FAQItem]:
-    """Key-point Q&A: each question with its two strongest headlines, then further topics, up to faq_count."""
+def _faq(brief: Brief, per_q: list[list[tuple[str, list[str]]]], w: Lang, seen: set[str]) -> list[FAQItem]:
+    """Key-point Q&A: each question with its key figures in one sentence (at most three sentences)."""
     out: list[FAQItem] = []
-    used: set[int] = set()
-    for qi, q in enumerate(brief.questions):
-        mine = [h for h in headlines if h.question == qi]
-        mine = sorted(mine, key=lambda h: (h.kind != "series", -h.score))[:2]
-        if mine and len(out) < brief.faq_count:
-            mine.sort(key=lambda h: headlines.index(h))
-            text = w("joiner").join(h.text for h in mine)
-            out.append(FAQItem(q=q, a=_s(text, list(dict.fromkeys(r for h in mine for r in h.reports)), w.lang)))
-            used.update(id(h) for h in mine)
-    for h in sorted(headlines, key=lambda h: -h.score):
-        if len(out) >= brief.faq_count:
-            break
-        if id(h) not in used:
-            used.add(id(h))
-            topic = _s(w("faq_extra", topic=h.text.split(w("joiner"))[0]), [], w.lang).text
-            out.append(FAQItem(q=topic, a=_s(h.text, h.reports, w.lang)))
+    for q, heads in zip(brief.questions, per_q, strict=True):
+        if len(out) >= brief.faq_count or not heads:
+            continue
+        lead = _fit(heads, MAX_FIGURES)
+        text = w("faq_answer", headlines=w("list_joiner").join(h for h, _ in lead))
+        a = _unique([sentence(text, _merge(r for _, r in lead), w.lang)], seen)
+        if a:
+            out.append(FAQItem(q=q, a=a[0]))
     return out

@@ -14,12 +14,21 @@ class Sentence(BaseModel):
     )
 
 
+class Table(BaseModel):
+    """A comparison over more rows than a list reads well: a lead sentence (citing), then a Markdown table."""
+
+    lead: Sentence = Field(description="The sentence introducing the table, without numbers; `reports` it rests on.")
+    columns: list[str] = Field(description="Column headers.")
+    rows: list[list[str]] = Field(description="One list of cells per row, figures copied as printed.")
+
+
 class Section(BaseModel):
     """The answer to one question of the brief."""
 
     question: str = Field(description="The question, exactly as given in the brief.")
     intro: list[Sentence] = Field(description="One or two sentences answering the question directly.")
     items: list[Sentence] = Field(description="List items, each one comparison or fact with its figures.")
+    tables: list[Table] = Field(default_factory=list, description="Tables, for comparisons over more than four rows.")
     outro: list[Sentence] = Field(description="At most one closing sentence; may be empty.")
 
 
