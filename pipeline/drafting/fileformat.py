@@ -137,6 +137,11 @@ def _sentence(s: Sentence, lang: str, *, end: str | None = None) -> str:
     return text + tail
 
 
+def sentence_text(s: Sentence, lang: str) -> str:
+    """One sentence as the draft writes it: its citation marker before the final punctuation."""
+    return _sentence(s, lang)
+
+
 def _join(sentences: list[Sentence], lang: str) -> str:
     return ("" if lang == "zh" else " ").join(_sentence(s, lang) for s in sentences)
 

@@ -34,7 +34,9 @@ from qc.index import EvidenceIndex
 LIST_ROWS = 4  # a comparison over more rows than this becomes a table
 TABLE_ROWS = 10  # rows a table shows at most
 TABLE_COLUMNS = 3  # value columns a table shows at most
+ITEM_COLUMNS = 2  # values a list item of a table without a baseline states
 ITEMS_PER_GROUP = 2  # list items a group of at most LIST_ROWS rows gives (its range's two ends)
+FAQ_SENTENCES = 3  # sentences in a key-point answer
 MAX_FIGURES = 4  # numbers in a direct answer
 ITEM_NUMBERS = 6  # numbers in a list item
 FACTS = 3  # `label: value` facts in one sentence
@@ -193,17 +195,38 @@ def _cell(row: Row, col: str) -> Figure | None:
 
 def _extreme(p: Pick, w: Lang, want: str) -> tuple[str, Row | None]:
     """`value size 1MB、batch 4 时 MiB/s 最高,为 1399.08 MiB/s` for a table without a baseline ("" if none)."""
-    g = p.group
     col = p.columns[0] if p.columns else ""
-    rows = [(r, f) for r in g.rows if (f := _cell(r, col)) is not None]
+    rows = [(r, f) for r in _rows(p) if (f := _cell(r, col)) is not None]
     if not rows:
         return "", None
+    if not want and len(rows) > 1:  # no extreme asked for: the span over the rows, without their keys
+        lo, hi = min(rows, key=lambda rf: rf[1].value)[1], max(rows, key=lambda rf: rf[1].value)[1]
+        if lo.value != hi.value and lo.unit == hi.unit and lo.value >= 0:
+            span = f"{_show(lo, w).removesuffix(w.unit(lo.unit))}–{_show(hi, w)}"
+            return w("span", metric=_col_name(col, lo, w), range=span).strip(), None
     kind = _kind(rows[0][1])
     lowest = want == "min" or (not want and kind in ("time", "latency"))
     row, fig = (min if lowest else max)(rows, key=lambda rf: rf[1].value)
     keys = _names(KEYSEP.join(row.keys), w)
     template = "extreme_min" if lowest else "extreme_max"
-    return w(template, row=keys, metric=w.name(_strip_unit(col)), value=_show(fig, w)).strip(), row
+    return w(template, row=keys, metric=_col_name(col, fig, w), value=_show(fig, w)).strip(), row
+
+
+def _rows(p: Pick) -> list[Row]:
+    return [p.group.rows[i] for i in p.rows] if p.rows else list(p.group.rows)
+
+
+def _col_name(col: str, fig: Figure, w: Lang) -> str:
+    """A column header as a metric name; a header that is only a unit (`MiB/s`) is named by its kind (带宽)."""
+    name = _strip_unit(col)
+    if not name or name.lower() in (fig.unit.lower(), fig.unit.split("/")[0].lower()):
+        kind = _kind(fig)
+        return w(f"kind_{kind}") if kind else w.name(col)
+    return w.name(name)
+
+
+def _first(g: Group, col: str) -> Figure:
+    return next(c.fig for r in g.rows for c in r.cells if c.col == col)
 
 
 def _kind(f: Figure) -> str:
@@ -214,7 +237,7 @@ def _kind(f: Figure) -> str:
 
 def _row_cells(row: Row, cols: list[str], w: Lang) -> str:
     parts = [
-        w("fact", label=w.name(_strip_unit(col)), value=_show(f, w)).strip()
+        w("fact", label=_col_name(col, f, w), value=_show(f, w)).strip()
         for col in cols
         if (f := _cell(row, col)) is not None
     ]
@@ -222,6 +245,9 @@ def _row_cells(row: Row, cols: list[str], w: Lang) -> str:
 
 
 # --- a section ------------------------------------------------------------------------------------------------------
+
+
+PERIOD = re.compile(r"^\s*(?:FY\s*)?(?:19|20)\d{2}\s*[AEFHQ]?\d?\s*$", re.IGNORECASE)
 
 
 class _Part:
@@ -251,6 +277,13 @@ class _Part:
         else:
             self.items = [_comparison(c, w) for c in _ends(g, w)]
 
+    def _period_table(self, p: Pick, periods: list[str], w: Lang) -> None:
+        rows = [r for r in _period_rows(p) if r.keys]
+        periods = periods[:TABLE_COLUMNS]
+        if rows:
+            self.headline = _period_row(rows[0], periods, w)
+            self.items = [_period_row(r, periods, w) for r in rows[1 : ITEMS_PER_GROUP + 1]]
+
     def _comparison_table(self, g: Group, w: Lang) -> Table:
         comps = g.comparisons[:TABLE_ROWS]
         head = [w("col_row"), w("col_metric"), w("col_before"), w("col_after"), w("col_change")]
@@ -262,11 +295,15 @@ class _Part:
 
     def _fact_table(self, p: Pick, w: Lang, want: str) -> None:
         g = p.group
+        periods = [c for c in dict.fromkeys(c.col for r in g.rows for c in r.cells) if PERIOD.match(c)]
+        if len(periods) >= 2:  # metrics down, years across (a forecast table): each row is a series over time
+            self._period_table(p, periods, w)
+            return
         cols = p.columns[:TABLE_COLUMNS] or []
         self.headline, best = _extreme(p, w, want)
-        rows = [r for r in g.rows if any(_cell(r, c) for c in cols)]
+        rows = [r for r in _rows(p) if any(_cell(r, c) for c in cols)]
         if len(rows) > LIST_ROWS:
-            head = [w("col_row"), *(w.name(_strip_unit(c)) for c in cols)]
+            head = [w("col_row"), *(_col_name(c, _first(g, c), w) for c in cols)]
             body = []
             for r in rows[:TABLE_ROWS]:
                 cells = [(_show(f, w) if (f := _cell(r, c)) is not None else "—") for c in cols]
@@ -274,12 +311,21 @@ class _Part:
             lead = Sentence(text=w("table_lead", topic=_topic(g, w)), reports=[g.report])
             self.table = Table(lead=lead, columns=head, rows=body)
         else:
-            for r in rows:
+            for r in rows[: ITEMS_PER_GROUP + 1]:
                 if r is best and len(rows) > 1:
                     continue  # the headline already states it
-                text = _row_cells(r, cols, w)
+                text = _row_cells(r, cols[:ITEM_COLUMNS], w)
                 keys = _names(KEYSEP.join(r.keys), w)
                 self.items.append((w("row_prefix", row=keys) if keys else "") + text)
+
+
+def _period_rows(p: Pick) -> list[Row]:
+    return [p.group.rows[i] for i in p.rows] if p.rows else p.group.rows[:1]
+
+
+def _period_row(row: Row, periods: list[str], w: Lang) -> str:
+    values = [w("fact", label=w.name(col), value=_show(f, w)).strip() for col in periods if (f := _cell(row, col))]
+    return w("period_row", metric=_names(KEYSEP.join(row.keys), w), values=w("list_joiner").join(values))
 
 
 def _notes(brief: Brief, question: str, qi: int) -> list[Sentence]:
@@ -316,6 +362,7 @@ def write_offline(brief: Brief, index: EvidenceIndex) -> DraftSchema:
     sections: list[Section] = []
     per_q: list[list[tuple[str, list[str]]]] = []
     results: list[tuple[str, list[str]]] = []  # headlines of comparisons, in the brief's order
+    solo: set[str] = set()  # headlines naming their row (an extreme): one sentence each, so QC reads its context
     seen: set[str] = set()
     for qi, (q, mine) in enumerate(zip(brief.questions, picks, strict=True)):
         mine = sorted(mine, key=lambda p: (confidential(p.group, index), -p.score, p.group.order))
@@ -324,28 +371,48 @@ def write_offline(brief: Brief, index: EvidenceIndex) -> DraftSchema:
         heads = [(pt.headline, pt.reports) for pt in parts if pt.headline]
         per_q.append(heads)
         results.extend((pt.headline, pt.reports) for pt in parts if pt.headline and pt.pick.group.comparisons)
+        solo.update(pt.headline for pt in parts if pt.headline and not pt.pick.group.comparisons)
         intro = _notes(brief, q, qi)
         lead = _fit(heads, MAX_FIGURES)
-        if lead:
-            text = w("intro_lead", headlines=w("list_joiner").join(h for h, _ in lead))
-            intro.append(sentence(text, _merge(r for _, r in lead), w.lang))
+        intro += _say("intro_lead", lead, solo, w)
         items: list[Sentence] = []
         tables: list[Table] = []
         for pt in parts:
-            for item in pt.items:
+            for item in pt.items[: ITEMS_PER_GROUP + 1]:
                 items.append(sentence(item, pt.reports, w.lang))
             if pt.table is not None:
                 tables.append(_typeset(pt.table, w))
         if items and lead:
-            topics = w("list_joiner").join(t for pt in parts if pt.items and (t := _topic(pt.pick.group, w)))
+            named = dict.fromkeys(t for pt in parts if pt.items and (t := _topic(pt.pick.group, w)))
+            topics = w("list_joiner").join(list(named)[:2])
             if topics:
                 intro.append(sentence(w("intro_list", topics=topics), [], w.lang))
         if not intro and not items and not tables:
             intro.append(sentence(w("intro_none"), [], w.lang))
         sec = Section(question=q, intro=_unique(intro, seen), items=_unique(items, seen), tables=tables, outro=[])
         sections.append(sec)
-    answer = _answer(results or [h for heads in per_q for h in heads], w, seen)
-    return DraftSchema(answer=answer, sections=sections, faq=_faq(brief, per_q, w, seen))
+    answer = _answer(results or [h for heads in per_q for h in heads], w, seen, solo)
+    return DraftSchema(answer=answer, sections=sections, faq=_faq(brief, per_q, w, seen, solo))
+
+
+def _say(key: str, heads: list[tuple[str, list[str]]], solo: set[str], w: Lang) -> list[Sentence]:
+    """Headlines as sentences: those without a row of their own share one, each extreme gets its own."""
+    shared = [h for h in heads if h[0] not in solo]
+    out = []
+    if shared:
+        text = w(key, headlines=w("list_joiner").join(h for h, _ in shared))
+        out.append(sentence(text, _merge(r for _, r in shared), w.lang))
+    for h, reports in heads:
+        if h in solo:
+            out.append(sentence(w(key, headlines=h) if not out else h, reports, w.lang))
+    return out
+
+
+def _cite(s: Sentence, w: Lang) -> str:
+    """A sentence with its citation marker, for an answer made of several (the last is cited by the schema)."""
+    from pipeline.drafting.fileformat import sentence_text
+
+    return sentence_text(s, w.lang)
 
 
 def _typeset(table: Table, w: Lang) -> Table:
@@ -370,26 +437,25 @@ def _merge(reports: object) -> list[str]:
     return list(dict.fromkeys(r for rs in reports for r in rs))  # type: ignore[attr-defined]
 
 
-def _answer(heads: list[tuple[str, list[str]]], w: Lang, seen: set[str]) -> list[Sentence]:
+def _answer(heads: list[tuple[str, list[str]]], w: Lang, seen: set[str], solo: set[str]) -> list[Sentence]:
     """The direct answer: the main results with two to four key figures, then a pointer to the sections."""
-    lead = _fit(heads, MAX_FIGURES)
-    out: list[Sentence] = []
-    if lead:
-        text = w("answer_lead", headlines=w("list_joiner").join(h for h, _ in lead))
-        out.append(sentence(text, _merge(r for _, r in lead), w.lang))
+    out = _say("answer_lead", _fit(heads, MAX_FIGURES), solo, w)
     out.append(sentence(w("answer_close"), [], w.lang))
     return _unique(out, seen)
 
 
-def _faq(brief: Brief, per_q: list[list[tuple[str, list[str]]]], w: Lang, seen: set[str]) -> list[FAQItem]:
+def _faq(
+    brief: Brief, per_q: list[list[tuple[str, list[str]]]], w: Lang, seen: set[str], solo: set[str]
+) -> list[FAQItem]:
     """Key-point Q&A: each question with its key figures in one sentence (at most three sentences)."""
     out: list[FAQItem] = []
     for q, heads in zip(brief.questions, per_q, strict=True):
         if len(out) >= brief.faq_count or not heads:
             continue
-        lead = _fit(heads, MAX_FIGURES)
-        text = w("faq_answer", headlines=w("list_joiner").join(h for h, _ in lead))
-        a = _unique([sentence(text, _merge(r for _, r in lead), w.lang)], seen)
-        if a:
-            out.append(FAQItem(q=q, a=a[0]))
+        said = _unique(_say("faq_answer", _fit(heads, MAX_FIGURES), solo, w)[:FAQ_SENTENCES], seen)
+        if said:
+            text = ("" if w.lang == "zh" else " ").join(_cite(s, w) for s in said[:-1])
+            last = said[-1]
+            joined = (text + ("" if w.lang == "zh" or not text else " ") + last.text).strip()
+            out.append(FAQItem(q=q, a=Sentence(text=joined, reports=last.reports)))
     return out

@@ -49,6 +49,7 @@ class Pick:
     group: Group
     score: float
     columns: list[str] = field(default_factory=list)
+    rows: list[int] = field(default_factory=list)  # the rows the question names (empty: all)
     headline: bool = False  # chosen as a headline because nothing in the reports overlaps the question
 
 
@@ -57,7 +58,7 @@ def figure_kind(unit: str) -> str:
     dims: dict[str, list[str]] = glossary().get("dims") or {}
     unit = unit.strip()
     dim = parse_unit(unit).dim if unit else ""
-    if not dim and "/" in unit:  # `ms/frame`, `kv/s`
+    if "/" in unit and not any(dim in ds for ds in dims.values()):  # `ms/frame` (time per frame), `kv/s`
         head, _, tail = unit.partition("/")
         dim = parse_unit(head).dim or ("req/s" if tail.strip().lower() in ("s", "sec") else "")
     for kind, ds in dims.items():
@@ -141,6 +142,15 @@ def _columns(g: Group, a: Ask, pairs: dict[str, str]) -> list[str]:
     return ranked
 
 
+def matching_rows(g: Group, a: Ask, pairs: dict[str, str]) -> list[int]:
+    """Indexes of the rows the question names by a row term the other rows lack (`4KB` of `value size 4KB`)."""
+    keys = [_both(" ".join(r.keys), pairs) for r in g.rows]
+    # Terms all rows share, or the caption's (`Single A53` of the caption is not `single face` of a row), name none.
+    common = (set.intersection(*keys) if keys else set()) | _both(f"{g.caption} {g.section}", pairs)
+    hits = [i for i, k in enumerate(keys) if (k - common) & a.terms]
+    return hits if hits and len(hits) < len(keys) else []
+
+
 def answers(g: Group, a: Ask, pairs: dict[str, str]) -> bool:
     """The bench's rule: the group shares a label term with the question and, if one is asked, its kind."""
     if not (_both(g.text, pairs) & a.terms):
@@ -166,7 +176,7 @@ def select(brief: Brief, index: EvidenceIndex) -> list[list[Pick]]:
         row = []
         for a in asks:
             s = sum(math.log(1 + n / df[t]) for t in a.terms & d)
-            if s and a.kinds:
+            if a.kinds:  # holding the kind asked for is evidence on its own; lacking it, weak evidence
                 s = s + KIND_BONUS if kinds & a.kinds else s * NO_KIND
             row.append(s)
         scores.append(row)
@@ -179,6 +189,16 @@ def select(brief: Brief, index: EvidenceIndex) -> list[list[Pick]]:
         qi = max(range(len(row)), key=lambda i: (row[i], -i))
         per_q[qi].append(Pick(g, row[qi]))
     for qi, picks in enumerate(per_q):
+        # A table that answers this question best also answers it when another question scores it higher (the
+        # section states other columns of it): `峰值读带宽` and `4KB 的 req/s` both read the read_perf matrix.
+        best = max(range(len(groups)), key=lambda gi: (scores[gi][qi], -gi)) if groups else -1
+        if (
+            best >= 0
+            and scores[best][qi] > 0
+            and all(p.group is not groups[best] for p in picks)
+            and (not picks or scores[best][qi] > max(p.score for p in picks))
+        ):
+            picks.append(Pick(groups[best], scores[best][qi]))
         if picks:
             top = max(p.score for p in picks)
             ranked = sorted(picks, key=lambda p: -p.score)
@@ -198,6 +218,7 @@ def select(brief: Brief, index: EvidenceIndex) -> list[list[Pick]]:
             used.update(id(p.group) for p in picks)
         for p in picks:
             p.columns = _columns(p.group, asks[qi], pairs)
+            p.rows = matching_rows(p.group, asks[qi], pairs)
     return per_q
 
 

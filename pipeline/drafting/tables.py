@@ -18,6 +18,7 @@ UNIT_IN_LABEL = re.compile(r"\s*[((][^()()]*[))]\s*$|\s*/\s*[A-Za-z%]+\s*$")
 NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?[KkMB万亿]?")
 QUALIFIER = re.compile(r"(约|≈|~|≥|≤|>|<|about|up to)\s*$", re.IGNORECASE)
 KEYSEP = "\x1f"
+RUNNING = re.compile(r"^\s*(?:[一二三四五六七八九十]+、|(?:序号|No\.?|#)\s*\d+\s*$)", re.IGNORECASE)
 # Tables that describe the test bed (hardware, software, settings) answer no question about results.
 ENVIRONMENT = re.compile(
     r"测试环境|实验环境|环境配置|实验设置|运行配置|配置项|软硬件|硬件配置|test (?:environment|setup|bed)|testbed|"
@@ -170,6 +171,8 @@ def _table_group(rid: str, key: tuple[int, str], figs: list[Figure], position: i
         for f, o in zip(fs, own, strict=True):
             cols = [lbl for lbl in o if lbl not in shared]
             cells.append(Cell(f, cols[-1] if cols else ""))
+        # Section numbers (`二、授信情况`) and running numbers (`序号 1`) say nothing a reader needs of the row.
+        shared = [lbl for lbl in shared if not RUNNING.match(lbl)] or shared
         longest = max(own, key=len)  # a value cell lists the row's labels in their printed order
         keys = sorted(shared, key=lambda lbl: longest.index(lbl) if lbl in longest else len(longest))
         cells = [c for c in cells if not _is_key(c, keys)]
