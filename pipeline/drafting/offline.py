@@ -35,6 +35,7 @@ LIST_ROWS = 4  # a comparison over more rows than this becomes a table
 TABLE_ROWS = 10  # rows a table shows at most
 TABLE_COLUMNS = 3  # value columns a table shows at most
 ITEM_COLUMNS = 2  # values a list item of a table without a baseline states
+PERIODS = 2  # periods a row of a forecast table states
 ITEMS_PER_GROUP = 2  # list items a group of at most LIST_ROWS rows gives (its range's two ends)
 FAQ_SENTENCES = 3  # sentences in a key-point answer
 MAX_FIGURES = 4  # numbers in a direct answer
@@ -279,7 +280,9 @@ class _Part:
 
     def _period_table(self, p: Pick, periods: list[str], w: Lang) -> None:
         rows = [r for r in _period_rows(p) if r.keys]
-        periods = periods[:TABLE_COLUMNS]
+        # The periods the question names (`2025 and 2026`), else the first and the last: a change over time.
+        asked = [c for c in periods if re.sub(r"\D", "", c)[:4] in p.question]
+        periods = asked[:PERIODS] if asked else [periods[0], periods[-1]]
         if rows:
             self.headline = _period_row(rows[0], periods, w)
             self.items = [_period_row(r, periods, w) for r in rows[1 : ITEMS_PER_GROUP + 1]]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -24,6 +25,7 @@ from qc.units import parse_unit
 
 MAX_GROUPS = 4  # tables per section: the reference gives each question two to four scenarios
 MIN_SHARE = 0.15  # a group must score this share of its question's best match to join it
+PHRASE = 0.25  # each further bigram of a matched Chinese phrase adds this share of its best term
 KIND_BONUS = 2.0  # a group holding the kind of quantity asked for scores this much more
 NO_KIND = 0.25  # … and one without it keeps this share of its term score
 ON_REQUEST_ROWS = 2  # least disclosure: an on-request report contributes one table and at most two rows of it
@@ -40,6 +42,7 @@ class Ask:
     terms: set[str]
     kinds: set[str]
     extreme: str = ""  # "max", "min" or ""
+    runs: list[list[str]] = field(default_factory=list)  # the question's Chinese bigrams, run by run
 
 
 @dataclass
@@ -51,6 +54,7 @@ class Pick:
     columns: list[str] = field(default_factory=list)
     rows: list[int] = field(default_factory=list)  # the rows the question names (empty: all)
     headline: bool = False  # chosen as a headline because nothing in the reports overlaps the question
+    question: str = ""
 
 
 def figure_kind(unit: str) -> str:
@@ -103,7 +107,8 @@ def ask(question: str, pairs: dict[str, str]) -> Ask:
     if kinds & {"latency", "time"}:
         kinds |= {"latency", "time"}
     extreme = "max" if MAX_WORDS.search(question) else ("min" if MIN_WORDS.search(question) else "")
-    return Ask(question, _both(question, pairs), kinds, extreme)
+    runs = [[r[i : i + 2] for i in range(len(r) - 1)] for r in re.findall(r"[\u3400-\u9fff]{2,}", question)]
+    return Ask(question, _both(question, pairs), kinds, extreme, runs)
 
 
 def report_terms(index: EvidenceIndex, ids: list[str]) -> dict[str, str]:
@@ -158,6 +163,23 @@ def answers(g: Group, a: Ask, pairs: dict[str, str]) -> bool:
     return not a.kinds or any(_kinds_of(f) & a.kinds for f in _group_figures(g))
 
 
+def _overlap(a: Ask, doc: set[str], idf: Callable[[str], float]) -> float:
+    """idf-weighted shared terms; a run of Chinese bigrams (`长上下文冷恢复`) counts as one phrase, not six words."""
+    total = 0.0
+    in_runs: set[str] = set()
+    for run in a.runs:
+        in_runs.update(run)
+        chain: list[float] = []
+        for bigram in [*run, ""]:
+            if bigram in doc:
+                chain.append(idf(bigram))
+                continue
+            if chain:
+                total += max(chain) * (1 + PHRASE * (len(chain) - 1))
+                chain = []
+    return total + sum(idf(t) for t in (a.terms & doc) - in_runs)
+
+
 def select(brief: Brief, index: EvidenceIndex) -> list[list[Pick]]:
     """For each question of `brief`, the groups whose figures answer it (never none while the reports hold any)."""
     w = Lang(brief.lang)
@@ -175,7 +197,7 @@ def select(brief: Brief, index: EvidenceIndex) -> list[list[Pick]]:
         kinds = _kinds(g)
         row = []
         for a in asks:
-            s = sum(math.log(1 + n / df[t]) for t in a.terms & d)
+            s = _overlap(a, d, lambda t: math.log(1 + n / df[t]))
             if a.kinds:  # holding the kind asked for is evidence on its own; lacking it, weak evidence
                 s = s + KIND_BONUS if kinds & a.kinds else s * NO_KIND
             row.append(s)
@@ -188,6 +210,7 @@ def select(brief: Brief, index: EvidenceIndex) -> list[list[Pick]]:
             continue
         qi = max(range(len(row)), key=lambda i: (row[i], -i))
         per_q[qi].append(Pick(g, row[qi]))
+    _limit(per_q, index, asks)  # before the cut, so an on-request table that will not be told takes no place
     for qi, picks in enumerate(per_q):
         # A table that answers this question best also answers it when another question scores it higher (the
         # section states other columns of it): `峰值读带宽` and `4KB 的 req/s` both read the read_perf matrix.
@@ -203,6 +226,8 @@ def select(brief: Brief, index: EvidenceIndex) -> list[list[Pick]]:
             top = max(p.score for p in picks)
             ranked = sorted(picks, key=lambda p: -p.score)
             chosen = [p for p in ranked if p.score >= top * MIN_SHARE][:MAX_GROUPS]
+            if asks[qi].kinds and any(_kinds(p.group) & asks[qi].kinds for p in chosen):
+                chosen = [p for p in chosen if _kinds(p.group) & asks[qi].kinds]  # the kind asked for, only
             # A question asking for two kinds ("TTFT 和吞吐") gets the best table of each.
             for kind in sorted(asks[qi].kinds - {"latency"}):
                 if not any(kind in _kinds(p.group) for p in chosen):
@@ -210,7 +235,6 @@ def select(brief: Brief, index: EvidenceIndex) -> list[list[Pick]]:
                     if extra is not None:
                         chosen.append(extra)
             picks[:] = sorted(chosen, key=lambda p: -p.score)
-    _limit(per_q, index, asks)
     used = {id(p.group) for picks in per_q for p in picks}
     for qi, picks in enumerate(per_q):
         if not picks:  # nothing overlaps: the reports' headline comparisons (not yet told), else their first tables
@@ -219,6 +243,7 @@ def select(brief: Brief, index: EvidenceIndex) -> list[list[Pick]]:
         for p in picks:
             p.columns = _columns(p.group, asks[qi], pairs)
             p.rows = matching_rows(p.group, asks[qi], pairs)
+            p.question = asks[qi].text
     return per_q
 
 
