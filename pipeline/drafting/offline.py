@@ -384,7 +384,14 @@ def write_offline(brief: Brief, index: EvidenceIndex) -> DraftSchema:
             for item in pt.items[: ITEMS_PER_GROUP + 1]:
                 items.append(sentence(item, pt.reports, w.lang))
             if pt.table is not None:
-                tables.append(_typeset(pt.table, w))
+                table = _typeset(pt.table, w)
+                topic = _topic(pt.pick.group, w)
+                if not topic or not _unique([table.lead], set(seen)):  # no caption, or told for another question
+                    cols = w("list_joiner").join(table.columns[1:])
+                    text = w("table_lead_cols", topic=topic, cols=cols)
+                    table.lead = sentence(text, [pt.reports[0]], w.lang)
+                _unique([table.lead], seen)
+                tables.append(table)
         if items and lead:
             named = dict.fromkeys(t for pt in parts if pt.items and (t := _topic(pt.pick.group, w)))
             topics = w("list_joiner").join(list(named)[:2])

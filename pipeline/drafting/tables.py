@@ -18,6 +18,7 @@ UNIT_IN_LABEL = re.compile(r"\s*[((][^()()]*[))]\s*$|\s*/\s*[A-Za-z%]+\s*$")
 NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?[KkMB万亿]?")
 QUALIFIER = re.compile(r"(约|≈|~|≥|≤|>|<|about|up to)\s*$", re.IGNORECASE)
 KEYSEP = "\x1f"
+LETTER = re.compile(r"[A-Za-z\u3400-\u9fff]")
 RUNNING = re.compile(r"^\s*(?:[一二三四五六七八九十]+、|(?:序号|No\.?|#)\s*\d+\s*$)", re.IGNORECASE)
 # Tables that describe the test bed (hardware, software, settings) answer no question about results.
 ENVIRONMENT = re.compile(
@@ -103,6 +104,8 @@ def report_groups(index: EvidenceIndex, rid: str) -> list[Group]:
         section = next((lbl for lbl in f.labels if HEADING.match(lbl) and not CAPTION.match(lbl)), "")
         if APPENDIX.match(section) or APPENDIX.match(caption) or ENVIRONMENT.search(caption + " " + section):
             continue
+        if not any(LETTER.search(lbl) for lbl in f.labels):
+            continue  # a figure no word names (a chart's data label, `23.323.3`) cannot be stated in context
         if f.kind == "cell" and (caption or f.labels):  # a captionless table is one per page and section
             tables[(f.page, caption or section)].append(f)
         elif f.kind == "kv":
