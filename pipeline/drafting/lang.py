@@ -9,9 +9,10 @@ from typing import Any
 import yaml
 from jinja2 import Environment, StrictUndefined
 
-from pipeline.drafting.prompts import PROMPTS
 from pipeline.drafting.schema import Sentence
+from pipeline.resources import templates_dir
 
+PROMPTS = templates_dir() / "prompts"  # prompt templates, sentence templates and the glossary
 CJK = re.compile(r"[\u3400-\u9fff]")
 WORD = re.compile(r"[a-z0-9]+|[\u3400-\u9fff]+")
 RATIO_UNITS = frozenset({"x", "倍", "×"})
@@ -93,7 +94,6 @@ def terms(text: str, lang: str) -> list[str]:
     return out
 
 
-
 def spaced(text: str, lang: str) -> str:
     """zh: a space between Chinese and Latin letters or digits, as technical Chinese is typeset — except inside
     report labels, which keep their printed form."""
@@ -119,7 +119,6 @@ def spaced(text: str, lang: str) -> str:
                 out.append(" ")
         out.append(ch)
     return "".join(out)
-
 
 
 def sentence(text: str, reports: list[str], lang: str) -> Sentence:

@@ -294,7 +294,9 @@ class _Part:
         for c in comps:
             _, change, _ = _change(c, w)
             rows.append([_row_text(c, w) or "—", w.name(c.metric), _show(c.before, w), _show(c.after, w), change])
-        return Table(lead=Sentence(text=w("table_lead", topic=_topic(g, w)), reports=[g.report]), columns=head, rows=rows)
+        return Table(
+            lead=Sentence(text=w("table_lead", topic=_topic(g, w)), reports=[g.report]), columns=head, rows=rows
+        )
 
     def _fact_table(self, p: Pick, w: Lang, want: str) -> None:
         g = p.group

@@ -8,12 +8,11 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from evidence.fsutil import sha256_bytes
 from pipeline.brief import Brief
+from pipeline.drafting.lang import PROMPTS
 from pipeline.drafting.schema import marker
-from pipeline.resources import templates_dir
+from pipeline.drafting.select import select
 from qc.index import EvidenceIndex
 from qc.models import FileResult
-
-PROMPTS = templates_dir() / "prompts"
 
 
 def _prompts() -> Environment:
@@ -38,14 +37,22 @@ def cell(text: str, limit: int = 300) -> str:
 
 
 def figure_table(brief: Brief, index: EvidenceIndex) -> str:
-    """The cited reports' figures as a table: id | report | page | value | unit | as printed | labels | quote."""
-    rows = ["figure | report | page | value | unit | printed | labels | quote"]
-    for rid in brief.evidence:
-        for f in index.figures.get(rid, []):
-            labels = " / ".join(cell(lbl, 80) for lbl in f.labels)
-            rows.append(
-                f"{f.id} | {rid} | {f.page} | {f.value:g} | {cell(f.unit)} | {cell(f.raw)} | {labels} | {cell(f.quote)}"
-            )
+    """The figures that answer each question (the offline drafter's selection), question by question:
+    id | report | page | value | unit | as printed | labels | quote — not every figure of a 44-page deck."""
+    rows = []
+    for qi, picks in enumerate(select(brief, index)):
+        rows.append(f"# question {qi + 1}")
+        rows.append("figure | report | page | value | unit | printed | labels | quote")
+        for p in picks:
+            g = p.group
+            figures = [*g.facts, *(c.fig for r in g.rows for c in r.cells)]
+            figures += [f for c in g.comparisons for f in (c.before, c.after, c.change) if f is not None]
+            for f in {f.id: f for f in figures}.values():
+                labels = " / ".join(cell(lbl, 80) for lbl in f.labels)
+                rows.append(
+                    f"{f.id} | {f.report} | {f.page} | {f.value:g} | {cell(f.unit)} | {cell(f.raw)} | {labels} | "
+                    f"{cell(f.quote)}"
+                )
     return "\n".join(rows)
 
 

@@ -29,7 +29,9 @@ PHRASE = 0.25  # each further bigram of a matched Chinese phrase adds this share
 KIND_BONUS = 2.0  # a group holding the kind of quantity asked for scores this much more
 NO_KIND = 0.25  # … and one without it keeps this share of its term score
 ON_REQUEST_ROWS = 2  # least disclosure: an on-request report contributes one table and at most two rows of it
-BILINGUAL = re.compile(r"([\u3400-\u9fff][\u3400-\u9fff A-Za-z]{1,15}?)\s*[((]\s*([A-Za-z][A-Za-z0-9 ./-]{1,30}?)\s*[))]")
+BILINGUAL = re.compile(
+    r"([\u3400-\u9fff][\u3400-\u9fff A-Za-z]{1,15}?)\s*[((]\s*([A-Za-z][A-Za-z0-9 ./-]{1,30}?)\s*[))]"
+)
 MAX_WORDS = re.compile(r"峰值|最高|最大|最快|最多|peak|highest|maximum|\bmax\b|\bbest\b|\btop\b", re.IGNORECASE)
 MIN_WORDS = re.compile(r"最低|最小|最短|最少|lowest|minimum|\bmin\b|shortest|least", re.IGNORECASE)
 
