@@ -63,7 +63,7 @@ def _show(fig: Figure, w: Lang) -> str:
         q = qual.group(1)
         en = {"约": "about ", "≈": "about "}.get(q, q + " ")
         prefix = en if w.lang == "en" else (q if q == "约" else q + " ")
-    sign = "-" if fig.value < 0 and m and not fig.raw[: m.start()].rstrip().endswith("-") else ""
+    sign = "-" if fig.value < 0 else ""  # `-269` (NUMBER reads the digits only)
     return f"{prefix}{sign}{printed_number(fig)}{w.unit(fig.unit)}"
 
 
@@ -254,7 +254,8 @@ PERIOD = re.compile(r"^\s*(?:FY\s*)?(?:19|20)\d{2}\s*[AEFHQ]?\d?\s*$", re.IGNORE
 class _Part:
     """What one picked group gives a section: its headline, list items and table."""
 
-    def __init__(self, p: Pick, w: Lang, want: str) -> None:
+    def __init__(self, p: Pick, w: Lang, want: str, *, force_table: bool = False) -> None:
+        self.force_table = force_table
         self.pick = p
         self.headline = ""
         self.items: list[str] = []
@@ -273,7 +274,7 @@ class _Part:
         series = _series(g, w)
         first = g.comparisons[0]
         self.headline = series or _comparison(first, w, metric=_metric_name(first.metric, g), with_change=False)
-        if len(g.comparisons) > LIST_ROWS:
+        if len(g.comparisons) > LIST_ROWS or self.force_table:
             self.table = self._comparison_table(g, w)
         else:
             self.items = [_comparison(c, w) for c in _ends(g, w)]
@@ -307,7 +308,7 @@ class _Part:
         cols = p.columns[:TABLE_COLUMNS] or []
         self.headline, best = _extreme(p, w, want)
         rows = [r for r in _rows(p) if any(_cell(r, c) for c in cols)]
-        if len(rows) > LIST_ROWS:
+        if len(rows) > LIST_ROWS or self.force_table:
             head = [w("col_row"), *(_col_name(c, _first(g, c), w) for c in cols)]
             body = []
             for r in rows[:TABLE_ROWS]:
@@ -336,12 +337,17 @@ def _period_row(row: Row, periods: list[str], w: Lang) -> str:
 def _notes(brief: Brief, question: str, qi: int) -> list[Sentence]:
     """The brief's background paragraph for this question, sentence by sentence, citing what its markers name."""
     text = brief.note_for(question, qi)
+    # A folded YAML paragraph joins its lines with spaces; Chinese takes none between its own characters.
+    wide = "\u3000-\u303f\u3400-\u9fff\uff00-\uffef"
+    text = re.sub(rf"(?<=[{wide},;:])\s+(?=[{wide}])", "", text) if brief.lang == "zh" else text
+    text = re.sub(r"\s+", " ", text)
     out = []
     for part in SENTENCE_END.split(text.strip()):
         part = part.strip()
         if not part:
             continue
         ids = [i for _, _, found in citations(part) for i in found]
+        part = re.sub(r"\s+(?=[,.;:!?,。;:!?])", "", MARKER.sub("", part)).strip()  # the marker goes to the end
         out.append(Sentence(text=part, reports=list(dict.fromkeys(ids))))
     return out
 
@@ -401,7 +407,13 @@ def write_offline(brief: Brief, index: EvidenceIndex) -> DraftSchema:
                 intro.append(sentence(w("intro_list", topics=topics), [], w.lang))
         if not intro and not items and not tables:
             intro.append(sentence(w("intro_none"), [], w.lang))
-        sec = Section(question=q, intro=_unique(intro, seen), items=_unique(items, seen), tables=tables, outro=[])
+        intro, items = _unique(intro, seen), _unique(items, seen)
+        if not items and not tables and not any(numbers_in(s.text) for s in intro) and mine:
+            # Everything this question's figures say was said for an earlier question: show them as a table.
+            fallback = _Part(mine[0], w, asks[qi].extreme, force_table=True).table
+            if fallback is not None:
+                tables.append(_typeset(fallback, w))
+        sec = Section(question=q, intro=intro, items=items, tables=tables, outro=[])
         sections.append(sec)
     answer = _answer(results or [h for heads in per_q for h in heads], w, seen, solo)
     return DraftSchema(answer=answer, sections=sections, faq=_faq(brief, per_q, w, seen, solo))

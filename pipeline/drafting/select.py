@@ -79,15 +79,21 @@ def _kinds_of(f: Figure) -> set[str]:
 
 
 @cache
+def _synonyms() -> dict[str, str]:
+    return {str(k).lower(): str(v).lower() for k, v in (glossary().get("synonyms") or {}).items()}
+
+
+@cache
 def _kind_words() -> list[tuple[str, str]]:
     kinds: dict[str, list[str]] = glossary().get("kinds") or {}
     return [(str(w).lower(), k) for k, ws in kinds.items() for w in ws]
 
 
-def _both(text: str, pairs: dict[str, str]) -> set[str]:
+def both_terms(text: str, pairs: dict[str, str]) -> set[str]:
     """A text's terms together with those of its translation (zh → en and en → zh through the glossary)."""
     low = text.lower()
     out = set(terms(text, "en"))  # Chinese bigrams and Latin words (English stop words dropped)
+    out |= {full for short, full in _synonyms().items() if short in out}
     for zh, en in pairs.items():
         if zh.lower() in low:
             out |= set(terms(en, "en"))
@@ -108,9 +114,10 @@ def ask(question: str, pairs: dict[str, str]) -> Ask:
     kinds = {k for w, k in _kind_words() if _has_words(low, w)}
     if kinds & {"latency", "time"}:
         kinds |= {"latency", "time"}
-    extreme = "max" if MAX_WORDS.search(question) else ("min" if MIN_WORDS.search(question) else "")
+    high, low_ = bool(MAX_WORDS.search(question)), bool(MIN_WORDS.search(question))
+    extreme = "max" if high and not low_ else ("min" if low_ and not high else "")  # both: the span, not one end
     runs = [[r[i : i + 2] for i in range(len(r) - 1)] for r in re.findall(r"[\u3400-\u9fff]{2,}", question)]
-    return Ask(question, _both(question, pairs), kinds, extreme, runs)
+    return Ask(question, both_terms(question, pairs), kinds, extreme, runs)
 
 
 def report_terms(index: EvidenceIndex, ids: list[str]) -> dict[str, str]:
@@ -142,7 +149,7 @@ def _columns(g: Group, a: Ask, pairs: dict[str, str]) -> list[str]:
             if not c.col or c.col in cols:
                 continue
             kind = bool(_kinds_of(c.fig) & a.kinds)
-            cols[c.col] = (kind, len(_both(c.col, pairs) & a.terms))
+            cols[c.col] = (kind, len(both_terms(c.col, pairs) & a.terms))
     ranked = sorted(cols, key=lambda k: (-cols[k][0], -cols[k][1], list(cols).index(k)))
     if a.kinds and any(cols[k][0] for k in ranked):
         ranked = [k for k in ranked if cols[k][0]]
@@ -151,16 +158,16 @@ def _columns(g: Group, a: Ask, pairs: dict[str, str]) -> list[str]:
 
 def matching_rows(g: Group, a: Ask, pairs: dict[str, str]) -> list[int]:
     """Indexes of the rows the question names by a row term the other rows lack (`4KB` of `value size 4KB`)."""
-    keys = [_both(" ".join(r.keys), pairs) for r in g.rows]
+    keys = [both_terms(" ".join(r.keys), pairs) for r in g.rows]
     # Terms all rows share, or the caption's (`Single A53` of the caption is not `single face` of a row), name none.
-    common = (set.intersection(*keys) if keys else set()) | _both(f"{g.caption} {g.section}", pairs)
+    common = (set.intersection(*keys) if keys else set()) | both_terms(f"{g.caption} {g.section}", pairs)
     hits = [i for i, k in enumerate(keys) if (k - common) & a.terms]
     return hits if hits and len(hits) < len(keys) else []
 
 
 def answers(g: Group, a: Ask, pairs: dict[str, str]) -> bool:
     """The bench's rule: the group shares a label term with the question and, if one is asked, its kind."""
-    if not (_both(g.text, pairs) & a.terms):
+    if not (both_terms(g.text, pairs) & a.terms):
         return False
     return not a.kinds or any(_kinds_of(f) & a.kinds for f in _group_figures(g))
 
@@ -188,7 +195,7 @@ def select(brief: Brief, index: EvidenceIndex) -> list[list[Pick]]:
     groups = [g for rid in brief.evidence for g in report_groups(index, rid)]
     pairs = report_terms(index, list(brief.evidence))
     asks = [ask(q, pairs) for q in brief.questions]
-    docs = [_both(g.text, pairs) | _both(w.label(g.text), pairs) for g in groups]
+    docs = [both_terms(g.text, pairs) | both_terms(w.label(g.text), pairs) for g in groups]
     df: dict[str, int] = defaultdict(int)
     for d in docs:
         for t in d:
