@@ -14,7 +14,6 @@ Run: `python tools/bench_drafts.py [--doc docs/benchmarks.md] [--no-write]`.
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 import tempfile
 import time
@@ -32,7 +31,7 @@ from corpus_support import corpus_root  # noqa: E402
 from pipeline.brief import load_brief  # noqa: E402
 from pipeline.config import open_root  # noqa: E402
 from pipeline.drafting.article import draft_article  # noqa: E402
-from pipeline.drafting.select import both_terms, ask, figure_kind, report_terms  # noqa: E402
+from pipeline.drafting.select import ask, both_terms, figure_kind, report_terms  # noqa: E402
 
 DOC = REPO / "docs" / "benchmarks.md"
 HEADING = "## Drafts over the test corpus (`tools/bench_drafts.py`)"
