@@ -172,3 +172,37 @@ def test_an_english_report_with_other_table_shapes() -> None:
     text = render_draft(brief, content, drafter="offline", inputs="0" * 32, date=dt.date(2026, 1, 2), updated=None)
     result = check_draft(parse_draft(text, "t.md"), idx)
     assert result.errors() == [], [(n.text, n.message) for n in result.errors()]
+
+
+def _brief_with(tmp_path: Path, notes: str) -> Path:
+    src = Path(__file__).resolve().parent.parent / "site" / "articles" / "kv-cache-ttft-en.yaml"
+    text = src.read_text(encoding="utf-8").split("\n# Background for a section")[0]
+    path = tmp_path / "kv-cache-ttft-en.yaml"
+    path.write_text(text + "\nnotes:\n" + notes, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("notes", "message"),
+    [
+        ("  7: Prefix caching keeps the KV blocks.\n", "names no question"),
+        ("  1: One long session holds 7.15 GB of KV cache.\n", "without a citation marker"),
+        ('  1: "One long session holds 7.15 GB of KV cache [source: R5]."\n', "R5, which is not in evidence"),
+    ],
+)
+def test_bad_notes_are_refused_with_the_file(tmp_path: Path, notes: str, message: str) -> None:
+    from evidence.errors import InputError
+
+    with pytest.raises(InputError, match=message) as err:
+        load_brief(_brief_with(tmp_path, notes))
+    assert "kv-cache-ttft-en.yaml" in str(err.value)
+
+
+def test_a_note_is_the_sections_explanatory_text_and_is_checked(tmp_path: Path) -> None:
+    note = "  1: \"Engines keep earlier turns' KV blocks; one long session holds 7.15 GB of KV cache [source: R2].\"\n"
+    brief = load_brief(_brief_with(tmp_path, note))
+    content = write_offline(brief, report_index())
+    first = content.sections[0].intro[0]
+    assert first.text.startswith("Engines keep earlier turns' KV blocks") and first.reports == ["R2"]
+    assert "[source" not in first.text  # the marker is the drafter's to place
+    assert all(not s.text.startswith("Engines") for sec in content.sections[1:] for s in sec.intro)
