@@ -32,8 +32,9 @@ from qc.draft import citations
 from qc.index import EvidenceIndex
 
 LIST_ROWS = 4  # a comparison over more rows than this becomes a table
-TABLE_ROWS = 10  # rows a table shows at most
-TABLE_COLUMNS = 3  # value columns a table shows at most
+TABLE_ROWS = 8  # rows a table shows at most
+TABLE_COLUMNS = 2  # value columns a table shows at most (the asked-for quantity, and the next one)
+SECTION_ITEMS = 6  # list items a section shows at most (the reference gives two to four scenarios)
 ITEM_COLUMNS = 2  # values a list item of a table without a baseline states
 PERIODS = 2  # periods a row of a forecast table states
 ITEMS_PER_GROUP = 2  # list items a group of at most LIST_ROWS rows gives (its range's two ends)
@@ -405,15 +406,15 @@ def write_offline(brief: Brief, index: EvidenceIndex) -> DraftSchema:
             topics = w("list_joiner").join(list(named)[:2])
             if topics:
                 intro.append(sentence(w("intro_list", topics=topics), [], w.lang))
-        if not intro and not items and not tables:
-            intro.append(sentence(w("intro_none"), [], w.lang))
         intro, items = _unique(intro, seen), _unique(items, seen)
         if not items and not tables and not any(numbers_in(s.text) for s in intro) and mine:
             # Everything this question's figures say was said for an earlier question: show them as a table.
             fallback = _Part(mine[0], w, asks[qi].extreme, force_table=True).table
             if fallback is not None:
                 tables.append(_typeset(fallback, w))
-        sec = Section(question=q, intro=intro, items=items, tables=tables, outro=[])
+        if not intro and not items and not tables:
+            intro.append(sentence(w("intro_none"), [], w.lang))
+        sec = Section(question=q, intro=intro, items=items[:SECTION_ITEMS], tables=tables, outro=[])
         sections.append(sec)
     answer = _answer(results or [h for heads in per_q for h in heads], w, seen, solo)
     return DraftSchema(answer=answer, sections=sections, faq=_faq(brief, per_q, w, seen, solo))
