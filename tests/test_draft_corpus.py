@@ -122,3 +122,15 @@ def test_every_corpus_pdf_has_a_brief() -> None:
     assert any(load_brief(p).lang == "en" for p in corpus_briefs()) and any(
         load_brief(p).lang == "zh" for p in corpus_briefs()
     )
+
+
+def test_llm_prompt_over_a_large_report_carries_the_selected_figures_only(corpus: Any) -> None:
+    """The 50-page device test report holds thousands of figures; the prompt carries those chosen per question."""
+    from pipeline.drafting.prompts import build_messages
+
+    brief = load_brief(corpus.path / "articles" / "c13-device-test-en.yaml")
+    (_, _), (_, user) = build_messages(brief, corpus.index)
+    lines = [ln for ln in user.splitlines() if ln.count(" | ") >= 7 and not ln.startswith("figure |")]
+    total = len(corpus.index.figures["C13"])
+    assert 0 < len(lines) < total / 10, (len(lines), total)
+    assert all(f"# question {i}" in user for i in range(1, len(brief.questions) + 1))

@@ -199,7 +199,7 @@ def test_bad_notes_are_refused_with_the_file(tmp_path: Path, notes: str, message
 
 
 def test_a_note_is_the_sections_explanatory_text_and_is_checked(tmp_path: Path) -> None:
-    note = "  1: \"Engines keep earlier turns' KV blocks; one long session holds 7.15 GB of KV cache [source: R2].\"\n"
+    note = '  1: "Engines keep earlier turns\' KV blocks; one long session holds 7.15 GB of KV cache [source: R2]."\n'
     brief = load_brief(_brief_with(tmp_path, note))
     content = write_offline(brief, report_index())
     first = content.sections[0].intro[0]

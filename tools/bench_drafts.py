@@ -119,7 +119,7 @@ def section(rows: list[dict[str, Any]]) -> str:
         "English briefs over Chinese reports among them), drafted offline and checked by `check_draft` over the "
         "cited scope. `checked figures` are numbers QC verified or derived; `most numbers in a sentence` counts "
         "non-exempt numbers of one sentence, list item or table row.\n\n"
-        f"The answering rule{rule}\n\n{table(rows)}\n"
+        f"The answering rule {rule}\n\n{table(rows)}\n"
     )
 
 

@@ -15,7 +15,7 @@ from evidence.models import Figure
 from pipeline.brief import Brief
 from pipeline.drafting.lang import KEEP, RATIO_UNITS, Lang, sentence
 from pipeline.drafting.schema import DraftSchema, FAQItem, Section, Sentence, Table
-from pipeline.drafting.select import Pick, asks_of, confidential, select
+from pipeline.drafting.select import Pick, asks_of, confidential, headlines, select
 from pipeline.drafting.tables import (
     KEYSEP,
     NUMBER,
@@ -309,7 +309,7 @@ class _Part:
         cols = p.columns[:TABLE_COLUMNS] or []
         self.headline, best = _extreme(p, w, want)
         rows = [r for r in _rows(p) if any(_cell(r, c) for c in cols)]
-        if len(rows) > LIST_ROWS or self.force_table:
+        if rows and (len(rows) > LIST_ROWS or self.force_table):
             head = [w("col_row"), *(_col_name(c, _first(g, c), w) for c in cols)]
             body = []
             for r in rows[:TABLE_ROWS]:
@@ -412,8 +412,15 @@ def write_offline(brief: Brief, index: EvidenceIndex) -> DraftSchema:
             fallback = _Part(mine[0], w, asks[qi].extreme, force_table=True).table
             if fallback is not None:
                 tables.append(_typeset(fallback, w))
+        if not intro and not items and not tables:  # the reports' headline figures, in a table
+            for p in headlines(brief, index):
+                headline = _Part(p, w, "", force_table=True).table
+                if headline is not None and headline.rows:
+                    tables.append(_typeset(headline, w))
+                    break
         if not intro and not items and not tables:
-            intro.append(sentence(w("intro_none"), [], w.lang))
+            none = _unique([sentence(w("intro_none"), [], w.lang)], seen)
+            intro = none or _unique([sentence(w("intro_none_again"), [], w.lang)], seen)
         sec = Section(question=q, intro=intro, items=items[:SECTION_ITEMS], tables=tables, outro=[])
         sections.append(sec)
     answer = _answer(results or [h for heads in per_q for h in heads], w, seen, solo)

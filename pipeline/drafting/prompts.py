@@ -28,6 +28,8 @@ def _prompts() -> Environment:
 
 
 FENCE = "REPORT-DATA"
+PROMPT_ROWS = 12  # rows of a table without a baseline the prompt carries (the rows the question names, else these)
+PROMPT_COLUMNS = 3  # …and its columns: those that answer the question
 
 
 def cell(text: str, limit: int = 300) -> str:
@@ -45,7 +47,10 @@ def figure_table(brief: Brief, index: EvidenceIndex) -> str:
         rows.append("figure | report | page | value | unit | printed | labels | quote")
         for p in picks:
             g = p.group
-            figures = [*g.facts, *(c.fig for r in g.rows for c in r.cells)]
+            shown = [g.rows[i] for i in p.rows] if p.rows else g.rows[:PROMPT_ROWS]
+            cols = set(p.columns[:PROMPT_COLUMNS])
+            figures = [] if g.rows else list(g.facts)  # a table's facts are its cells: take those asked for
+            figures += [c.fig for r in shown for c in r.cells if not cols or c.col in cols]
             figures += [f for c in g.comparisons for f in (c.before, c.after, c.change) if f is not None]
             for f in {f.id: f for f in figures}.values():
                 labels = " / ".join(cell(lbl, 80) for lbl in f.labels)

@@ -256,6 +256,16 @@ def select(brief: Brief, index: EvidenceIndex) -> list[list[Pick]]:
     return per_q
 
 
+def headlines(brief: Brief, index: EvidenceIndex) -> list[Pick]:
+    """The cited reports' groups as headlines, comparisons first (for a section its own figures leave empty)."""
+    groups = [g for rid in brief.evidence for g in report_groups(index, rid) if not _confidential(g, index)]
+    ranked = sorted(groups, key=lambda g: (not g.comparisons, g.report, g.order))
+    picks = [Pick(g, 0.0, headline=True) for g in ranked]
+    for p in picks:
+        p.columns = list(dict.fromkeys(c.col for r in p.group.rows for c in r.cells if c.col))
+    return picks
+
+
 def asks_of(brief: Brief, index: EvidenceIndex) -> list[Ask]:
     pairs = report_terms(index, list(brief.evidence))
     return [ask(q, pairs) for q in brief.questions]
