@@ -42,6 +42,7 @@ bench: $(BENCH_STAMP)
 	$(PY) tools/bench.py
 	$(PY) tools/qc_accuracy.py
 	$(PY) tools/bench_extract.py
+	$(PY) tools/bench_drafts.py
 
 fuzz: $(STAMP)
 	PROOFPRESS_FUZZ_EXAMPLES=2000 $(PY) -m pytest -q tests -k fuzz

@@ -65,7 +65,7 @@ def publish(
     article: str | Path, *, redraft: bool = False, out: Path | None = None, echo: Echo = _quiet
 ) -> PublishResult:
     """Take one brief all the way to a built article page, or stop with the reason."""
-    from pipeline.draft import draft_article
+    from pipeline.drafting.article import draft_article
     from pipeline.website.build import build_site
     from qc.check import check_draft
     from qc.review import approval_status, article_index
@@ -91,7 +91,7 @@ def publish(
 
 def draft_only(article: str | Path, *, redraft: bool = False, drafter: str | None = None, echo: Echo = _quiet) -> Any:
     """`publish draft`: ingest and draft, without the review gate or the build."""
-    from pipeline.draft import draft_article
+    from pipeline.drafting.article import draft_article
 
     root = open_root(article)
     with root_lock(root.state, echo=echo):

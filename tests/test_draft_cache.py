@@ -13,7 +13,7 @@ from draft_support import ingested
 
 from pipeline.brief import load_brief
 from pipeline.config import open_root
-from pipeline.draft import DraftOutcome, draft_article
+from pipeline.drafting.article import DraftOutcome, draft_article
 from qc.draft import read_draft
 from qc.index import EvidenceIndex
 

@@ -15,9 +15,9 @@ from draft_support import ingested
 
 from pipeline.brief import Brief, DrafterChoice, load_brief
 from pipeline.config import open_root
-from pipeline.draft import draft_article
+from pipeline.drafting.article import draft_article
+from pipeline.drafting.offline import write_offline
 from pipeline.errors import DraftError
-from pipeline.offline import write_offline
 from qc.index import EvidenceIndex
 
 SLUG = "kv-cache-ttft"

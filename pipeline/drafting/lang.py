@@ -1,0 +1,129 @@
+"""The article's language: sentence templates, the zh↔en glossary, typesetting, and the words questions are matched by."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import Any
+
+import yaml
+from jinja2 import Environment, StrictUndefined
+
+from pipeline.drafting.schema import Sentence
+from pipeline.resources import templates_dir
+
+PROMPTS = templates_dir() / "prompts"  # prompt templates, sentence templates and the glossary
+CJK = re.compile(r"[\u3400-\u9fff]")
+WORD = re.compile(r"[a-z0-9]+|[\u3400-\u9fff]+")
+RATIO_UNITS = frozenset({"x", "倍", "×"})
+KEEP = ("\x02", "\x03")  # brackets around report labels inside generated text (removed before output)
+
+
+@cache
+def glossary() -> dict[str, Any]:
+    """templates/prompts/glossary.yaml: `terms` (zh → en), `kinds` (question words), `dims` (unit dimensions)."""
+    return yaml.safe_load((PROMPTS / "glossary.yaml").read_text(encoding="utf-8"))
+
+
+def glossary_terms() -> dict[str, str]:
+    return {str(k): str(v) for k, v in (glossary().get("terms") or {}).items()}
+
+
+@cache
+def _templates(lang: str) -> dict[str, Any]:
+    data = yaml.safe_load((PROMPTS / f"offline.{lang}.yaml").read_text(encoding="utf-8"))
+    glossary = glossary_terms()
+    stop = frozenset(str(data.pop("stopwords", "")).split())
+    env = Environment(undefined=StrictUndefined, autoescape=False)  # Markdown text out, not HTML
+    compiled = {k: env.from_string(v) for k, v in data.items()}
+    return {"t": compiled, "glossary": sorted(glossary.items(), key=lambda kv: -len(kv[0])), "stop": stop}
+
+
+class Lang:
+    """Sentence templates and label translation for one language."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+        data = _templates(lang)
+        self._t = data["t"]
+        self._glossary = data["glossary"]
+
+    def __call__(self, key: str, **kw: Any) -> str:
+        return self._t[key].render(**kw)
+
+    def label(self, text: str) -> str:
+        """A report label in the article's language (en: glossary, longest match first)."""
+        text = re.sub(r"\s+", " ", text).strip()
+        if self.lang == "zh" or not CJK.search(text):
+            return text
+        for zh, en in self._glossary:
+            if zh in text:
+                text = text.replace(zh, f" {en} ")
+        text = re.sub(r"\s+", " ", text)
+        return re.sub(r"\s+([),.;:])", r"\1", re.sub(r"([(])\s+", r"\1", text)).strip()
+
+    def name(self, text: str) -> str:
+        """A label for output; zh marks it so typesetting never changes its inside (verbatim terms stay verbatim)."""
+        text = self.label(text)
+        return f"{KEEP[0]}{text}{KEEP[1]}" if self.lang == "zh" and text else text
+
+    def unit(self, unit: str) -> str:
+        if unit in RATIO_UNITS:
+            return " 倍" if self.lang == "zh" else "x"
+        if unit == "%":
+            return "%"
+        if self.lang == "en" and CJK.search(unit):
+            return " " + self.label(unit)
+        return f" {unit}" if unit else ""
+
+
+def terms(text: str, lang: str) -> list[str]:
+    """Words to match questions with: Chinese bigrams, Latin words (en: stop words dropped, crudely stemmed)."""
+    out: list[str] = []
+    for w in WORD.findall(text.lower()):
+        if CJK.match(w):
+            out.extend(w[i : i + 2] for i in range(max(1, len(w) - 1)))
+        elif w in _templates(lang)["stop"]:
+            continue
+        else:
+            if lang == "en" and len(w) > 5 and w.endswith("ing"):
+                w = w[:-3]
+            elif len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
+                w = w[:-1]
+            out.append(w)
+    return out
+
+
+def spaced(text: str, lang: str) -> str:
+    """zh: a space between Chinese and Latin letters or digits, as technical Chinese is typeset — except inside
+    report labels, which keep their printed form."""
+    chars: list[tuple[str, int]] = []  # (char, label number or 0)
+    label, n = 0, 0
+    for ch in text:
+        if ch == KEEP[0]:
+            n += 1
+            label = n
+        elif ch == KEEP[1]:
+            label = 0
+        else:
+            chars.append((ch, label))
+    if lang != "zh":
+        return "".join(c for c, _ in chars)
+    out = []
+    for i, (ch, lab) in enumerate(chars):
+        if i and not (lab and lab == chars[i - 1][1]):
+            prev = chars[i - 1][0]
+            if (CJK.match(prev) and re.match(r"[A-Za-z0-9]", ch)) or (
+                re.match(r"[A-Za-z0-9%]", prev) and CJK.match(ch)
+            ):
+                out.append(" ")
+        out.append(ch)
+    return "".join(out)
+
+
+def sentence(text: str, reports: list[str], lang: str) -> Sentence:
+    """Generated text as a schema sentence: typeset, capitalised (en), citing `reports`."""
+    text = spaced(text, lang)
+    if lang == "en" and text[:1].islower():
+        text = text[0].upper() + text[1:]
+    return Sentence(text=text, reports=reports)

@@ -1,0 +1,493 @@
+"""The offline drafter: each question answered with the few figures that answer it, in the reference's shape.
+
+Shape (as the reference article): a direct answer with two to four key figures; per question the brief's note (the
+mechanism in plain words), one sentence answering it, then one list item per scenario — a single comparison,
+baseline → new with the change, in at most six numbers — or a Markdown table when a comparison runs over more than
+four rows; key-point Q&A of at most three sentences. Every number is a figure as printed or a change computed from
+one row, rounded as a reader reads it (`26–32%`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from evidence.models import Figure
+from pipeline.brief import Brief
+from pipeline.drafting.lang import KEEP, RATIO_UNITS, Lang, sentence
+from pipeline.drafting.schema import DraftSchema, FAQItem, Section, Sentence, Table
+from pipeline.drafting.select import Pick, asks_of, confidential, headlines, select
+from pipeline.drafting.tables import (
+    KEYSEP,
+    NUMBER,
+    QUALIFIER,
+    Comparison,
+    Group,
+    Row,
+    _factor,
+    _kv_label,
+    _strip_unit,
+    printed_number,
+)
+from qc.draft import citations
+from qc.index import EvidenceIndex
+
+LIST_ROWS = 4  # a comparison over more rows than this becomes a table
+TABLE_ROWS = 8  # rows a table shows at most
+TABLE_COLUMNS = 2  # value columns a table shows at most (the asked-for quantity, and the next one)
+SECTION_ITEMS = 6  # list items a section shows at most (the reference gives two to four scenarios)
+ITEM_COLUMNS = 2  # values a list item of a table without a baseline states
+PERIODS = 2  # periods a row of a forecast table states
+ITEMS_PER_GROUP = 2  # list items a group of at most LIST_ROWS rows gives (its range's two ends)
+FAQ_SENTENCES = 3  # sentences in a key-point answer
+MAX_FIGURES = 4  # numbers in a direct answer
+ITEM_NUMBERS = 6  # numbers in a list item
+FACTS = 3  # `label: value` facts in one sentence
+DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
+MARKER = re.compile(r"【[^】]*】|\[\s*source\s*:[^\]]*\]")
+SENTENCE_END = re.compile(r"(?<=[。!?!?])|(?<=[.!?])\s+(?=[A-Z0-9])")
+
+
+def numbers_in(text: str) -> int:
+    """How many numbers a reader sees in `text` (citation markers and typesetting brackets left out)."""
+    return len(DIGITS.findall(MARKER.sub("", text.replace(KEEP[0], "").replace(KEEP[1], ""))))
+
+
+# --- numbers as readers read them ----------------------------------------------------------------------------------
+
+
+def _show(fig: Figure, w: Lang) -> str:
+    """A figure as printed (digits and magnitude suffix copied), with its unit and any qualifier (约, ≥)."""
+    m = NUMBER.search(fig.raw)
+    qual = QUALIFIER.search(fig.raw[: m.start()]) if m else None
+    prefix = ""
+    if qual:
+        q = qual.group(1)
+        en = {"约": "about ", "≈": "about "}.get(q, q + " ")
+        prefix = en if w.lang == "en" else (q if q == "约" else q + " ")
+    sign = "-" if fig.value < 0 else ""  # `-269` (NUMBER reads the digits only)
+    return f"{prefix}{sign}{printed_number(fig)}{w.unit(fig.unit)}"
+
+
+def _round(value: float, ratio: bool) -> str:
+    """A computed change at the precision a reader needs: `26%`, `4.5%`, `1.9 倍` (one decimal for ×)."""
+    if ratio or abs(value) < 10:
+        text = f"{value:.1f}"
+        return text[:-2] if text.endswith(".0") and not ratio else text
+    return f"{value:.0f}"
+
+
+def _change(c: Comparison, w: Lang) -> tuple[str, str, float]:
+    """(template key, formatted change, value): the printed change cell, else computed from the pair."""
+    b, a = c.before.value, c.after.value
+    down = a < b
+    if c.change is not None:
+        ratio = c.change.unit in RATIO_UNITS
+        value = c.change.value
+        text = f"{printed_number(c.change).lstrip('+')}{w.unit(c.change.unit)}"
+    else:
+        ratio = c.ratio
+        value = _factor(c) if ratio else abs(a - b) / b * 100
+        text = f"{_round(value, ratio)}{w.unit('x' if ratio else '%')}"
+    key = ("change_ratio_" if ratio else "change_pct_") + ("down" if down else "up")
+    return key, text, value
+
+
+def _range(changes: list[tuple[str, str, float]], w: Lang) -> str:
+    """`26–32%` over changes of one kind: the ends at the precision the sentence needs."""
+    key = changes[0][0]
+    unit = "%" if "pct" in key else w.unit("x")
+    lo = min(changes, key=lambda x: x[2])[1].removesuffix(unit)
+    hi = max(changes, key=lambda x: x[2])[1].removesuffix(unit)
+    if lo.endswith(".0") and hi.endswith(".0"):  # printed `26.0%` and `32.0%`: a reader reads `26–32%`
+        lo, hi = lo[:-2], hi[:-2]
+    return f"{lo}{unit}" if lo == hi else f"{lo}–{hi}{unit}"
+
+
+# --- what a group says ----------------------------------------------------------------------------------------------
+
+
+def _names(row: str, w: Lang) -> str:
+    return w("list_joiner").join(w.name(k) for k in row.split(KEYSEP) if k)
+
+
+def _row_text(c: Comparison, w: Lang) -> str:
+    if "\0" in c.row:
+        after_row, before_row = c.row.split("\0")
+        return w("pair_row", after_row=_names(after_row, w), before_row=_names(before_row, w))
+    return _names(c.row, w)
+
+
+def _comparison(c: Comparison, w: Lang, *, metric: str = "", with_change: bool = True) -> str:
+    core = w(
+        "decrease" if c.after.value < c.before.value else "increase",
+        metric=w.name(metric or c.metric),
+        before=_show(c.before, w),
+        after=_show(c.after, w),
+    ).strip()
+    if with_change:
+        key, change, _ = _change(c, w)
+        core = w("with_change", text=core, change=w(key, change=change))
+    row = _row_text(c, w)
+    return (w("row_prefix", row=row) if row else "") + core
+
+
+def _caption(g: Group) -> str:
+    caption = re.sub(r"^\s*(?:表|Table|Tab\.)\s*[A-Z]?[\d.-]*\s*[::.]?\s*", "", g.caption).strip()
+    return caption or re.sub(r"^\s*[\d.]+\s*", "", g.section).strip()
+
+
+def _topic(g: Group, w: Lang) -> str:
+    """The group's caption for a sentence; numbered details (`(8 卡 32B LoRA)`) are left to the report in English."""
+    caption = _caption(g)
+    if w.lang == "en":
+        caption = re.sub(r"\s*[((][^()()]*\d[^()()]*[))]", "", caption)
+    return w.name(caption) if caption else ""
+
+
+def _metric_name(metric: str, g: Group) -> str:
+    """The metric with its context from the caption: `TTFT` → `长上下文冷恢复 TTFT`."""
+    topic = re.sub(r"\s*[((][^()()]*[))]\s*$", "", _caption(g)).strip()
+    if not metric or not topic:
+        return metric
+    i = topic.find(metric)
+    if i >= 0:
+        return topic[: i + len(metric)].strip()
+    for k in range(min(len(topic), len(metric)) - 1, 1, -1):  # caption ends where the metric begins
+        if topic.endswith(metric[:k]):
+            return topic + metric[k:]
+    return metric
+
+
+def _series(g: Group, w: Lang) -> str:
+    """`TTFT 降低 26–32%` over a table's rows of one metric and one kind of change; "" if mixed."""
+    comps = g.comparisons
+    if len(comps) < 2 or len({c.metric for c in comps}) != 1:
+        return ""
+    changes = [_change(c, w) for c in comps]
+    if len({k for k, _, _ in changes}) != 1:
+        return ""
+    key = changes[0][0]
+    template = "series_ratio" if "ratio" in key else ("series_down" if key.endswith("down") else "series_up")
+    return w(template, metric=w.name(_metric_name(comps[0].metric, g)), range=_range(changes, w))
+
+
+def _ends(g: Group, w: Lang) -> list[Comparison]:
+    """The comparisons a list shows of a short table: the two ends of its range (or its first two)."""
+    comps = g.comparisons
+    if len(comps) <= ITEMS_PER_GROUP:
+        return list(comps)
+    if _series(g, w):
+        values = [_change(c, w)[2] for c in comps]
+        lo, hi = values.index(min(values)), values.index(max(values))
+        return [comps[i] for i in sorted({lo, hi})]
+    return list(comps[:ITEMS_PER_GROUP])
+
+
+def _facts(facts: list[Figure], w: Lang) -> str:
+    parts = []
+    for f in facts[:FACTS]:
+        label = _kv_label(f)
+        parts.append(w("fact", label=w.name(_strip_unit(label)) if label else "", value=_show(f, w)).strip())
+    return w("list_joiner").join(parts)
+
+
+def _cell(row: Row, col: str) -> Figure | None:
+    return next((c.fig for c in row.cells if c.col == col), None)
+
+
+def _extreme(p: Pick, w: Lang, want: str) -> tuple[str, Row | None]:
+    """`value size 1MB、batch 4 时 MiB/s 最高,为 1399.08 MiB/s` for a table without a baseline ("" if none)."""
+    col = p.columns[0] if p.columns else ""
+    rows = [(r, f) for r in _rows(p) if (f := _cell(r, col)) is not None]
+    if not rows:
+        return "", None
+    if not want and len(rows) > 1:  # no extreme asked for: the span over the rows, without their keys
+        lo, hi = min(rows, key=lambda rf: rf[1].value)[1], max(rows, key=lambda rf: rf[1].value)[1]
+        if lo.value != hi.value and lo.unit == hi.unit and lo.value >= 0:
+            span = f"{_show(lo, w).removesuffix(w.unit(lo.unit))}–{_show(hi, w)}"
+            return w("span", metric=_col_name(col, lo, w), range=span).strip(), None
+    kind = _kind(rows[0][1])
+    lowest = want == "min" or (not want and kind in ("time", "latency"))
+    row, fig = (min if lowest else max)(rows, key=lambda rf: rf[1].value)
+    keys = _names(KEYSEP.join(row.keys), w)
+    template = "extreme_min" if lowest else "extreme_max"
+    return w(template, row=keys, metric=_col_name(col, fig, w), value=_show(fig, w)).strip(), row
+
+
+def _rows(p: Pick) -> list[Row]:
+    return [p.group.rows[i] for i in p.rows] if p.rows else list(p.group.rows)
+
+
+def _col_name(col: str, fig: Figure, w: Lang) -> str:
+    """A column header as a metric name; a header that is only a unit (`MiB/s`) is named by its kind (带宽)."""
+    name = _strip_unit(col)
+    if not name or name.lower() in (fig.unit.lower(), fig.unit.split("/")[0].lower()):
+        kind = _kind(fig)
+        return w(f"kind_{kind}") if kind else w.name(col)
+    return w.name(name)
+
+
+def _first(g: Group, col: str) -> Figure:
+    return next(c.fig for r in g.rows for c in r.cells if c.col == col)
+
+
+def _kind(f: Figure) -> str:
+    from pipeline.drafting.select import figure_kind
+
+    return figure_kind(f.unit)
+
+
+def _row_cells(row: Row, cols: list[str], w: Lang) -> str:
+    parts = [
+        w("fact", label=_col_name(col, f, w), value=_show(f, w)).strip()
+        for col in cols
+        if (f := _cell(row, col)) is not None
+    ]
+    return w("list_joiner").join(parts)
+
+
+# --- a section ------------------------------------------------------------------------------------------------------
+
+
+PERIOD = re.compile(r"^\s*(?:FY\s*)?(?:19|20)\d{2}\s*[AEFHQ]?\d?\s*$", re.IGNORECASE)
+
+
+class _Part:
+    """What one picked group gives a section: its headline, list items and table."""
+
+    def __init__(self, p: Pick, w: Lang, want: str, *, force_table: bool = False) -> None:
+        self.force_table = force_table
+        self.pick = p
+        self.headline = ""
+        self.items: list[str] = []
+        self.table: Table | None = None
+        g, rid = p.group, p.group.report
+        if g.comparisons:
+            self._comparisons(g, w)
+        elif g.rows:
+            self._fact_table(p, w, want)
+        elif g.facts:
+            self.headline = _facts(g.facts, w)
+        self.items = [i for i in self.items if numbers_in(i) <= ITEM_NUMBERS]
+        self.reports = [rid]
+
+    def _comparisons(self, g: Group, w: Lang) -> None:
+        series = _series(g, w)
+        first = g.comparisons[0]
+        self.headline = series or _comparison(first, w, metric=_metric_name(first.metric, g), with_change=False)
+        if len(g.comparisons) > LIST_ROWS or self.force_table:
+            self.table = self._comparison_table(g, w)
+        else:
+            self.items = [_comparison(c, w) for c in _ends(g, w)]
+
+    def _period_table(self, p: Pick, periods: list[str], w: Lang) -> None:
+        rows = [r for r in _period_rows(p) if r.keys]
+        # The periods the question names (`2025 and 2026`), else the first and the last: a change over time.
+        asked = [c for c in periods if re.sub(r"\D", "", c)[:4] in p.question]
+        periods = asked[:PERIODS] if asked else [periods[0], periods[-1]]
+        if rows:
+            self.headline = _period_row(rows[0], periods, w)
+            self.items = [_period_row(r, periods, w) for r in rows[1 : ITEMS_PER_GROUP + 1]]
+
+    def _comparison_table(self, g: Group, w: Lang) -> Table:
+        comps = g.comparisons[:TABLE_ROWS]
+        head = [w("col_row"), w("col_metric"), w("col_before"), w("col_after"), w("col_change")]
+        rows = []
+        for c in comps:
+            _, change, _ = _change(c, w)
+            rows.append([_row_text(c, w) or "—", w.name(c.metric), _show(c.before, w), _show(c.after, w), change])
+        return Table(
+            lead=Sentence(text=w("table_lead", topic=_topic(g, w)), reports=[g.report]), columns=head, rows=rows
+        )
+
+    def _fact_table(self, p: Pick, w: Lang, want: str) -> None:
+        g = p.group
+        periods = [c for c in dict.fromkeys(c.col for r in g.rows for c in r.cells) if PERIOD.match(c)]
+        if len(periods) >= 2:  # metrics down, years across (a forecast table): each row is a series over time
+            self._period_table(p, periods, w)
+            return
+        cols = p.columns[:TABLE_COLUMNS] or []
+        self.headline, best = _extreme(p, w, want)
+        rows = [r for r in _rows(p) if any(_cell(r, c) for c in cols)]
+        if rows and (len(rows) > LIST_ROWS or self.force_table):
+            head = [w("col_row"), *(_col_name(c, _first(g, c), w) for c in cols)]
+            body = []
+            for r in rows[:TABLE_ROWS]:
+                cells = [(_show(f, w) if (f := _cell(r, c)) is not None else "—") for c in cols]
+                body.append([_names(KEYSEP.join(r.keys), w) or "—", *cells])
+            lead = Sentence(text=w("table_lead", topic=_topic(g, w)), reports=[g.report])
+            self.table = Table(lead=lead, columns=head, rows=body)
+        else:
+            for r in rows[: ITEMS_PER_GROUP + 1]:
+                if r is best and len(rows) > 1:
+                    continue  # the headline already states it
+                text = _row_cells(r, cols[:ITEM_COLUMNS], w)
+                keys = _names(KEYSEP.join(r.keys), w)
+                self.items.append((w("row_prefix", row=keys) if keys else "") + text)
+
+
+def _period_rows(p: Pick) -> list[Row]:
+    return [p.group.rows[i] for i in p.rows] if p.rows else p.group.rows[:1]
+
+
+def _period_row(row: Row, periods: list[str], w: Lang) -> str:
+    values = [w("fact", label=w.name(col), value=_show(f, w)).strip() for col in periods if (f := _cell(row, col))]
+    return w("period_row", metric=_names(KEYSEP.join(row.keys), w), values=w("list_joiner").join(values))
+
+
+def _notes(brief: Brief, question: str, qi: int) -> list[Sentence]:
+    """The brief's background paragraph for this question, sentence by sentence, citing what its markers name."""
+    text = brief.note_for(question, qi)
+    # A folded YAML paragraph joins its lines with spaces; Chinese takes none between its own characters.
+    wide = "\u3000-\u303f\u3400-\u9fff\uff00-\uffef"
+    text = re.sub(rf"(?<=[{wide},;:])\s+(?=[{wide}])", "", text) if brief.lang == "zh" else text
+    text = re.sub(r"\s+", " ", text)
+    out = []
+    for part in SENTENCE_END.split(text.strip()):
+        part = part.strip()
+        if not part:
+            continue
+        ids = [i for _, _, found in citations(part) for i in found]
+        part = re.sub(r"\s+(?=[,.;:!?,。;:!?])", "", MARKER.sub("", part)).strip()  # the marker goes to the end
+        out.append(Sentence(text=part, reports=list(dict.fromkeys(ids))))
+    return out
+
+
+def _fit(headlines: list[tuple[str, list[str]]], limit: int) -> list[tuple[str, list[str]]]:
+    """As many headlines as keep the numbers at or under `limit` (at least one)."""
+    out: list[tuple[str, list[str]]] = []
+    count = 0
+    for h in headlines:
+        n = numbers_in(h[0])
+        if out and count + n > limit:
+            continue
+        out.append(h)
+        count += n
+    return out
+
+
+def write_offline(brief: Brief, index: EvidenceIndex) -> DraftSchema:
+    """The whole article from templates: every number a figure as printed or a change computed from one row."""
+    w = Lang(brief.lang)
+    asks = asks_of(brief, index)
+    picks = select(brief, index)
+    sections: list[Section] = []
+    per_q: list[list[tuple[str, list[str]]]] = []
+    results: list[tuple[str, list[str]]] = []  # headlines of comparisons, in the brief's order
+    solo: set[str] = set()  # headlines naming their row (an extreme): one sentence each, so QC reads its context
+    seen: set[str] = set()
+    for qi, (q, mine) in enumerate(zip(brief.questions, picks, strict=True)):
+        mine = sorted(mine, key=lambda p: (confidential(p.group, index), -p.score, p.group.order))
+        parts = [_Part(p, w, asks[qi].extreme) for p in mine]
+        parts.sort(key=lambda pt: not pt.pick.group.comparisons)  # results before the setting they were measured in
+        heads = [(pt.headline, pt.reports) for pt in parts if pt.headline]
+        per_q.append(heads)
+        results.extend((pt.headline, pt.reports) for pt in parts if pt.headline and pt.pick.group.comparisons)
+        solo.update(pt.headline for pt in parts if pt.headline and not pt.pick.group.comparisons)
+        intro = _notes(brief, q, qi)
+        lead = _fit(heads, MAX_FIGURES)
+        intro += _say("intro_lead", lead, solo, w)
+        items: list[Sentence] = []
+        tables: list[Table] = []
+        for pt in parts:
+            for item in pt.items[: ITEMS_PER_GROUP + 1]:
+                items.append(sentence(item, pt.reports, w.lang))
+            if pt.table is not None:
+                table = _typeset(pt.table, w)
+                topic = _topic(pt.pick.group, w)
+                if not topic or not _unique([table.lead], set(seen)):  # no caption, or told for another question
+                    cols = w("list_joiner").join(table.columns[1:])
+                    text = w("table_lead_cols", topic=topic, cols=cols)
+                    table.lead = sentence(text, [pt.reports[0]], w.lang)
+                _unique([table.lead], seen)
+                tables.append(table)
+        if items and lead:
+            named = dict.fromkeys(t for pt in parts if pt.items and (t := _topic(pt.pick.group, w)))
+            topics = w("list_joiner").join(list(named)[:2])
+            if topics:
+                intro.append(sentence(w("intro_list", topics=topics), [], w.lang))
+        intro, items = _unique(intro, seen), _unique(items, seen)
+        if not items and not tables and not any(numbers_in(s.text) for s in intro) and mine:
+            # Everything this question's figures say was said for an earlier question: show them as a table.
+            fallback = _Part(mine[0], w, asks[qi].extreme, force_table=True).table
+            if fallback is not None:
+                tables.append(_typeset(fallback, w))
+        if not intro and not items and not tables:  # the reports' headline figures, in a table
+            for p in headlines(brief, index):
+                headline = _Part(p, w, "", force_table=True).table
+                if headline is not None and headline.rows:
+                    tables.append(_typeset(headline, w))
+                    break
+        if not intro and not items and not tables:
+            none = _unique([sentence(w("intro_none"), [], w.lang)], seen)
+            intro = none or _unique([sentence(w("intro_none_again"), [], w.lang)], seen)
+        sec = Section(question=q, intro=intro, items=items[:SECTION_ITEMS], tables=tables, outro=[])
+        sections.append(sec)
+    answer = _answer(results or [h for heads in per_q for h in heads], w, seen, solo)
+    return DraftSchema(answer=answer, sections=sections, faq=_faq(brief, per_q, w, seen, solo))
+
+
+def _say(key: str, heads: list[tuple[str, list[str]]], solo: set[str], w: Lang) -> list[Sentence]:
+    """Headlines as sentences: those without a row of their own share one, each extreme gets its own."""
+    shared = [h for h in heads if h[0] not in solo]
+    out = []
+    if shared:
+        text = w(key, headlines=w("list_joiner").join(h for h, _ in shared))
+        out.append(sentence(text, _merge(r for _, r in shared), w.lang))
+    for h, reports in heads:
+        if h in solo:
+            out.append(sentence(w(key, headlines=h) if not out else h, reports, w.lang))
+    return out
+
+
+def _cite(s: Sentence, w: Lang) -> str:
+    """A sentence with its citation marker, for an answer made of several (the last is cited by the schema)."""
+    from pipeline.drafting.fileformat import sentence_text
+
+    return sentence_text(s, w.lang)
+
+
+def _typeset(table: Table, w: Lang) -> Table:
+    lead = sentence(table.lead.text, table.lead.reports, w.lang)
+    cells = [[sentence(c, [], w.lang).text for c in row] for row in table.rows]
+    head = [sentence(c, [], w.lang).text for c in table.columns]
+    return Table(lead=lead, columns=head, rows=cells)
+
+
+def _unique(sentences: list[Sentence], seen: set[str]) -> list[Sentence]:
+    """No sentence repeats another (of the whole draft)."""
+    out = []
+    for s in sentences:
+        key = re.sub(r"[\s。.:;:]+$", "", re.sub(r"\s+", " ", s.text))
+        if key and key not in seen:
+            seen.add(key)
+            out.append(s)
+    return out
+
+
+def _merge(reports: object) -> list[str]:
+    return list(dict.fromkeys(r for rs in reports for r in rs))  # type: ignore[attr-defined]
+
+
+def _answer(heads: list[tuple[str, list[str]]], w: Lang, seen: set[str], solo: set[str]) -> list[Sentence]:
+    """The direct answer: the main results with two to four key figures, then a pointer to the sections."""
+    out = _say("answer_lead", _fit(heads, MAX_FIGURES), solo, w)
+    out.append(sentence(w("answer_close"), [], w.lang))
+    return _unique(out, seen)
+
+
+def _faq(
+    brief: Brief, per_q: list[list[tuple[str, list[str]]]], w: Lang, seen: set[str], solo: set[str]
+) -> list[FAQItem]:
+    """Key-point Q&A: each question with its key figures in one sentence (at most three sentences)."""
+    out: list[FAQItem] = []
+    for q, heads in zip(brief.questions, per_q, strict=True):
+        if len(out) >= brief.faq_count or not heads:
+            continue
+        said = _unique(_say("faq_answer", _fit(heads, MAX_FIGURES), solo, w)[:FAQ_SENTENCES], seen)
+        if said:
+            text = ("" if w.lang == "zh" else " ").join(_cite(s, w) for s in said[:-1])
+            last = said[-1]
+            joined = (text + ("" if w.lang == "zh" or not text else " ") + last.text).strip()
+            out.append(FAQItem(q=q, a=Sentence(text=joined, reports=last.reports)))
+    return out

@@ -1,0 +1,309 @@
+"""Which figures answer which question: label and caption terms (zh↔en), the kind of quantity asked for, headlines.
+
+The rule, used by the offline drafter, the LLM prompt and the bench alike: a group (a table or a `label: value`
+block) answers a question when they share terms (idf-weighted; Chinese labels meet English questions through the
+glossary and the reports' own `中文(English)` terms) and, if the question names a kind of quantity (bandwidth,
+latency, time, throughput…, from its words), the group holds figures of that kind (from their units). A question
+nothing overlaps gets the reports' headline comparisons, so no section is empty while the reports hold figures.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+
+from evidence.models import Figure
+from pipeline.brief import Brief
+from pipeline.drafting.lang import CJK, Lang, glossary, glossary_terms, terms
+from pipeline.drafting.tables import Group, report_groups
+from qc.index import EvidenceIndex
+from qc.units import parse_unit
+
+MAX_GROUPS = 4  # tables per section: the reference gives each question two to four scenarios
+MIN_SHARE = 0.15  # a group must score this share of its question's best match to join it
+PHRASE = 0.25  # each further bigram of a matched Chinese phrase adds this share of its best term
+KIND_BONUS = 2.0  # a group holding the kind of quantity asked for scores this much more
+NO_KIND = 0.25  # … and one without it keeps this share of its term score
+ON_REQUEST_ROWS = 2  # least disclosure: an on-request report contributes one table and at most two rows of it
+BILINGUAL = re.compile(
+    r"([\u3400-\u9fff][\u3400-\u9fff A-Za-z]{1,15}?)\s*[((]\s*([A-Za-z][A-Za-z0-9 ./-]{1,30}?)\s*[))]"
+)
+MAX_WORDS = re.compile(r"峰值|最高|最大|最快|最多|peak|highest|maximum|\bmax\b|\bbest\b|\btop\b", re.IGNORECASE)
+MIN_WORDS = re.compile(r"最低|最小|最短|最少|lowest|minimum|\bmin\b|shortest|least", re.IGNORECASE)
+
+
+@dataclass
+class Ask:
+    """What a question asks for: its terms in both languages, the kinds of quantity, which extreme (if any)."""
+
+    text: str
+    terms: set[str]
+    kinds: set[str]
+    extreme: str = ""  # "max", "min" or ""
+    runs: list[list[str]] = field(default_factory=list)  # the question's Chinese bigrams, run by run
+
+
+@dataclass
+class Pick:
+    """A group chosen for a question, with its score and the columns that carry the answer."""
+
+    group: Group
+    score: float
+    columns: list[str] = field(default_factory=list)
+    rows: list[int] = field(default_factory=list)  # the rows the question names (empty: all)
+    headline: bool = False  # chosen as a headline because nothing in the reports overlaps the question
+    question: str = ""
+
+
+def figure_kind(unit: str) -> str:
+    """The kind of quantity of a unit (`MiB/s` → bandwidth, `ms/frame` → time, `tok/s` → throughput), or ""."""
+    dims: dict[str, list[str]] = glossary().get("dims") or {}
+    unit = unit.strip()
+    dim = parse_unit(unit).dim if unit else ""
+    if "/" in unit and not any(dim in ds for ds in dims.values()):  # `ms/frame` (time per frame), `kv/s`
+        head, _, tail = unit.partition("/")
+        dim = parse_unit(head).dim or ("req/s" if tail.strip().lower() in ("s", "sec") else "")
+    for kind, ds in dims.items():
+        if kind != "latency" and dim in ds:
+            return kind
+    return ""
+
+
+def _kinds_of(f: Figure) -> set[str]:
+    kind = figure_kind(f.unit)
+    return {kind, "latency"} if kind == "time" else ({kind} if kind else set())
+
+
+@cache
+def _synonyms() -> dict[str, str]:
+    return {str(k).lower(): str(v).lower() for k, v in (glossary().get("synonyms") or {}).items()}
+
+
+@cache
+def _kind_words() -> list[tuple[str, str]]:
+    kinds: dict[str, list[str]] = glossary().get("kinds") or {}
+    return [(str(w).lower(), k) for k, ws in kinds.items() for w in ws]
+
+
+def both_terms(text: str, pairs: dict[str, str]) -> set[str]:
+    """A text's terms together with those of its translation (zh → en and en → zh through the glossary)."""
+    low = text.lower()
+    out = set(terms(text, "en"))  # Chinese bigrams and Latin words (English stop words dropped)
+    out |= {full for short, full in _synonyms().items() if short in out}
+    for zh, en in pairs.items():
+        if zh.lower() in low:
+            out |= set(terms(en, "en"))
+        elif _has_words(low, en.lower()):
+            out |= set(terms(zh, "zh"))
+    return out
+
+
+def _has_words(text: str, phrase: str) -> bool:
+    if CJK.search(phrase):
+        return phrase in text
+    return re.search(rf"(?<![a-z0-9]){re.escape(phrase)}(?![a-z0-9])", text) is not None
+
+
+def ask(question: str, pairs: dict[str, str]) -> Ask:
+    """What `question` asks for."""
+    low = question.lower()
+    kinds = {k for w, k in _kind_words() if _has_words(low, w)}
+    if kinds & {"latency", "time"}:
+        kinds |= {"latency", "time"}
+    high, low_ = bool(MAX_WORDS.search(question)), bool(MIN_WORDS.search(question))
+    extreme = "max" if high and not low_ else ("min" if low_ and not high else "")  # both: the span, not one end
+    runs = [[r[i : i + 2] for i in range(len(r) - 1)] for r in re.findall(r"[\u3400-\u9fff]{2,}", question)]
+    return Ask(question, both_terms(question, pairs), kinds, extreme, runs)
+
+
+def report_terms(index: EvidenceIndex, ids: list[str]) -> dict[str, str]:
+    """The glossary plus the reports' own bilingual terms: `首 token 延迟(TTFT)` → {首 token 延迟: TTFT}."""
+    pairs = dict(glossary_terms())
+    for rid in ids:
+        for page in index.pages.get(rid, []):
+            for m in BILINGUAL.finditer(page.text):
+                zh, en = m.group(1).strip(), m.group(2).strip()
+                if len(zh) >= 2 and zh not in pairs:
+                    pairs[zh] = en
+    return pairs
+
+
+def _group_figures(g: Group) -> list[Figure]:
+    cells = [c.fig for r in g.rows for c in r.cells]
+    return cells or [*g.facts, *(f for c in g.comparisons for f in (c.before, c.after))]
+
+
+def _kinds(g: Group) -> set[str]:
+    return set().union(*(_kinds_of(f) for f in _group_figures(g)))
+
+
+def _columns(g: Group, a: Ask, pairs: dict[str, str]) -> list[str]:
+    """The group's columns that answer `a`, best first: the kind asked for, then shared terms."""
+    cols: dict[str, tuple[int, int]] = {}
+    for r in g.rows:
+        for c in r.cells:
+            if not c.col or c.col in cols:
+                continue
+            kind = bool(_kinds_of(c.fig) & a.kinds)
+            cols[c.col] = (kind, len(both_terms(c.col, pairs) & a.terms))
+    ranked = sorted(cols, key=lambda k: (-cols[k][0], -cols[k][1], list(cols).index(k)))
+    if a.kinds and any(cols[k][0] for k in ranked):
+        ranked = [k for k in ranked if cols[k][0]]
+    return ranked
+
+
+def matching_rows(g: Group, a: Ask, pairs: dict[str, str]) -> list[int]:
+    """Indexes of the rows the question names by a row term the other rows lack (`4KB` of `value size 4KB`)."""
+    keys = [both_terms(" ".join(r.keys), pairs) for r in g.rows]
+    # Terms all rows share, or the caption's (`Single A53` of the caption is not `single face` of a row), name none.
+    common = (set.intersection(*keys) if keys else set()) | both_terms(f"{g.caption} {g.section}", pairs)
+    hits = [i for i, k in enumerate(keys) if (k - common) & a.terms]
+    return hits if hits and len(hits) < len(keys) else []
+
+
+def answers(g: Group, a: Ask, pairs: dict[str, str]) -> bool:
+    """The bench's rule: the group shares a label term with the question and, if one is asked, its kind."""
+    if not (both_terms(g.text, pairs) & a.terms):
+        return False
+    return not a.kinds or any(_kinds_of(f) & a.kinds for f in _group_figures(g))
+
+
+def _overlap(a: Ask, doc: set[str], idf: Callable[[str], float]) -> float:
+    """idf-weighted shared terms; a run of Chinese bigrams (`长上下文冷恢复`) counts as one phrase, not six words."""
+    total = 0.0
+    in_runs: set[str] = set()
+    for run in a.runs:
+        in_runs.update(run)
+        chain: list[float] = []
+        for bigram in [*run, ""]:
+            if bigram in doc:
+                chain.append(idf(bigram))
+                continue
+            if chain:
+                total += max(chain) * (1 + PHRASE * (len(chain) - 1))
+                chain = []
+    return total + sum(idf(t) for t in (a.terms & doc) - in_runs)
+
+
+def select(brief: Brief, index: EvidenceIndex) -> list[list[Pick]]:
+    """For each question of `brief`, the groups whose figures answer it (never none while the reports hold any)."""
+    w = Lang(brief.lang)
+    groups = [g for rid in brief.evidence for g in report_groups(index, rid)]
+    pairs = report_terms(index, list(brief.evidence))
+    asks = [ask(q, pairs) for q in brief.questions]
+    docs = [both_terms(g.text, pairs) | both_terms(w.label(g.text), pairs) for g in groups]
+    df: dict[str, int] = defaultdict(int)
+    for d in docs:
+        for t in d:
+            df[t] += 1
+    n = len(docs) or 1
+    scores: list[list[float]] = []
+    for g, d in zip(groups, docs, strict=True):
+        kinds = _kinds(g)
+        row = []
+        for a in asks:
+            s = _overlap(a, d, lambda t: math.log(1 + n / df[t]))
+            if a.kinds:  # holding the kind asked for is evidence on its own; lacking it, weak evidence
+                s = s + KIND_BONUS if kinds & a.kinds else s * NO_KIND
+            row.append(s)
+        scores.append(row)
+    # Each group goes to the question it answers best (ties to the earlier one): a table is told once.
+    per_q: list[list[Pick]] = [[] for _ in asks]
+    for gi, g in enumerate(groups):
+        row = scores[gi]
+        if not row or max(row) <= 0:
+            continue
+        qi = max(range(len(row)), key=lambda i: (row[i], -i))
+        per_q[qi].append(Pick(g, row[qi]))
+    _limit(per_q, index, asks)  # before the cut, so an on-request table that will not be told takes no place
+    for qi, picks in enumerate(per_q):
+        # A table that answers this question best also answers it when another question scores it higher (the
+        # section states other columns of it): `峰值读带宽` and `4KB 的 req/s` both read the read_perf matrix.
+        best = max(range(len(groups)), key=lambda gi: (scores[gi][qi], -gi)) if groups else -1
+        if (
+            best >= 0
+            and scores[best][qi] > 0
+            and all(p.group is not groups[best] for p in picks)
+            and (not picks or scores[best][qi] > max(p.score for p in picks))
+        ):
+            picks.append(Pick(groups[best], scores[best][qi]))
+        if picks:
+            top = max(p.score for p in picks)
+            ranked = sorted(picks, key=lambda p: -p.score)
+            chosen = [p for p in ranked if p.score >= top * MIN_SHARE][:MAX_GROUPS]
+            if asks[qi].kinds and any(_kinds(p.group) & asks[qi].kinds for p in chosen):
+                chosen = [p for p in chosen if _kinds(p.group) & asks[qi].kinds]  # the kind asked for, only
+            # A question asking for two kinds ("TTFT 和吞吐") gets the best table of each.
+            for kind in sorted(asks[qi].kinds - {"latency"}):
+                if not any(kind in _kinds(p.group) for p in chosen):
+                    extra = next((p for p in ranked if kind in _kinds(p.group)), None)
+                    if extra is not None:
+                        chosen.append(extra)
+            picks[:] = sorted(chosen, key=lambda p: -p.score)
+    used = {id(p.group) for picks in per_q for p in picks}
+    for qi, picks in enumerate(per_q):
+        if not picks:  # nothing overlaps: the reports' headline comparisons (not yet told), else their first tables
+            picks.extend(_headlines(groups, used, index))
+            used.update(id(p.group) for p in picks)
+        for p in picks:
+            p.columns = _columns(p.group, asks[qi], pairs)
+            p.rows = matching_rows(p.group, asks[qi], pairs)
+            p.question = asks[qi].text
+    return per_q
+
+
+def headlines(brief: Brief, index: EvidenceIndex) -> list[Pick]:
+    """The cited reports' groups as headlines, comparisons first (for a section its own figures leave empty)."""
+    groups = [g for rid in brief.evidence for g in report_groups(index, rid) if not _confidential(g, index)]
+    ranked = sorted(groups, key=lambda g: (not g.comparisons, g.report, g.order))
+    picks = [Pick(g, 0.0, headline=True) for g in ranked]
+    for p in picks:
+        p.columns = list(dict.fromkeys(c.col for r in p.group.rows for c in r.cells if c.col))
+    return picks
+
+
+def asks_of(brief: Brief, index: EvidenceIndex) -> list[Ask]:
+    pairs = report_terms(index, list(brief.evidence))
+    return [ask(q, pairs) for q in brief.questions]
+
+
+def _headlines(groups: list[Group], used: set[int], index: EvidenceIndex) -> list[Pick]:
+    fresh = [g for g in groups if id(g) not in used and not _confidential(g, index)] or [
+        g for g in groups if not _confidential(g, index)
+    ]
+    ranked = sorted(fresh, key=lambda g: (not g.comparisons, not g.rows and not g.facts, g.report, g.order))
+    return [Pick(g, 0.0, headline=True) for g in ranked[:1]]
+
+
+def _limit(per_q: list[list[Pick]], index: EvidenceIndex, asks: list[Ask]) -> None:
+    """On-request reports disclose the least: one table each (the best-scoring), at most two rows of it."""
+    best: dict[str, Pick] = {}
+    for picks in per_q:
+        for p in picks:
+            if _confidential(p.group, index) and (p.group.report not in best or p.score > best[p.group.report].score):
+                best[p.group.report] = p
+    keep = {id(p) for p in best.values()}
+    for picks in per_q:
+        for p in list(picks):
+            if not _confidential(p.group, index):
+                continue
+            if id(p) not in keep:
+                picks.remove(p)
+                continue
+            g = p.group
+            g.comparisons, g.facts = g.comparisons[:ON_REQUEST_ROWS], g.facts[:ON_REQUEST_ROWS]
+            g.rows = g.rows[:ON_REQUEST_ROWS]
+
+
+def _confidential(g: Group, index: EvidenceIndex) -> bool:
+    report = index.reports.get(g.report)
+    return report is not None and report.access == "on-request"
+
+
+def confidential(g: Group, index: EvidenceIndex) -> bool:
+    """Whether the group comes from an on-request report (disclosed as little as possible)."""
+    return _confidential(g, index)

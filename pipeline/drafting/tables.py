@@ -1,0 +1,268 @@
+"""The cited reports read as tables: rows, columns, baseline → improved comparisons, and `label: value` blocks."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from evidence.models import Figure
+from pipeline.drafting.lang import CJK, RATIO_UNITS
+from qc.index import EvidenceIndex
+
+CAPTION = re.compile(r"^\s*(?:表|图|Table|Tab\.|Figure|Fig\.)\s*[A-Z]?\d")
+HEADING = re.compile(r"^\s*(?:\d+(?:\.\d+)*|附录\s*[A-Z]|Appendix\s+[A-Z])\s+\S")
+APPENDIX = re.compile(r"^\s*(?:附录|Appendix)\b", re.IGNORECASE)
+BASELINE = re.compile(r"基线|baseline|默认|default|NFS|重算|无外存|本地|before|原始|vanilla|w/o", re.IGNORECASE)
+UNIT_IN_LABEL = re.compile(r"\s*[((][^()()]*[))]\s*$|\s*/\s*[A-Za-z%]+\s*$")
+NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?[KkMB万亿]?")
+QUALIFIER = re.compile(r"(约|≈|~|≥|≤|>|<|about|up to)\s*$", re.IGNORECASE)
+KEYSEP = "\x1f"
+LETTER = re.compile(r"[A-Za-z\u3400-\u9fff]")
+RUNNING = re.compile(r"^\s*(?:[一二三四五六七八九十]+、|(?:序号|No\.?|#)\s*\d+\s*$)", re.IGNORECASE)
+# Tables that describe the test bed (hardware, software, settings) answer no question about results.
+ENVIRONMENT = re.compile(
+    r"测试环境|实验环境|环境配置|实验设置|运行配置|配置项|软硬件|硬件配置|test (?:environment|setup|bed)|testbed|"
+    r"experimental setup|hardware|environment",
+    re.IGNORECASE,
+)
+
+
+@dataclass
+class Cell:
+    fig: Figure
+    col: str  # column header ("" if none)
+
+
+@dataclass
+class Row:
+    keys: list[str]  # what identifies the row: row labels, key cells
+    cells: list[Cell]
+
+
+@dataclass
+class Comparison:
+    """Baseline → improved for one metric, with the printed change if the table has one."""
+
+    metric: str
+    row: str
+    before: Figure
+    after: Figure
+    change: Figure | None = None
+    ratio: bool = False
+    before_col: str = ""
+    after_col: str = ""  # without a printed change: state a speedup (×) rather than a percentage
+
+
+@dataclass
+class Group:
+    """What one table (or one block of `label: value` lines) says: comparisons and plain facts."""
+
+    report: str
+    order: tuple[int, int]
+    caption: str
+    section: str
+    text: str  # everything the group is about, for matching questions
+    comparisons: list[Comparison] = field(default_factory=list)
+    facts: list[Figure] = field(default_factory=list)
+    rows: list[Row] = field(default_factory=list)  # a table's rows (empty for `label: value` blocks)
+
+
+def _strip_unit(label: str) -> str:
+    return UNIT_IN_LABEL.sub("", label).strip()
+
+
+def _common(a: str, b: str) -> str:
+    """Longest common substring of two headers (e.g. `基线 TTFT` / `FX100 TTFT` → `TTFT`)."""
+    best = ""
+    for i in range(len(a)):
+        for j in range(i + len(best) + 1, len(a) + 1):
+            if a[i:j] in b:
+                best = a[i:j]
+            else:
+                break
+    best = best.strip(" -_/·")
+    if not CJK.search(best) and best and not re.fullmatch(r"[A-Za-z0-9 ._/-]*[A-Za-z][A-Za-z0-9 ._/-]*", best):
+        return ""
+    if len(best) < 2 or (not CJK.search(best) and not re.search(rf"(?:^|\s){re.escape(best)}(?:$|\s)", a)):
+        return ""
+    return best
+
+
+def _is_key(cell: Cell, keys: list[str]) -> bool:
+    raw = cell.fig.raw.strip()
+    return not cell.fig.unit and any(raw in k.split() for k in keys)
+
+
+def report_groups(index: EvidenceIndex, rid: str) -> list[Group]:
+    """Group a report's table cells into tables and rows, and its `label: value` lines into blocks."""
+    figs = index.figures.get(rid, [])
+    tables: dict[tuple[int, str], list[Figure]] = defaultdict(list)
+    kv_blocks: dict[tuple[int, str], list[Figure]] = defaultdict(list)
+    for f in figs:
+        caption = next((lbl for lbl in f.labels if CAPTION.match(lbl)), "")
+        section = next((lbl for lbl in f.labels if HEADING.match(lbl) and not CAPTION.match(lbl)), "")
+        if APPENDIX.match(section) or APPENDIX.match(caption) or ENVIRONMENT.search(caption + " " + section):
+            continue
+        if not any(LETTER.search(lbl) for lbl in f.labels):
+            continue  # a figure no word names (a chart's data label, `23.323.3`) cannot be stated in context
+        if f.kind == "cell" and (caption or f.labels):  # a captionless table is one per page and section
+            tables[(f.page, caption or section)].append(f)
+        elif f.kind == "kv":
+            kv_blocks[(f.page, section)].append(f)
+        # prose figures are never used: report prose is not a source of sentences (nor of instructions)
+    position = {f.id: i for i, f in enumerate(figs)}
+    groups = [_table_group(rid, key, cells, position[cells[0].id]) for key, cells in tables.items()]
+    # A `加速比: 18.3 倍` line restates a table's change; the comparison already says it, with its operands.
+    changes = [(_change_value(c), c) for g in groups for c in g.comparisons]
+    for (page, section), facts in kv_blocks.items():
+        facts = [f for f in facts if not any(_restates(f, v, c) for v, c in changes)]
+        if not facts:
+            continue
+        labels = [_kv_label(f) for f in facts]
+        groups.append(Group(rid, (page, position[facts[0].id]), "", section, " ".join([section, *labels]), facts=facts))
+    return [g for g in groups if g.comparisons or g.facts]
+
+
+def _change_value(c: Comparison) -> tuple[float, str]:
+    if c.change is not None:
+        return c.change.value, "x" if c.change.unit in RATIO_UNITS else c.change.unit
+    b, a = c.before.value, c.after.value
+    if a <= 0 or b <= 0:
+        return 0.0, ""
+    return max(a, b) / min(a, b), "x"
+
+
+def _restates(f: Figure, change: tuple[float, str], c: Comparison) -> bool:
+    """Does a `label: value` line state this comparison's change (same value at the printed precision)?"""
+    value, unit = change
+    unit_f = "x" if f.unit in RATIO_UNITS else f.unit
+    if unit_f != unit or c.before.report != f.report:
+        return False
+    digits = printed_number(f).split(".")[1] if "." in printed_number(f) else ""
+    return abs(f.value - value) <= 0.5 * 10 ** -len(digits) + 1e-9
+
+
+def _kv_label(f: Figure) -> str:
+    own = [lbl for lbl in f.labels if not HEADING.match(lbl) and not CAPTION.match(lbl)]
+    if own:
+        return own[0]
+    return f.quote.split(":")[0].split(":")[0].strip() if f.quote else ""
+
+
+def _table_group(rid: str, key: tuple[int, str], figs: list[Figure], position: int) -> Group:
+    page, caption = key
+    section = next((lbl for lbl in figs[0].labels if HEADING.match(lbl) and not CAPTION.match(lbl)), "")
+    # Rows are the printed lines (quotes); a label shared by several rows is a column header.
+    by_row: dict[str, list[Figure]] = defaultdict(list)
+    for f in figs:
+        by_row[f.quote or f"{f.page}:{f.id}"].append(f)
+    label_rows: dict[str, set[str]] = defaultdict(set)
+    for q, fs in by_row.items():
+        for f in fs:
+            for lbl in f.labels:
+                label_rows[lbl].add(q)
+    structural = {caption, section}
+    rows: list[Row] = []
+    for fs in by_row.values():
+        own = [[lbl for lbl in f.labels if lbl not in structural] for f in fs]
+        if len(fs) > 1:  # within a row, the row's labels repeat on its cells and each column header is on one
+            shared = list(dict.fromkeys(lbl for o in own for lbl in o if sum(lbl in x for x in own) > 1))
+        else:  # a one-cell row: a label found on other rows too is the column header
+            shared = [lbl for lbl in own[0] if len(label_rows[lbl]) == 1 or len(by_row) == 1]
+        cells = []
+        for f, o in zip(fs, own, strict=True):
+            cols = [lbl for lbl in o if lbl not in shared]
+            cells.append(Cell(f, cols[-1] if cols else ""))
+        # Section numbers (`二、授信情况`) and running numbers (`序号 1`) say nothing a reader needs of the row.
+        shared = [lbl for lbl in shared if not RUNNING.match(lbl)] or shared
+        longest = max(own, key=len)  # a value cell lists the row's labels in their printed order
+        keys = sorted(shared, key=lambda lbl: longest.index(lbl) if lbl in longest else len(longest))
+        cells = [c for c in cells if not _is_key(c, keys)]
+        rows.append(Row(keys, cells))
+    group = Group(rid, (page, position), caption, section, "")
+    group.comparisons, group.facts = _compare(rows)
+    group.rows = [r for r in rows if r.cells]
+    words = {caption, section, *(k for r in rows for k in r.keys), *(c.col for r in rows for c in r.cells)}
+    group.text = " ".join(sorted(w for w in words if w))
+    return group
+
+
+def _row_name(row: Row) -> str:
+    return KEYSEP.join(k for k in row.keys if k)  # joined per language when written
+
+
+def _compare(rows: list[Row]) -> tuple[list[Comparison], list[Figure]]:
+    """Baseline/improved pairs within a row (columns), else across rows (a baseline row), else facts."""
+    comps, facts = _pairs(rows)
+    # One table speaks one way: speedups (×) only when every computed change of it is large, else percentages.
+    computed = [c for c in comps if c.change is None]
+    ratio = bool(computed) and all(_factor(c) >= (1.5 if c.after.value < c.before.value else 2.0) for c in computed)
+    for c in computed:
+        c.ratio = ratio
+    return comps, facts
+
+
+def _factor(c: Comparison) -> float:
+    b, a = c.before.value, c.after.value
+    return b / a if a < b else a / b
+
+
+def _pairs(rows: list[Row]) -> tuple[list[Comparison], list[Figure]]:
+    comps: list[Comparison] = []
+    facts: list[Figure] = []
+    for row in rows:
+        base = [c for c in row.cells if c.col and BASELINE.search(c.col) and c.fig.unit not in RATIO_UNITS]
+        if not base:
+            continue
+        b = base[0]
+        others = [c for c in row.cells if c is not b and c.fig.unit == b.fig.unit and c.col != b.col]
+        if not others:
+            continue
+        a = others[0]
+        change = next(
+            (
+                c.fig
+                for c in row.cells
+                if c not in (a, b) and (c.fig.unit == "%" or c.fig.unit in RATIO_UNITS) and c.fig.unit != b.fig.unit
+            ),
+            None,
+        )
+        metric = _common(_strip_unit(b.col), _strip_unit(a.col))
+        name = _row_name(row)
+        if not metric:  # headers are `基线 | FX100`: the row names the metric
+            metric, name = _strip_unit(name.replace(KEYSEP, " ")), ""
+        if b.fig.value == a.fig.value or b.fig.value <= 0 or a.fig.value <= 0:  # nothing to compare by ratio
+            facts.append(a.fig)
+            continue
+        comps.append(Comparison(metric, name, b.fig, a.fig, change, before_col=b.col, after_col=a.col))
+    if comps or facts:
+        return comps, facts
+    base_rows = [r for r in rows if BASELINE.search(_row_name(r))]
+    if base_rows:
+        b_row = base_rows[0]
+        for row in rows:
+            if row is b_row:
+                continue
+            for cell in row.cells:
+                ref = next((c for c in b_row.cells if c.col == cell.col and c.fig.unit == cell.fig.unit), None)
+                if ref is None or ref.fig.value in (cell.fig.value, 0) or cell.fig.value <= 0 or not cell.col:
+                    continue
+                comps.append(
+                    Comparison(
+                        _strip_unit(cell.col),
+                        f"{_row_name(row)}\0{_row_name(b_row)}",
+                        ref.fig,
+                        cell.fig,
+                        before_col=_row_name(b_row),
+                        after_col=_row_name(row),
+                    )
+                )
+        if comps:
+            return comps, facts
+    return [], [c.fig for r in rows for c in r.cells]
+
+
+def printed_number(fig: Figure) -> str:
+    m = NUMBER.search(fig.raw)
+    return m.group(0) if m else f"{fig.value:g}"

@@ -1,0 +1,136 @@
+"""The offline drafter over every PDF of the test corpus, one brief each (tests/corpus/briefs/): QC-clean and dense.
+
+A failure here is a drafter bug: the draft must pass its own QC with 0 errors, state enough checked figures, and keep
+the reference's density (tools/bench_drafts.py measures the same drafts for docs/benchmarks.md).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+import pytest
+from corpus_support import corpus_briefs, corpus_root
+
+from pipeline.brief import load_brief
+from pipeline.config import open_root
+from pipeline.drafting.article import draft_article
+from pipeline.drafting.tables import report_groups
+from qc.draft import read_draft
+
+CHECKED = {"verified", "derived"}
+MIN_FIGURES = 6
+# The QC number reader reads `540 ms/frame` as `540 ms`, while the store holds the figure in `ms/frame` (dimension
+# time/frame): every per-frame time of this report is a mismatch. A QC gap, not the drafter's: strict, so the day QC
+# reads compound units this test says so.
+QC_GAPS = {"c3-rk3399-face-en": "QC reads `ms/frame` in a sentence as `ms` (figure unit time/frame)"}
+SENTENCE = re.compile(r"[^。!?!?]+[。!?!?]?|[^.!?]+(?:[.!?](?=\s|$))?")
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return corpus_root(tmp_path_factory.mktemp("corpus-root"))
+
+
+def _labelled(index: Any, ids: list[str]) -> int:
+    """Figures the drafter may state: table cells and `label: value` lines that words name, outside the test bed."""
+    seen = set()
+    for rid in ids:
+        for g in report_groups(index, rid):
+            for f in [*g.facts, *(c.fig for r in g.rows for c in r.cells)]:
+                seen.add(f.id)
+    return len(seen)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(p.stem, marks=pytest.mark.xfail(strict=True, reason=QC_GAPS[p.stem]))
+        if p.stem in QC_GAPS
+        else p.stem
+        for p in corpus_briefs()
+    ],
+)
+def test_corpus_draft_passes_its_own_qc_and_reads_like_the_reference(corpus: Any, name: str) -> None:
+    brief_path = corpus.path / "articles" / f"{name}.yaml"
+    brief = load_brief(brief_path)
+    outcome = draft_article(brief, open_root(corpus.path), corpus.index, redraft=True)
+    result = outcome.result
+    assert result is not None
+    assert result.errors() == [], [(n.text, n.status, n.sentence[:80], n.message[:120]) for n in result.errors()]
+    checked = [n for n in result.numbers if n.status in CHECKED]
+    available = _labelled(corpus.index, list(brief.evidence))
+    # Six checked figures, or (a report that prints fewer nameable figures) at least half of what it has.
+    assert len(checked) >= min(MIN_FIGURES, available // 2), (len(checked), available)
+    _assert_density(read_draft(outcome.path), result)
+
+
+def _assert_density(draft: Any, result: Any) -> None:
+    # The direct answer: two to four key figures (or none when the reports hold none).
+    answer = [n for n in result.numbers if n.field == "answer" and n.status in CHECKED]
+    assert len(answer) <= 4, [n.text for n in answer]
+    # No sentence (list item, table row) states more than six numbers: one comparison each.
+    per_sentence = Counter((n.field, n.sentence) for n in result.numbers)
+    assert max(per_sentence.values(), default=0) <= 6, per_sentence.most_common(1)
+    # A key-point answer is at most three sentences.
+    for item in draft.meta.faq:
+        assert len([s for s in SENTENCE.findall(item.a) if s.strip(" 。.")]) <= 3, item.a
+    # A comparison over more than four rows is a table, not a list: no list runs longer than eight items,
+    # and a table shows at most ten rows.
+    runs = re.findall(r"(?:^- .*\n)+", draft.body, re.MULTILINE)
+    assert all(run.count("\n") <= 8 for run in runs), max(runs, key=len)
+    for table in re.findall(r"(?:^\|.*\|\n)+", draft.body, re.MULTILINE):
+        assert table.count("\n") - 2 <= 10
+    # No sentence repeats another.
+    sentences = [
+        re.sub(r"【[^】]*】|\[source:[^\]]*\]|\s+", "", s)
+        for text in [draft.meta.answer, *(i.a for i in draft.meta.faq), draft.body]
+        for line in text.splitlines()
+        if not line.startswith(("#", "|"))
+        for s in SENTENCE.findall(line.removeprefix("- "))
+    ]
+    counts = Counter(t for s in sentences if len(t := re.sub(r"[。.:: ]+$", "", s)) > 8)
+    assert max(counts.values(), default=1) == 1, counts.most_common(2)
+
+
+def test_the_failing_case_of_issue_16_answers_with_the_bandwidth(corpus: Any) -> None:
+    """`峰值读带宽出现在什么配置?` over the Mooncake Store report: the read_perf peak, never the GPU's 24 GB."""
+    brief = load_brief(corpus.path / "articles" / "c1-store-read-bandwidth.yaml")
+    outcome = draft_article(brief, open_root(corpus.path), corpus.index, redraft=True)
+    section = outcome.draft.body.split("## 峰值读带宽出现在什么配置?")[1].split("\n## ")[0]
+    assert "1399.08 MiB/s" in section and "1MB" in section  # the peak and where it occurs (table 6 of the PDF)
+    assert "24 GB" not in outcome.path.read_text(encoding="utf-8")
+
+
+def test_english_brief_over_a_chinese_report_states_its_figures(corpus: Any) -> None:
+    """English questions meet Chinese labels through the glossary: `non-performing loan ratio` ↔ `不良贷款率`."""
+    brief = load_brief(corpus.path / "articles" / "c8-bank-metrics-en.yaml")
+    outcome = draft_article(brief, open_root(corpus.path), corpus.index, redraft=True)
+    section = outcome.draft.body.split("## How does the non-performing loan ratio develop?")[1].split("\n## ")[0]
+    assert "0.95%" in section and "0.92%" in section  # 不良贷款率 2024A and 2026E as the PDF prints them
+
+
+def test_every_corpus_pdf_has_a_brief() -> None:
+    import yaml
+    from corpus_support import BRIEFS, CORPUS
+
+    registry = yaml.safe_load((BRIEFS / "reports.yaml").read_text(encoding="utf-8"))["reports"]
+    assert sorted(e["file"] for e in registry) == sorted(p.name for p in CORPUS.glob("*.pdf"))
+    cited = {rid for p in corpus_briefs() for rid in load_brief(p).evidence}
+    assert cited == {e["id"] for e in registry}
+    assert any(load_brief(p).lang == "en" for p in corpus_briefs()) and any(
+        load_brief(p).lang == "zh" for p in corpus_briefs()
+    )
+
+
+def test_llm_prompt_over_a_large_report_carries_the_selected_figures_only(corpus: Any) -> None:
+    """The 50-page device test report holds thousands of figures; the prompt carries those chosen per question."""
+    from pipeline.drafting.prompts import build_messages
+
+    brief = load_brief(corpus.path / "articles" / "c13-device-test-en.yaml")
+    (_, _), (_, user) = build_messages(brief, corpus.index)
+    lines = [ln for ln in user.splitlines() if ln.count(" | ") >= 7 and not ln.startswith("figure |")]
+    total = len(corpus.index.figures["C13"])
+    assert 0 < len(lines) < total / 10, (len(lines), total)
+    assert all(f"# question {i}" in user for i in range(1, len(brief.questions) + 1))

@@ -1,0 +1,158 @@
+"""`make bench`: the offline drafter over the test corpus (one brief each), measured; a section at the end of
+docs/benchmarks.md.
+
+Per draft: QC errors (must be 0), checked figures (verified or derived), figures per section, the most numbers in
+one sentence (list item, table row), and the share of sections whose figures answer their question.
+
+The answering rule (written down, and independent of the drafter's own selection): a section answers its question
+when at least one of its checked numbers rests on a report figure (QC's source) whose labels share a term with the
+question — in either language, through templates/prompts/glossary.yaml and the report's own `中文(English)` terms —
+and, when the question names a kind of quantity (bandwidth, latency, time, throughput…), whose unit is of that kind.
+Run: `python tools/bench_drafts.py [--doc docs/benchmarks.md] [--no-write]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+for p in (REPO, REPO / "tests"):
+    if str(p) not in sys.path:
+        sys.path.insert(0, str(p))
+
+from corpus_support import corpus_root  # noqa: E402
+
+from pipeline.brief import load_brief  # noqa: E402
+from pipeline.config import open_root  # noqa: E402
+from pipeline.drafting.article import draft_article  # noqa: E402
+from pipeline.drafting.select import ask, both_terms, figure_kind, report_terms  # noqa: E402
+
+DOC = REPO / "docs" / "benchmarks.md"
+HEADING = "## Drafts over the test corpus (`tools/bench_drafts.py`)"
+CHECKED = {"verified", "derived"}
+
+
+def _kinds(unit: str) -> set[str]:
+    kind = figure_kind(unit)
+    return {kind, "latency"} if kind == "time" else ({kind} if kind else set())
+
+
+def measure(root: Any, name: str) -> dict[str, Any]:
+    brief = load_brief(root.path / "articles" / f"{name}.yaml")
+    started = time.perf_counter()
+    outcome = draft_article(brief, open_root(root.path), root.index, redraft=True)
+    seconds = time.perf_counter() - started
+    result = outcome.result
+    lines = outcome.path.read_text(encoding="utf-8").splitlines()
+    # Which section each line of the file belongs to (the `## question` headings of the body).
+    section_of: dict[int, int] = {}
+    current = -1
+    for i, line in enumerate(lines, start=1):
+        if line.startswith("## "):
+            current += 1
+        section_of[i] = current
+    pairs = report_terms(root.index, list(brief.evidence))
+    asks = [ask(q, pairs) for q in brief.questions]
+    figures = {f.id: f for rid in brief.evidence for f in root.index.figures.get(rid, [])}
+    per_section: list[int] = [0] * len(asks)
+    answered = [False] * len(asks)
+    for n in result.numbers:
+        if n.status not in CHECKED or n.field != "body":
+            continue
+        si = section_of.get(n.line, -1)
+        if not 0 <= si < len(asks):
+            continue
+        per_section[si] += 1
+        fig = figures.get(n.source.figure) if n.source and n.source.figure else None
+        if fig is None:
+            continue
+        a = asks[si]
+        terms = both_terms(" ".join(fig.labels), pairs)
+        if terms & a.terms and (not a.kinds or _kinds(fig.unit) & a.kinds):
+            answered[si] = True
+    per_sentence = Counter((n.field, n.sentence) for n in result.numbers if n.status != "exempt")
+    return {
+        "brief": name,
+        "lang": brief.lang,
+        "reports": ", ".join(brief.evidence),
+        "errors": len(result.errors()),
+        "checked": sum(n.status in CHECKED for n in result.numbers),
+        "per_section": per_section,
+        "max_sentence": max(per_sentence.values(), default=0),
+        "answered": sum(answered),
+        "sections": len(asks),
+        "seconds": seconds,
+    }
+
+
+def table(rows: list[dict[str, Any]]) -> str:
+    out = [
+        "| brief | lang | report | QC errors | checked figures | figures per section | most numbers in a sentence "
+        "| sections answering |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        out.append(
+            f"| {r['brief']} | {r['lang']} | {r['reports']} | {r['errors']} | {r['checked']} | "
+            f"{' / '.join(map(str, r['per_section']))} | {r['max_sentence']} | {r['answered']}/{r['sections']} |"
+        )
+    sections = sum(r["sections"] for r in rows)
+    answered = sum(r["answered"] for r in rows)
+    out.append(
+        f"| **all {len(rows)}** | | | {sum(r['errors'] for r in rows)} | {sum(r['checked'] for r in rows)} | | "
+        f"{max(r['max_sentence'] for r in rows)} | {answered}/{sections} ({answered / sections:.0%}) |"
+    )
+    return "\n".join(out)
+
+
+def section(rows: list[dict[str, Any]]) -> str:
+    rule = (__doc__ or "").split("The answering rule")[1].split("Run:")[0].strip()
+    return (
+        f"{HEADING}\n\n"
+        "Each PDF of `tests/corpus/` with one brief (`tests/corpus/briefs/`, written by reading the PDF; zh and en, "
+        "English briefs over Chinese reports among them), drafted offline and checked by `check_draft` over the "
+        "cited scope. `checked figures` are numbers QC verified or derived; `most numbers in a sentence` counts "
+        "non-exempt numbers of one sentence, list item or table row.\n\n"
+        f"The answering rule {rule}\n\n{table(rows)}\n\n"
+        "c3's errors are a QC gap, not the drafter's: QC reads `540 ms/frame` in a sentence as `540 ms` while the "
+        "store holds the figure in `ms/frame` (tests/test_draft_corpus.py marks it strict-xfail). c5 and c10 print "
+        "their figures only as unlabelled chart data, which no sentence can state in context; c7's and c13's tables "
+        "come out of the PDF parser with labels fused to values, so few of their figures meet the rule.\n"
+    )
+
+
+def write(doc: Path, text: str) -> None:
+    old = doc.read_text(encoding="utf-8") if doc.exists() else "# Benchmarks\n"
+    i = old.find(HEADING)
+    if i >= 0:  # replace this section (it is the last one, or ends at the next `## `)
+        j = old.find("\n## ", i + len(HEADING))
+        old = old[:i].rstrip() + ("\n\n" + old[j + 1 :] if j >= 0 else "")
+    doc.write_text(old.rstrip() + "\n\n" + text, encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--doc", type=Path, default=DOC)
+    parser.add_argument("--no-write", action="store_true", help="print the table only")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        root = corpus_root(Path(tmp))
+        rows = [measure(root, p.stem) for p in sorted(root.briefs)]
+    text = section(rows)
+    print(text)
+    if not args.no_write:
+        write(args.doc, text)
+    return 0 if all(r["errors"] == 0 or r["brief"] in KNOWN_QC_GAPS for r in rows) else 1
+
+
+# Drafts whose QC errors come from a QC gap, not the drafter (see tests/test_draft_corpus.py QC_GAPS).
+KNOWN_QC_GAPS = {"c3-rk3399-face-en"}
+
+if __name__ == "__main__":
+    sys.exit(main())
