@@ -382,12 +382,12 @@ def test_time_limit_is_a_clear_error() -> None:
 
 
 def test_visitor_text_positions_are_the_fallback(monkeypatch: pytest.MonkeyPatch) -> None:
-    import evidence.pdf as pdf_mod
+    import evidence.pdf.speedups as pdf_mod
 
     def broken(page: Any) -> Any:
         raise KeyError("layout internals unavailable")
 
-    monkeypatch.setattr(pdf_mod, "_layout_runs", broken)
+    monkeypatch.setattr(pdf_mod, "layout_runs", broken)
     p = parse_pdf(REPORTS / "R2.pdf")
     cell = [f for f in p.figures if f.value == 7.53 and f.kind == "cell"]
     assert cell and cell[0].unit == "s" and "并发档位 8" in cell[0].labels and "FX100 TTFT (s)" in cell[0].labels
@@ -396,7 +396,7 @@ def test_visitor_text_positions_are_the_fallback(monkeypatch: pytest.MonkeyPatch
 @pytest.mark.parametrize("name", ["R2", "mooncake"])
 def test_single_pass_reads_what_the_two_pass_fallback_reads(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """One content-stream parse per page (layout positions ride on plain extraction) changes nothing read."""
-    import evidence.pdf as pdf_mod
+    import evidence.pdf.speedups as pdf_mod
 
     fast = parse_pdf(GOLDEN_PDFS[name], report_id=name)
     monkeypatch.setattr(pdf_mod, "SINGLE_PASS", False)
@@ -408,7 +408,7 @@ def test_single_pass_reads_what_the_two_pass_fallback_reads(name: str, monkeypat
 def test_fonts_are_decoded_once_per_font_object_not_per_page(monkeypatch: pytest.MonkeyPatch) -> None:
     import pypdf.generic._font as font_mod
 
-    import evidence.pdf as pdf_mod
+    import evidence.pdf.speedups as pdf_mod
 
     calls: list[int] = []
     real = font_mod.get_encoding
@@ -443,18 +443,18 @@ def _same(a: Any, b: Any) -> bool:
 def _operations(data: bytes, fast: bool) -> tuple[Any, str | None]:
     from pypdf.generic import ContentStream, DecodedStreamObject
 
-    import evidence.pdf as pdf_mod
+    import evidence.pdf.speedups as pdf_mod
 
-    assert pdf_mod._install_fast_streams()
+    assert pdf_mod.install_fast_streams()
     obj = DecodedStreamObject()
     obj.set_data(data)
-    token = pdf_mod._FAST_STREAMS.set(fast)
+    token = pdf_mod.STREAMS_ACTIVE.set(fast)
     try:
         return ContentStream(obj, None, "bytes").operations, None
     except Exception as e:  # the same failure either way is part of the contract
         return None, f"{type(e).__name__}: {e}"
     finally:
-        pdf_mod._FAST_STREAMS.reset(token)
+        pdf_mod.STREAMS_ACTIVE.reset(token)
 
 
 @pytest.mark.parametrize(
