@@ -80,7 +80,7 @@ def test_r2_throughput_tables_and_kv_lines() -> None:
     gate = one("R2", 25, "G3 主门禁", unit="%")
     assert "TTFT 降幅" in gate.labels and "≥" in gate.quote
     one("R2", 72, "G4 稳定性测试", unit="h")
-    one("R2", 100, "表 2-1 测试环境", "网络", unit="GbE", page=1)
+    one("R2", 100, "表 2-1 测试环境", "网络", unit="Gb/s", page=1)
 
 
 def test_r1_figures() -> None:
@@ -92,7 +92,7 @@ def test_r1_figures() -> None:
     one("R1", 1.9, "保存时间 (s)", "变化", unit="x")
     assert one("R1", 96, "持续写带宽 (GB/s)", "变化", unit="%").raw == "+96"
     one("R1", 4, "表 2-1 测试环境", "存储", unit="盘")
-    one("R1", 100, "网络", unit="GbE")
+    one("R1", 100, "网络", unit="Gb/s")
 
 
 def test_r9_load_times_including_the_row_no_article_cites() -> None:

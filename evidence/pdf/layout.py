@@ -5,9 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from evidence.pdf.numbers import find_numbers, number_cell
+from evidence.pdf.numbers import find_numbers, number_cell, printed_unit
 from evidence.pdf.text import normalize
-from evidence.units import parse_unit
 
 # ---- positioned text -------------------------------------------------------------------------------------------
 
@@ -111,7 +110,7 @@ def is_heading(text: str, size: float = 0.0, body: float = 0.0) -> bool:
         return False  # `0.6Cache Hit Rate`, `8Replica Count`, `10th`, URLs: chart and reference debris
     head = re.match(r"^\s*[\d.]+\s*", t)
     rest = t[head.end() :] if head else t
-    if not re.search(r"[\u3400-\u9fff]|[A-Za-z]{3,}", rest) or parse_unit(rest) or re.search(r"[/_=]|\.py", rest):
+    if not re.search(r"[\u3400-\u9fff]|[A-Za-z]{3,}", rest) or printed_unit(rest) or re.search(r"[/_=]|\.py", rest):
         return False  # `16 GT/s` is a chart label and `4 保存日志/stderr` a flow diagram, not section 16 or 4
     # `3 测试方法` is a heading; `8 p50 10.17 7.53` is a table row: headings carry (almost) no further numbers.
     return len(find_numbers(rest)) <= (1 if size > body * 1.1 else 0) and not number_cell(rest)

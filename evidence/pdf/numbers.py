@@ -7,9 +7,17 @@ import functools
 import re
 from dataclasses import dataclass
 
-from evidence.units import parse_unit, unit_at
+from evidence.units import canonical, unit_at
 
 _ASCII_ALNUM = re.compile(r"[A-Za-z0-9_]")
+
+
+def printed_unit(text: str) -> str | None:
+    """The canonical unit when `text` is exactly one unit as a header prints it (`MiB/s`, `毫秒`, `in ms`), else None."""
+    t = text.strip().strip(".:：").strip()
+    m = re.fullmatch(r"(?:approx\.?\s*)?(?:in\s+)?(.+)", t)
+    return canonical(t) or (canonical(m.group(1)) if m else None)
+
 
 PAREN = re.compile(r"[(\[]\s*([^()\[\]]{1,24}?)\s*[)\]]")
 
@@ -22,23 +30,23 @@ def header_unit(text: str, *, loose: bool = True) -> str | None:
     t = text.strip()
     if not t:
         return None
-    if loose and parse_unit(t) and t not in ("min", "max", "s", "h", "A", "B", "V", "W", "x", "X", "个", "次"):
-        return parse_unit(t)
+    if loose and printed_unit(t) and t not in ("min", "max", "s", "h", "A", "B", "V", "W", "x", "X", "个", "次"):
+        return printed_unit(t)
     for inner in reversed(PAREN.findall(t)):
-        u = parse_unit(inner)
+        u = printed_unit(inner)
         if u:
             return u
         m = re.search(r"单位\s*[:：]?\s*(\S+)$", inner)
-        if m and parse_unit(m.group(1)):
-            return parse_unit(m.group(1))
+        if m and printed_unit(m.group(1)):
+            return printed_unit(m.group(1))
     m = re.search(r"/\s*([^/\s]+(?:/[A-Za-z]+)?)$", t)
     if m and not t.endswith(")"):
-        u = parse_unit(m.group(1))
+        u = printed_unit(m.group(1))
         if u:
             return u
     parts = t.split()
     if loose and len(parts) > 1:
-        u = parse_unit(parts[-1])
+        u = printed_unit(parts[-1])
         if u and u not in ("x", "A", "B", "V", "W", "h", "s", "个", "次", "项"):
             return u
     return None
@@ -50,7 +58,7 @@ _TABLE_UNIT = re.compile(r"(?:单位|Unit|Units|unit)\s*[:：]\s*([^\s,，;；)�
 def table_unit(text: str) -> str | None:
     """A table-level unit line such as `单位：万元` or `(Unit: ms)`."""
     m = _TABLE_UNIT.search(text)
-    return parse_unit(m.group(1)) if m else None
+    return printed_unit(m.group(1)) if m else None
 
 
 # ---- numbers ---------------------------------------------------------------------------------------------------

@@ -8,10 +8,9 @@ from collections import Counter
 from collections.abc import Iterator
 
 from evidence.pdf.layout import SENTENCE_END, Line, is_caption, is_heading, reading_order
-from evidence.pdf.numbers import PAGE_NUMBER, PARAM_LABEL, PAREN, Number, find_numbers, is_code
+from evidence.pdf.numbers import PAGE_NUMBER, PARAM_LABEL, PAREN, Number, find_numbers, is_code, printed_unit
 from evidence.pdf.tables import PageContext, Raw, clean_labels, find_tables, table_figures
 from evidence.pdf.text import cjk_edge
-from evidence.units import parse_unit
 
 _KV = re.compile(r"^\s*(?P<label>[^:：=]{1,40}?)\s*[:：]\s*(?P<value>.*\d.*)$")
 
@@ -82,7 +81,7 @@ def _chart_unit(lines: list[str], idx: int) -> str | None:
         if find_numbers(t) and not re.search(r"[(（]", t):
             continue
         for inner in reversed(PAREN.findall(t)):
-            u = parse_unit(inner)
+            u = printed_unit(inner)
             if u:
                 return u
     return None
