@@ -111,7 +111,9 @@ def _svg_chart(chart: dict[str, Any]) -> str:
     parts = [f"<p>{html.escape(chart['caption'])}</p><svg width='320' height='{h + 50}' font-size='10'>"]
     for t in chart["ticks"]:
         y = top + h - t * scale
-        parts.append(f"<text x='0' y='{y + 3:.1f}'>{t}</text><line x1='28' x2='300' y1='{y:.1f}' y2='{y:.1f}' stroke='#ccc'/>")
+        parts.append(
+            f"<text x='0' y='{y + 3:.1f}'>{t}</text><line x1='28' x2='300' y1='{y:.1f}' y2='{y:.1f}' stroke='#ccc'/>"
+        )
     for n, bar in enumerate(chart["bars"]):
         x = 60 + n * 110
         v = float(bar["value"])
@@ -278,6 +280,19 @@ def _expected(report: dict[str, Any], pdf: Path) -> dict[str, Any]:
             here = _page_of(pages, [c for c in cells[keys:] if c], cursor)
             cursor = here - 1
             row_unit = next((m.group(1) for c in cells[:keys] if (m := _UNIT_IN.search(c))), "")
+            for c in range(keys):  # a numeric row key (`4KB`, batch `16`) is a figure too, named by its column
+                if re.fullmatch(r"[\d.,]+\s*[A-Za-z]*", cells[c]) and (got := _cell_value(cells[c])):
+                    head = t["columns"][c]["labels"]
+                    figures.append(
+                        {
+                            "page": here,
+                            "value": got[0],
+                            "unit": got[1],
+                            "labels": head,
+                            "kind": "cell",
+                            "table": t["id"],
+                        }
+                    )
             for c in range(keys, len(cells)):
                 got = _cell_value(cells[c])
                 if got is None:
@@ -322,7 +337,8 @@ def main(argv: list[str] | None = None) -> int:
         expected = _expected(report, pdf)
         (EXPECTED / f"office__{name}.yaml").write_text(
             "# Written by tools/make_office_reports.py from tests/corpus/office/reports.yaml (what the document says);\n"
-            "# pages located with poppler's pdftotext.\n" + yaml.safe_dump(expected, allow_unicode=True, sort_keys=False),
+            "# pages located with poppler's pdftotext.\n"
+            + yaml.safe_dump(expected, allow_unicode=True, sort_keys=False),
             encoding="utf-8",
         )
         print(f"{pdf.relative_to(REPO)}: {len(expected['figures'])} expected figures")

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 
 from evidence.pdf.numbers import find_numbers, number_cell, printed_unit
-from evidence.pdf.text import normalize
+from evidence.pdf.text import is_cjk, normalize
 
 # ---- positioned text -------------------------------------------------------------------------------------------
 
@@ -35,17 +35,28 @@ class Line:
 
 
 def lines_of(runs: list[tuple[float, float, float, float, str]]) -> list[Line]:
-    """Group runs into lines (top to bottom) and merge touching runs into segments; wide gaps split cells."""
+    """Group runs into lines (top to bottom) and merge touching runs into segments; wide gaps split cells.
+
+    Where a page prints its word spaces as glyphs (office suites and browsers do; TeX does not), a visible gap with no
+    space in it is a cell boundary even when narrower than a space: `ABQ`|`Disruptor`, `5,321,004`|`25,914,530`.
+    """
     items = []
+    spaces: list[tuple[float, float, float]] = []  # (x0, x1, y) of printed spaces
+    chars = blanks = 0
     for x0, x1, y, size, text in runs:
         text = normalize(text)
+        chars += len(text)
+        width = (x1 - x0) / max(len(text), 1)
+        for m in re.finditer(r"\s+", text):
+            blanks += len(m.group(0))
+            spaces.append((x0 + m.start() * width, x0 + m.end() * width, y))
         if not text.strip():
             continue
         # Runs that hold wide internal gaps (two or more spaces) are several cells: split them proportionally.
         parts = [(m.start(), m.group(0)) for m in re.finditer(r"\S+(?: \S+)*", text)]
-        width = (x1 - x0) / max(len(text), 1)
         for off, part in parts:
             items.append((x0 + off * width, x0 + (off + len(part)) * width, y, size, part))
+    explicit = chars > 0 and blanks >= 0.03 * chars
     items.sort(key=lambda r: (-r[2], r[0]))
     lines: list[Line] = []
     for x0, x1, y, size, text in items:
@@ -57,12 +68,17 @@ def lines_of(runs: list[tuple[float, float, float, float, str]]) -> list[Line]:
         line.size = max(line.size, size)
     for line in lines:
         line.segs.sort(key=lambda s: s.x0)
+        gaps = [(a, b) for a, b, y in spaces if abs(y - line.y) <= 0.45 * line.size] if explicit else []
         merged: list[Seg] = []
         for s in line.segs:
             if merged:
                 prev = merged[-1]
                 gap = s.x0 - prev.x1
-                if gap < 0.9 * min(prev.size, s.size) and not _keep_apart(prev.text, s.text, gap, s.size):
+                if (
+                    gap < 0.9 * min(prev.size, s.size)
+                    and not _keep_apart(prev.text, s.text, gap, s.size)
+                    and not (explicit and _unspaced_gap(prev, s, gaps))
+                ):
                     sep = "" if gap < 0.15 * s.size else " "
                     merged[-1] = Seg(prev.x0, max(prev.x1, s.x1), prev.text + sep + s.text, max(prev.size, s.size))
                     continue
@@ -70,6 +86,15 @@ def lines_of(runs: list[tuple[float, float, float, float, str]]) -> list[Line]:
         line.segs = [s for s in merged if s.text.strip()]
     lines.sort(key=lambda ln: -ln.y)
     return [ln for ln in lines if ln.segs]
+
+
+def _unspaced_gap(prev: Seg, seg: Seg, spaces: list[tuple[float, float]]) -> bool:
+    """A visible gap between two runs that no printed space fills (justified CJK aside): two cells."""
+    gap = seg.x0 - prev.x1
+    if gap < 0.12 * seg.size or (is_cjk(prev.text[-1]) and is_cjk(seg.text[0])):
+        return False
+    slack = 0.3 * seg.size
+    return not any(a < seg.x0 + slack and b > prev.x1 - slack for a, b in spaces)
 
 
 def _keep_apart(left: str, right: str, gap: float, size: float) -> bool:

@@ -7,7 +7,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from evidence.units import canonical, unit_at
+from evidence.units import COUNT_WORDS, canonical, unit_at
 
 _ASCII_ALNUM = re.compile(r"[A-Za-z0-9_]")
 
@@ -30,8 +30,14 @@ def header_unit(text: str, *, loose: bool = True) -> str | None:
     t = text.strip()
     if not t:
         return None
-    if loose and printed_unit(t) and t not in ("min", "max", "s", "h", "A", "B", "V", "W", "x", "X", "个", "次"):
-        return printed_unit(t)
+    whole = printed_unit(t) if loose else None
+    # A header that is one word of count (`Threads`, `GPUs`) names the key its column holds, not a unit of the cells.
+    if (
+        whole
+        and t not in ("min", "max", "s", "h", "A", "B", "V", "W", "x", "X", "个", "次")
+        and whole not in COUNT_WORDS
+    ):
+        return whole
     for inner in reversed(PAREN.findall(t)):
         u = printed_unit(inner)
         if u:
@@ -124,7 +130,12 @@ class Number:
     end: int  # end of the number (and its unit, when inline)
 
 
+# A footnote mark after a value (`12.5^1` from `12.5¹`, `1.12*`, `3.4†`) is no part of it; `10^4` and `2^20` are powers.
+_FOOTNOTE = re.compile(r"(?<=\d)(?:\^(?!(?<=(?<![\d.])10\^)|(?<=(?<![\d.])2\^))\d{1,2}(?!\d)|\*(?![\d*])|[†‡])")
+
+
 def _masked(text: str) -> str:
+    text = _FOOTNOTE.sub(lambda m: " " * len(m.group(0)), text)
     return _NOT_FIGURES.sub(lambda m: " " * len(m.group(0)), text)
 
 
@@ -161,6 +172,8 @@ def _find_numbers(text: str, keep_years: bool, bytes_ok: bool | None, billions: 
         value = float(num.replace(",", ""))
         end = m.end("num")
         raw = (m.group("sign") or "") + num
+        if end < len(text) and text[end] in "^*†‡" and masked[end] == " ":
+            end = _FOOTNOTE.match(text, end).end()  # type: ignore[union-attr]  # masked above, so it matches here
         nxt = masked[end] if end < len(masked) else " "
         if nxt in "._" and end + 1 < len(masked) and masked[end + 1].isdigit():
             continue  # a fragment of something longer, e.g. a masked version or a glued token
@@ -231,4 +244,5 @@ def number_cell(text: str) -> bool:
         return False
     n = nums[0]
     rest = (t[: n.start] + t[n.end :]).strip()
+    rest = re.sub(r"^(?:\^\d{1,2}|\*|[†‡])", "", rest).strip()
     return rest in ("", "≥", "≤", ">", "<", "约", "~", "≈") or bool(re.fullmatch(r"[≥≤><~约≈]", rest))

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 from evidence.pdf.layout import SENTENCE_END, Line, is_caption, is_heading, reading_order
 from evidence.pdf.numbers import PAGE_NUMBER, PARAM_LABEL, PAREN, Number, find_numbers, is_code, printed_unit
-from evidence.pdf.tables import PageContext, Raw, clean_labels, find_tables, table_figures
+from evidence.pdf.tables import PageContext, Raw, clean_labels, continue_tables, find_tables, table_figures
 from evidence.pdf.text import cjk_edge
 
 _KV = re.compile(r"^\s*(?P<label>[^:：=]{1,40}?)\s*[:：]\s*(?P<value>.*\d.*)$")
@@ -87,6 +87,14 @@ def _chart_unit(lines: list[str], idx: int) -> str | None:
     return None
 
 
+def _glued_in(raw: str, plain: str) -> bool:
+    """`raw` printed in plain text glued to a neighbouring number (`5,321,00425,914,530`): cells a browser prints
+    without a space between them, which positions keep apart."""
+    if len(raw) < 4:  # a short number glued to digits proves nothing (`2` in `8192`)
+        return False
+    return re.search(rf"\d[,.]?{re.escape(raw)}|{re.escape(raw)}[,.]?\d", plain) is not None
+
+
 def _token(raw: str) -> str:
     # `480B` is `480` bytes or 480 billion depending on its label: one token either way for the cross-checks.
     return raw.removesuffix("B")
@@ -111,12 +119,15 @@ def page_figures(plain: str, lines: list[Line], page_width: float, page_height: 
             heading_at[i] = ln.text.strip()
     position = {id(ln): i for i, ln in enumerate(body)}
     plain_tokens = Counter(_token(n.raw) for n in find_numbers(plain, keep_years=True, bytes_ok=True))
+    continue_tables(tables, ctx)
     for table in tables:
         top = position[id(table.header[0] if table.header else table.lines[0])]
         heading = next((heading_at[i] for i in sorted(heading_at, reverse=True) if i < top), None) or ctx.heading
         for raw, _ln in table_figures(table, page_width, heading):
-            # Cross-check with plain text: a number plain mode never printed is a fusion of neighbours; drop it.
-            if plain_tokens[_token(raw.raw)] <= 0:
+            # Cross-check with plain text: a number plain mode never printed is a fusion of neighbours; drop it. Plain
+            # text may itself glue neighbouring cells (browsers print no space between them): the digits must then
+            # stand in it as printed.
+            if plain_tokens[_token(raw.raw)] <= 0 and not _glued_in(raw.raw, plain):
                 continue
             plain_tokens[_token(raw.raw)] -= 1
             consumed[_token(raw.raw)] += 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from typing import Literal
@@ -16,21 +17,24 @@ from evidence.pdf.numbers import (
     header_unit,
     is_code,
     number_cell,
+    printed_unit,
     table_unit,
 )
-from evidence.units import unit_at
+from evidence.pdf.text import is_cjk
+from evidence.units import COUNT_WORDS, unit_at
 
 # ---- figures ------------------------------------------------------------------------------------------------------
 
 
 @dataclass
 class PageContext:
-    """What the extractor knows while walking a report: the section heading carries across pages."""
+    """What the extractor knows while walking a report: the section heading and the last table carry across pages."""
 
     sha256: str
     report: str
     version: int
     heading: str = ""
+    last_table: tuple[str, str, str | None] | None = None  # (header text, caption, unit) of the last captioned table
 
 
 @dataclass
@@ -68,6 +72,8 @@ def is_row(line: Line, page_width: float) -> bool:
         return False
     if all(re.fullmatch(r"(?:19|20)\d{2}[AEFHQ]?", sg.text.strip()) for sg in segs if re.search(r"\d", sg.text)):
         return False  # `指标 2021 2022E 2023E`: a header of years
+    if len(segs) >= 4 and _ticks(segs):
+        return False  # `0 500 1000 1500 2000`: a chart's axis under the table, not a row of it
     if any(number_cell(s.text) and re.search(r"\d", s.text) for s in segs[1:]) or (
         number_cell(segs[0].text) and any(number_cell(s.text) for s in segs[1:])
     ):
@@ -82,6 +88,17 @@ def is_row(line: Line, page_width: float) -> bool:
         and bool(find_numbers(second, bytes_ok=True))
         and not SENTENCE_END.search(line.text)
     )
+
+
+def _ticks(segs: list[Seg]) -> bool:
+    """Evenly spaced bare numbers rising in even steps, one per segment: an axis."""
+    values = []
+    for sg in segs:
+        if not re.fullmatch(r"-?\d+(?:\.\d+)?", sg.text.strip()):
+            return False
+        values.append(float(sg.text))
+    steps = {round(b - a, 6) for a, b in itertools.pairwise(values)}
+    return len(steps) == 1 and next(iter(steps)) != 0
 
 
 def _is_header(line: Line, page_width: float) -> bool:
@@ -153,6 +170,17 @@ def find_tables(lines: list[Line], page_width: float) -> list[Table]:
     return tables
 
 
+def continue_tables(tables: list[Table], ctx: PageContext) -> None:
+    """A table without a caption under the same header as the last captioned one (on this page or the one before)
+    continues it: the header a word processor repeats after a page break. It takes that table's caption and unit."""
+    for table in tables:
+        head = re.sub(r"\s+", "", " ".join(ln.text for ln in table.header))
+        if not table.caption and head and ctx.last_table is not None and ctx.last_table[0] == head:
+            table.caption, table.unit = ctx.last_table[1], table.unit or ctx.last_table[2]
+        if table.caption:
+            ctx.last_table = (head, table.caption, table.unit)
+
+
 def _continuation(line: Line) -> bool:
     """A wrapped row label, or a row without numbers, between table rows: short, no sentence, no `label:`."""
     t = line.text
@@ -187,8 +215,17 @@ def _caption(lines: list[Line], above: int, below: int, data: list[Line], header
                 caption = spaced_caption(t)
                 break
     if caption:
-        unit = unit or table_unit(caption) or header_unit(caption, loose=False)
+        unit = unit or table_unit(caption) or header_unit(caption, loose=False) or _caption_unit(caption)
     return caption, unit
+
+
+_IN_UNIT = re.compile(r"(?:\bin|单位为|单位是)\s*(\S.{0,28}?)\s*[.。)）]?\s*$")
+
+
+def _caption_unit(caption: str) -> str | None:
+    """A unit the caption names at its end: `Queue throughput in ops per sec`, `各方案吞吐，单位为 tok/s`."""
+    m = _IN_UNIT.search(caption)
+    return printed_unit(m.group(1)) if m else None
 
 
 def _columns(rows: list[Line]) -> list[list[float]]:
@@ -206,6 +243,116 @@ def _columns(rows: list[Line]) -> list[list[float]]:
                 cols.append([s.x0, s.x1])
                 cols.sort()
     return cols
+
+
+def _slots(rows: list[Line], cols: list[list[float]]) -> tuple[list[tuple[float, float]], list[str]]:
+    """The x range each column's header may take: from the data's alignment (right-aligned numbers under a
+    left-aligned header start where the column to their left ends; left-aligned cells start their column)."""
+    align = []
+    for n in range(len(cols)):
+        segs = [sg for row in rows for sg in row.segs if _column_of(sg, cols) == n]
+        left = max(sg.x0 for sg in segs) - min(sg.x0 for sg in segs) if segs else 0.0
+        right = max(sg.x1 for sg in segs) - min(sg.x1 for sg in segs) if segs else 0.0
+        numeric = sum(1 for sg in segs if number_cell(sg.text)) > len(segs) / 2
+        # Cells of one width fit any alignment; numbers are then taken as right-aligned, as office suites print them.
+        even = abs(left - right) <= 0.5 and (left <= 0.5 or right <= 0.5)
+        align.append(
+            "left"
+            if left + 0.5 < right
+            else "right"
+            if right + 0.5 < left
+            else "even"
+            if even and numeric
+            else "center"
+        )
+    edges = []
+    for n in range(len(cols) - 1):
+        b0, a1 = cols[n][1], cols[n + 1][0]
+        if align[n + 1] == "right":
+            edges.append(b0)
+        elif align[n + 1] == "left" and align[n] != "right":
+            edges.append(a1)
+        else:
+            edges.append((b0 + a1) / 2)
+    lo = [float("-inf"), *edges]
+    hi = [*edges, float("inf")]
+    return list(zip(lo, hi, strict=True)), align
+
+
+def _headers(header: list[Line], rows: list[Line], cols: list[list[float]]) -> list[str]:
+    """Each column's header text: header words go to the column whose slot holds them; a header line with fewer
+    cells than the line under it holds group headers (`Platform A` over `ABQ | Disruptor`), each the label of every
+    column whose data ends between it and the next group header; wrapped header cells are joined per column."""
+    ncol = len(cols)
+    out = [""] * ncol
+    slots, align = _slots(rows, cols)
+    for k, hl in enumerate(header):
+        groups = _groups(hl, header[k + 1 :], cols, slots)
+        if groups is not None:
+            for seg, members in zip(hl.segs, groups, strict=True):
+                for n in members:
+                    out[n] = (out[n] + " " + seg.text).strip()
+            continue
+        if _in_order(hl, cols):
+            for n, seg in enumerate(hl.segs):
+                out[n] = (out[n] + " " + seg.text).strip()
+            continue
+        for seg in hl.segs:
+            overlaps = [min(b, seg.x1) - max(a, seg.x0) for a, b in slots]
+            best = max(range(ncol), key=lambda n: overlaps[n])
+            if overlaps[best] <= 0:
+                best = _column_of(seg, cols)
+            # A header flush with a column's aligned edge is that column's, however far it reaches (`Batch` over 1, 2).
+            flush = [
+                n
+                for n, (a, b) in enumerate(cols)
+                if (align[n] in ("left", "even") and abs(seg.x0 - a) < 0.5 * seg.size)
+                or (align[n] in ("right", "even") and abs(seg.x1 - b) < 0.5 * seg.size)
+            ]
+            if len(flush) == 1:
+                best = flush[0]
+            # A header wider than one slot covers every slot it fills most of (a spanning header cell).
+            hits = [n for n, (a, b) in enumerate(slots) if b - a < 1e6 and overlaps[n] > 0.6 * (b - a)]
+            for n in sorted({best, *hits}):
+                out[n] = (out[n] + " " + seg.text).strip()
+    return out
+
+
+def _in_order(line: Line, cols: list[list[float]]) -> bool:
+    """A header line with one cell per column, each between its neighbours' data: the cells go to the columns in
+    order, whatever the alignment of header and data (left-aligned titles over right-aligned numbers)."""
+    if len(line.segs) != len(cols):
+        return False
+    for n, seg in enumerate(line.segs):
+        mid = (seg.x0 + seg.x1) / 2
+        if (n and mid < cols[n - 1][1] - 0.5 * seg.size) or (n + 1 < len(cols) and mid > cols[n + 1][0]):
+            return False
+    return True
+
+
+def _groups(
+    line: Line, lower: list[Line], cols: list[list[float]], slots: list[tuple[float, float]]
+) -> list[list[int]] | None:
+    """The columns under each cell of a group-header line, or None when `line` is no such line.
+
+    A group header (left-aligned or centred) covers the columns whose data end between it and the next one; the line
+    is a group line when it has fewer cells than the header line below and every column a group covers has a header
+    word of its own below it.
+    """
+    if not lower or len(line.segs) >= len(lower[0].segs):
+        return None
+    below = [sg for ln in lower for sg in ln.segs]
+    out = []
+    for g, seg in enumerate(line.segs):
+        end = line.segs[g + 1].x0 if g + 1 < len(line.segs) else float("inf")
+        members = [n for n, (_a, b) in enumerate(cols) if seg.x0 < b < end]
+        if len(members) > 1 and not all(
+            any(min(slots[n][1], sg.x1) - max(slots[n][0], sg.x0) > 0.5 * (sg.x1 - sg.x0) for sg in below)
+            for n in members
+        ):
+            return None
+        out.append(members)
+    return out if any(len(m) > 1 for m in out) else None
 
 
 def _column_of(seg: Seg, cols: list[list[float]]) -> int:
@@ -228,16 +375,15 @@ _KEY_HEADER = re.compile(
 def table_figures(table: Table, page_width: float, heading: str) -> list[tuple[Raw, Line]]:
     data_rows = [ln for ln in table.lines if is_row(ln, page_width)]
     cols = _columns(data_rows)
+    # Row-group labels centred over their rows stand on lines of their own, left of every data cell: their column.
+    left = [ln.segs[0] for ln in table.lines if len(ln.segs) == 1 and ln.segs[0].x1 < cols[0][0] - 0.5 * ln.size]
+    if left:
+        cols.insert(0, [min(sg.x0 for sg in left), max(sg.x1 for sg in left)])
     ncol = len(cols)
-    headers = [""] * ncol
-    for hl in table.header:
-        for s in hl.segs:
-            hits = [n for n, (a, b) in enumerate(cols) if min(b, s.x1) - max(a, s.x0) > 0]
-            for n in hits or [_column_of(s, cols)]:
-                headers[n] = (headers[n] + " " + s.text).strip()
+    headers = _headers(table.header, data_rows, cols)
     cells: list[list[str]] = []
     row_lines: list[Line] = []
-    wrapped: list[tuple[int, float, str]] = []  # (rows seen so far, y, text) of label lines between rows
+    wrapped: list[tuple[int, float, str, int]] = []  # (rows seen so far, y, text, column) of label lines between rows
     footers = [""] * ncol
     for ln in table.lines:
         row = [""] * ncol
@@ -248,14 +394,25 @@ def table_figures(table: Table, page_width: float, heading: str) -> list[tuple[R
             cells.append(row)
             row_lines.append(ln)
         elif len({_column_of(s, cols) for s in ln.segs}) == 1:
-            wrapped.append((len(cells), ln.y, " ".join(c for c in row if c)))
+            wrapped.append((len(cells), ln.y, " ".join(c for c in row if c), _column_of(ln.segs[0], cols)))
         elif row_lines and len(cells) <= 2:
             # Under a one-row "table" of KPI cards the line below names each value's unit: `MiB/s, 1MB batch=4`.
             for n, text in enumerate(row):
                 footers[n] = (footers[n] + " " + text).strip()
     # A wrapped label belongs to the nearer of the rows around it (the one below when it sits midway).
     labels_extra: dict[int, list[str]] = {}  # row → label texts, prefixed "0" (above the row) or "1" (below)
-    for pos, y, text in wrapped:
+    # A label alone in a column that most rows leave empty names a group of rows (`随机读` centred over three).
+    # (only left of the first column of numbers: a chart title under the table is no group)
+    numeric = [c for c in range(ncol) if sum(1 for row in cells if number_cell(row[c]) and row[c]) > len(cells) / 2]
+    group_cols = {
+        c
+        for *_, c in wrapped
+        if c < min(numeric, default=ncol - 1) and sum(1 for row in cells if not row[c]) > len(cells) / 2
+    }
+    wrapped_at: list[tuple[int, int, bool, str]] = []  # (row, column, above it, text)
+    for pos, y, text, col in wrapped:
+        if col in group_cols:
+            continue
         if pos >= len(cells):
             target = len(cells) - 1
         elif pos == 0:
@@ -263,7 +420,16 @@ def table_figures(table: Table, page_width: float, heading: str) -> list[tuple[R
         else:
             target = pos if abs(row_lines[pos].y - y) <= abs(row_lines[pos - 1].y - y) else pos - 1
         labels_extra.setdefault(target, []).append(("0" if y > row_lines[target].y else "1") + text)
+        wrapped_at.append((target, col, y > row_lines[target].y, text))
+    _row_groups(cells, row_lines, wrapped, group_cols)
     key_cols = _key_columns(cells, headers)
+    # A wrapped label in a label column is part of that row's label there (`1MB 顺序` / `大块读取` around its row).
+    for r, col, above, text in wrapped_at:
+        if col in key_cols:
+            cells[r][col] = _join_label(text, cells[r][col]) if above else _join_label(cells[r][col], text)
+            labels_extra[r].remove(("0" if above else "1") + text)
+    _carry_down(cells, key_cols)
+    _label_rows(cells, row_lines, key_cols)
     # A glued `B` counts bytes in a column whose header or other cells say bytes (`Size (B)`, `4B | 1KB`).
     byte_cols = [
         bool(BYTE_CONTEXT.search(" ".join([headers[c], *(row[c] for row in cells)])))
@@ -282,15 +448,20 @@ def table_figures(table: Table, page_width: float, heading: str) -> list[tuple[R
             row_labels = []
             row_unit = None
             group = _label_group(key_cols, c) if not key else _run_of(key_cols, c)
-            group_unit = next((header_unit(headers[k]) for k in group if header_unit(headers[k])), None)
+            # (a count word there names the key's unit: `Threads` over 1, 2, 4 says nothing of the cells)
+            group_unit = next(
+                (u for k in group if (u := header_unit(headers[k])) and u not in COUNT_WORDS),
+                None,
+            )
             for k in group if not key else [k for k in group if k != c]:
                 if row[k]:
                     row_labels.append(f"{headers[k]} {row[k]}".strip() if number_cell(row[k]) else row[k])
                     row_unit = row_unit or header_unit(row[k], loose=False)
-            if r in labels_extra and row_labels:
+            if labels_extra.get(r):
                 above = [t[1:] for t in labels_extra[r] if t[0] == "0"]
                 below = [t[1:] for t in labels_extra[r] if t[0] == "1"]
-                row_labels = [" ".join([*above, row_labels[0], *below]).strip(), *row_labels[1:]]
+                first = row_labels[-1] if row_labels else ""
+                row_labels = [*row_labels[:-1], " ".join([*above, first, *below]).strip()]
             col_unit = header_unit(headers[c]) if headers[c] else None
             if col_unit is None and footers[c] and unit_at(footers[c], 0):
                 col_unit = unit_at(footers[c], 0)[0]  # type: ignore[index]
@@ -309,6 +480,57 @@ def table_figures(table: Table, page_width: float, heading: str) -> list[tuple[R
     return out
 
 
+def _row_groups(
+    cells: list[list[str]], row_lines: list[Line], wrapped: list[tuple[int, float, str, int]], group_cols: set[int]
+) -> None:
+    """Row-group labels into the rows they span: a label on a line of its own goes to the rows nearest to it (it is
+    centred over them), and a label printed on its group's first row is carried down to the rows that leave it empty."""
+    for col in group_cols:
+        labels = [(y, text) for _pos, y, text, c in wrapped if c == col]
+        for row, ln in zip(cells, row_lines, strict=True):
+            if not row[col]:
+                row[col] = min(labels, key=lambda lab: abs(lab[0] - ln.y))[1]
+
+
+def _label_rows(cells: list[list[str]], row_lines: list[Line], key_cols: list[int]) -> None:
+    """Rows that hold only labels (`6 6` centred between an OTSL and an HTML row) name the rows nearest to them that
+    hold no labels of their own."""
+    if not key_cols:
+        return
+    values = [c for c in range(len(cells[0])) if c not in key_cols] if cells else []
+    labels = [r for r, row in enumerate(cells) if any(row[k] for k in key_cols) and not any(row[c] for c in values)]
+    if not labels:
+        return
+    for r, row in enumerate(cells):
+        if r in labels or any(row[k] for k in key_cols):
+            continue
+        y = row_lines[r].y
+        near = min(labels, key=lambda k: abs(row_lines[k].y - y))
+        if abs(row_lines[near].y - y) < 2.5 * row_lines[r].size:
+            for k in key_cols:
+                row[k] = cells[near][k]
+
+
+def _join_label(a: str, b: str) -> str:
+    if not a or not b:
+        return a or b
+    return a + b if is_cjk(a[-1]) and is_cjk(b[0]) else a + " " + b
+
+
+def _carry_down(cells: list[list[str]], key_cols: list[int]) -> None:
+    """Top-aligned row groups: the label stands on the group's first row; the rows below it that name themselves in
+    the next label column but leave this one empty belong to the same group."""
+    for col in key_cols:
+        if col + 1 not in key_cols:
+            continue
+        last = ""
+        for row in cells:
+            if row[col]:
+                last = "" if number_cell(row[col]) else row[col]  # a group is named by words; `序号 9` is no group
+            elif last and row[col + 1]:
+                row[col] = last
+
+
 def _key_columns(cells: list[list[str]], headers: list[str]) -> list[int]:
     """Leading columns that name a row (labels, or integer parameters like 并发 8 / batch 4) rather than measure it."""
     keys: list[int] = []
@@ -323,7 +545,8 @@ def _key_columns(cells: list[list[str]], headers: list[str]) -> list[int]:
         if len(numeric) < len(values) / 2:
             keys.append(c)
             continue
-        if header_unit(headers[c]) and header_unit(headers[c]) not in ("KB", "MB", "B", "GB"):
+        unit = header_unit(headers[c])
+        if unit and unit not in ("KB", "MB", "B", "GB") and unit not in COUNT_WORDS:
             break
         ints = all(re.fullmatch(r"\d+\s*(?:[KMG]i?B|B|K|k)?", v.strip()) for v in numeric)
         repeats = len(set(values)) < len(values)

@@ -11,8 +11,17 @@ _PUA = re.compile(r"[\ue000-\uf8ff\ufffd]")
 _TRANSLATE = str.maketrans({"\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2212": "-", "\u00ad": "", "\x00": ""})
 
 
+_SUPERSCRIPT = re.compile(r"(?:(?<=[\d.])|^)[⁰¹²³⁴⁵⁶⁷⁸⁹]+")
+_SUPER_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
+
+
 def normalize(text: str) -> str:
-    """NFKC (ligatures, fullwidth `：（）％`), NULs and PUA bullets dropped, non-breaking hyphens made plain."""
+    """NFKC (ligatures, fullwidth `：（）％`), NULs and PUA bullets dropped, non-breaking hyphens made plain.
+
+    Superscript digits after a number (or alone, a run of their own) become `^n`, not more digits: `12.5¹` is 12.5 with
+    a footnote and `10⁴` a power, never 12.51 or 104.
+    """
+    text = _SUPERSCRIPT.sub(lambda m: "^" + m.group(0).translate(_SUPER_DIGITS), text)
     text = unicodedata.normalize("NFKC", text.translate(_TRANSLATE))
     return _PUA.sub(" ", text).translate(_TRANSLATE)
 
