@@ -21,6 +21,7 @@ EXPECTED = REPO / "tests" / "corpus" / "expected"
 FOOTNOTE = re.compile(r"[¹²³⁴⁵⁶⁷⁸⁹⁰*†‡]+$")
 EMPTY = {"N/A", "n/a", "—", "-", "–", ""}
 CJK_FONT = "WenQuanYi Zen Hei"
+_NUMERIC = re.compile(r"[\d.,]+(?:%|[A-Za-z/]+)?[¹²³*]?")  # cells printed right-aligned, as office suites do
 
 
 def _text(cell: Any) -> str:
@@ -98,7 +99,7 @@ def _html_table(table: dict[str, Any], fixed: bool = False) -> str:
         out.append("<tr>" + "".join(_cell_html("th", c) for c in row) + "</tr>")
     out.append("</thead><tbody>")
     for row in _rows(table):
-        cells = [_cell_html("td", c, numeric=bool(re.match(r"[\d.,]+", _text(c))) and n > 0) for n, c in enumerate(row)]
+        cells = [_cell_html("td", c, numeric=bool(_NUMERIC.fullmatch(_text(c))) and n > 0) for n, c in enumerate(row)]
         out.append("<tr>" + "".join(cells) + "</tr>")
     out.append("</tbody></table>")
     return "\n".join(out)
@@ -179,7 +180,7 @@ def _docx(report: dict[str, Any], path: Path) -> None:
                 cells = table.add_row().cells
                 for n, c in enumerate(row):
                     cells[n].text = _plain(c)
-                    if n and re.match(r"[\d.,]+", _text(c)):
+                    if n and _NUMERIC.fullmatch(_text(c)):
                         cells[n].paragraphs[0].alignment = WD_ALIGN_PARAGRAPH.RIGHT
             if t.get("touching"):
                 # Columns as wide as their header text: the header runs of neighbouring columns touch.

@@ -134,8 +134,30 @@ class Number:
 _FOOTNOTE = re.compile(r"(?<=\d)(?:\^(?!(?<=(?<![\d.])10\^)|(?<=(?<![\d.])2\^))\d{1,2}(?!\d)|\*(?![\d*])|[†‡])")
 
 
+# Numbers a report prints as names: a processor, GPU or product model (`Xeon 8280`, `Gold 6230N`, `RTX 4090`) or a
+# numbered option, case or mode (`Option 2/3/4/5/7`, `Case 3`). They are kept as figures of kind `name`, never as
+# quantities: QC can then never verify a measurement against them.
+NAMES = re.compile(
+    r"(?<![A-Za-z0-9_])(?:Xeon|EPYC|Ryzen|Threadripper|Opteron|Core\s+i[3579]|Gold|Platinum|Silver|Bronze|Kunpeng|鲲鹏|"
+    r"Ascend|昇腾|Atlas|RTX|GTX|Quadro|Tesla|Option|Options|Model|Type|Mode|Case|Scenario|Phase|型号|方案|选项|场景)"
+    r"\s*(?P<id>\d+[A-Za-z]*(?:[/-]\d+[A-Za-z]*)*)(?![\d.%])"
+)
+
+
+# A model number with a letter suffix on its own (`(6230N)`, `4090D`): find_numbers already skips it as no quantity.
+_MODEL_NUMBER = re.compile(r"(?<![A-Za-z0-9_.,])\d{3,}(?P<suffix>[A-Z]{1,2})(?![A-Za-z0-9_])")
+
+
+def names(text: str) -> list[tuple[str, str]]:
+    """The identifiers `text` prints with digits, as (the whole name, its numeric part): `("Xeon 8280", "8280")`."""
+    out = [(m.group(0), m.group("id")) for m in NAMES.finditer(text)]
+    out += [(m.group(0), m.group(0)) for m in _MODEL_NUMBER.finditer(text) if canonical(m.group("suffix")) is None]
+    return out
+
+
 def _masked(text: str) -> str:
     text = _FOOTNOTE.sub(lambda m: " " * len(m.group(0)), text)
+    text = NAMES.sub(lambda m: m.group(0)[: m.start("id") - m.start()] + " " * len(m.group("id")), text)
     return _NOT_FIGURES.sub(lambda m: " " * len(m.group(0)), text)
 
 
@@ -196,7 +218,7 @@ def _find_numbers(text: str, keep_years: bool, bytes_ok: bool | None, billions: 
             unit, end = found_unit
         elif nxt.isascii() and nxt.isalpha() and not raw.endswith(nxt):
             continue  # 480P, 2022E, 3rd: part of an identifier, not a quantity
-        if re.match(r"\s?[×x*]\s?[A-Za-z0-9]", text[m.end("num") : m.end("num") + 3]) and not m.group("num").count("."):
+        if re.match(r"\s?[×x*]\s?[A-Za-z0-9]", text[m.end("num") : m.end("num") + 4]) and not m.group("num").count("."):
             unit, end = "", m.end("num")  # `8×A800`, `8×312 TFLOPS`: a count of things, the multiplier is no unit
         if m.group("sign") == "-":
             value = -value

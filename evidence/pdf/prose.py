@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from evidence.pdf.layout import SENTENCE_END, Line, is_caption, is_heading, reading_order
-from evidence.pdf.numbers import PAGE_NUMBER, PARAM_LABEL, PAREN, Number, find_numbers, is_code, printed_unit
+from evidence.pdf.numbers import PAGE_NUMBER, PARAM_LABEL, PAREN, Number, find_numbers, is_code, names, printed_unit
 from evidence.pdf.tables import PageContext, Raw, clean_labels, continue_tables, find_tables, table_figures
 from evidence.pdf.text import cjk_edge
 
@@ -135,6 +135,7 @@ def page_figures(plain: str, lines: list[Line], page_width: float, page_height: 
         table_text.append(squash(" ".join([table.caption, *(ln.text for ln in [*table.header, *table.lines])])))
     # Plain text in reading order: kv lines, headings and prose (table lines are skipped, their numbers consumed).
     plain_lines = [ln.strip() for ln in plain.splitlines()]
+    heading_before = ctx.heading
     paragraph = ""
     para_heading = ctx.heading
     prose: list[tuple[str, str]] = []
@@ -208,4 +209,21 @@ def page_figures(plain: str, lines: list[Line], page_width: float, page_height: 
                     continue
                 quote = sentence if len(sentence) <= 400 else sentence[max(0, n.start - 150) : n.end + 150]
                 out.append(Raw(n.value, n.unit, n.raw, clean_labels([quote, heading]), quote, "prose"))
+    out.extend(_names(plain_lines, heading_before))
+    return out
+
+
+def _names(lines: list[str], heading: str) -> list[Raw]:
+    """Identifiers printed with digits (`Xeon 8280`, `Option 2/3/4/5/7`), once per page, as figures of kind `name`."""
+    seen: set[str] = set()
+    out: list[Raw] = []
+    for text in lines:
+        if is_heading(text, 0, 0):
+            heading = text
+        for name, ident in names(text):
+            if name in seen:
+                continue
+            seen.add(name)
+            value = float(re.match(r"\d+", ident).group(0))  # type: ignore[union-attr]  # the id starts with digits
+            out.append(Raw(value, "", ident, clean_labels([name, heading]), text, "name"))
     return out

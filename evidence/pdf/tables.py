@@ -44,7 +44,7 @@ class Raw:
     raw: str
     labels: list[str]
     quote: str
-    kind: Literal["cell", "kv", "prose"]
+    kind: Literal["cell", "kv", "prose", "name"]
 
 
 def clean_labels(labels: list[str]) -> list[str]:
@@ -206,6 +206,9 @@ def _caption(lines: list[Line], above: int, below: int, data: list[Line], header
         unit = unit or table_unit(t)
         if is_caption(t):
             caption = spaced_caption(t)
+            # A caption wrapped to the table's width goes on to the next line (`表 8 …(单位:` / `tok/s)`).
+            if k + 1 <= above and caption.count("(") > caption.count(")") and len(lines[k + 1].segs) == 1:
+                caption += " " + lines[k + 1].text
             break
     if not caption:
         for k in range(below, min(below + 3, len(lines))):
@@ -424,10 +427,10 @@ def table_figures(table: Table, page_width: float, heading: str) -> list[tuple[R
     _row_groups(cells, row_lines, wrapped, group_cols)
     key_cols = _key_columns(cells, headers)
     # A wrapped label in a label column is part of that row's label there (`1MB 顺序` / `大块读取` around its row).
-    for r, col, above, text in wrapped_at:
+    for r, col, on_top, text in wrapped_at:
         if col in key_cols:
-            cells[r][col] = _join_label(text, cells[r][col]) if above else _join_label(cells[r][col], text)
-            labels_extra[r].remove(("0" if above else "1") + text)
+            cells[r][col] = _join_label(text, cells[r][col]) if on_top else _join_label(cells[r][col], text)
+            labels_extra[r].remove(("0" if on_top else "1") + text)
     _carry_down(cells, key_cols)
     _label_rows(cells, row_lines, key_cols)
     # A glued `B` counts bytes in a column whose header or other cells say bytes (`Size (B)`, `4B | 1KB`).
