@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 
@@ -68,7 +69,9 @@ def lines_of(runs: list[tuple[float, float, float, float, str]]) -> list[Line]:
         line.size = max(line.size, size)
     for line in lines:
         line.segs.sort(key=lambda s: s.x0)
-        gaps = [(a, b) for a, b, y in spaces if abs(y - line.y) <= 0.45 * line.size] if explicit else []
+        # Printed spaces matter only where two runs sit close enough to be merged.
+        merge = any(b.x0 - a.x1 < 0.9 * b.size for a, b in itertools.pairwise(line.segs))
+        gaps = [(a, b) for a, b, y in spaces if abs(y - line.y) <= 0.45 * line.size] if explicit and merge else []
         merged: list[Seg] = []
         for s in line.segs:
             if merged:

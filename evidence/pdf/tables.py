@@ -252,8 +252,12 @@ def _slots(rows: list[Line], cols: list[list[float]]) -> tuple[list[tuple[float,
     """The x range each column's header may take: from the data's alignment (right-aligned numbers under a
     left-aligned header start where the column to their left ends; left-aligned cells start their column)."""
     align = []
+    by_col: dict[int, list[Seg]] = {}
+    for row in rows:
+        for sg in row.segs:
+            by_col.setdefault(_column_of(sg, cols), []).append(sg)
     for n in range(len(cols)):
-        segs = [sg for row in rows for sg in row.segs if _column_of(sg, cols) == n]
+        segs = by_col.get(n, [])
         left = max(sg.x0 for sg in segs) - min(sg.x0 for sg in segs) if segs else 0.0
         right = max(sg.x1 for sg in segs) - min(sg.x1 for sg in segs) if segs else 0.0
         numeric = sum(1 for sg in segs if number_cell(sg.text)) > len(segs) / 2
