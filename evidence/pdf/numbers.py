@@ -145,7 +145,7 @@ NAMES = re.compile(
 
 
 # A model number with a letter suffix on its own (`(6230N)`, `4090D`): find_numbers already skips it as no quantity.
-_MODEL_NUMBER = re.compile(r"(?<![A-Za-z0-9_.,])\d{3,}(?P<suffix>[A-Z]{1,2})(?![A-Za-z0-9_])")
+_MODEL_NUMBER = re.compile(r"(?<![A-Za-z0-9_.,])(?!(?:19|20)\d\d[AEFHQ]\b)\d{3,}(?P<suffix>[A-Z]{1,2})(?![A-Za-z0-9_])")
 
 
 def names(text: str) -> list[tuple[str, str]]:
