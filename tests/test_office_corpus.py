@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 import yaml
+from office_match import score
 
 from evidence.pdf import ParsedPdf, parse_pdf
 from evidence.store import Store
-from office_match import score
 
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = REPO / "tests" / "corpus"
