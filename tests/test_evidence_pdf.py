@@ -127,7 +127,11 @@ def test_example_page_texts_keep_verbatim_terms_and_labels() -> None:
 def test_model_and_product_names_are_not_bytes() -> None:
     for name in ("R2", "R9"):
         assert not [f for f in parsed(name).figures if f.unit == "B"], name
-    assert not [f for f in parsed("R9").figures if f.raw in ("910", "910B")]
+    # `Atlas 910B` is kept as a name (never a quantity QC could verify against), not as 910 bytes or billions.
+    assert [(f.kind, f.labels[0]) for f in parsed("R9").figures if f.raw in ("910", "910B")] == [
+        ("name", "Atlas 910B"),
+        ("name", "Atlas 910B"),
+    ]
     assert "华为 Atlas 910B" in parsed("R9").pages[0].text  # still there for verbatim checks
     # A parameter count labelled as such stays a figure, in billions.
     params = one("R2", 480e9, "表 2-1 测试环境", "模型", unit="", page=1)
