@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 BENCH_STAMP := $(VENV)/.installed-bench
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: demo test lint typecheck bench fuzz golden reports serve clean
+.PHONY: demo test lint typecheck bench fuzz golden reports corpus serve clean
 
 $(STAMP): pyproject.toml requirements.lock
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -37,6 +37,10 @@ golden: $(STAMP)
 # Regenerate the bundled example reports from their data files (deterministic bytes).
 reports: $(STAMP)
 	$(PY) tools/make_reports.py
+
+# Regenerate the office-made test reports (LibreOffice and Chromium) and their expected figures; tests need neither.
+corpus: $(STAMP)
+	$(PY) tools/make_office_reports.py
 
 bench: $(BENCH_STAMP)
 	$(PY) tools/bench.py

@@ -230,7 +230,13 @@ def _save(job: _Job, parsed: ParsedPdf, seconds: float, store: Store) -> IngestR
     )
     store.save_version(report, parsed.pages, parsed.figures, parser=PARSER_VERSION, seconds=seconds)
     return IngestResult(
-        entry.id, job.version, len(parsed.pages), len(parsed.figures), seconds, parsed=True, file=entry.file
+        entry.id,
+        job.version,
+        len(parsed.pages),
+        store.figure_count(entry.id, job.version),
+        seconds,
+        parsed=True,
+        file=entry.file,
     )
 
 

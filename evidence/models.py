@@ -90,7 +90,9 @@ class Figure(BaseModel):
     raw: str
     labels: list[str] = Field(default_factory=list)
     quote: str = ""
-    kind: Literal["cell", "kv", "prose"] = "prose"
+    # `name`: digits of an identifier the report prints (`Xeon 8280`, `Option 2/3`), kept for search and display
+    # but never a quantity: `Store.figures` leaves them out unless asked, so QC cannot match a measurement to them.
+    kind: Literal["cell", "kv", "prose", "name"] = "prose"
 
 
 class IngestLimits(BaseModel):

@@ -44,7 +44,7 @@ CREATE TABLE IF NOT EXISTS figures (
     raw        TEXT    NOT NULL,
     labels     TEXT    NOT NULL,                -- JSON list
     quote      TEXT    NOT NULL,
-    kind       TEXT    NOT NULL,
+    kind       TEXT    NOT NULL,                -- cell | kv | prose | name (an identifier, never a quantity)
     UNIQUE (report, version, id)
 );
 CREATE INDEX IF NOT EXISTS figures_id ON figures (id);

@@ -17,9 +17,9 @@ from evidence.errors import EvidenceError
 from evidence.models import Figure, Page, Report
 
 SCHEMA_VERSION = "1"
-# The extractor's version (evidence/pdf.py): bump it when extraction changes, and ingest re-reads unchanged PDFs into
+# The extractor's version (evidence/pdf/): bump it when extraction changes, and ingest re-reads unchanged PDFs into
 # their existing versions. It lives here so that checking an up-to-date store never imports the extractor.
-PARSER_VERSION = "pdf-3"
+PARSER_VERSION = "pdf-4"
 _CJK = re.compile(r"([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af])")
 _WORD = re.compile(r"\w+")
 
@@ -176,13 +176,15 @@ class Store:
         row = self.db.execute("SELECT MAX(version) FROM reports WHERE id = ?", (report_id,)).fetchone()
         return row[0] if row else None
 
-    def figures(self, report_id: str, version: int | None = None) -> list[Figure]:
-        """A report version's figures in page and position order (latest version by default)."""
+    def figures(self, report_id: str, version: int | None = None, *, names: bool = False) -> list[Figure]:
+        """A report version's quantities in page and position order (latest version by default); `names=True` adds
+        the identifiers it prints (kind `name`, e.g. `Xeon 8280`), which are never quantities."""
         v = self._version(report_id, version)
         if v is None:
             return []
         rows = self.db.execute(
-            "SELECT * FROM figures WHERE report = ? AND version = ? ORDER BY seq", (report_id, v)
+            "SELECT * FROM figures WHERE report = ? AND version = ? AND (? OR kind != 'name') ORDER BY seq",
+            (report_id, v, names),
         ).fetchall()
         return [self._figure(r) for r in rows]
 
@@ -215,7 +217,7 @@ class Store:
             rows = self.db.execute(
                 "SELECT f.* FROM figures_fts JOIN figures f ON f.rowid = figures_fts.rowid "
                 "JOIN (SELECT id, MAX(version) AS v FROM reports GROUP BY id) m ON f.report = m.id AND f.version = m.v "
-                "WHERE figures_fts MATCH ? ORDER BY bm25(figures_fts), f.report, f.seq LIMIT ?",
+                "WHERE figures_fts MATCH ? AND f.kind != 'name' ORDER BY bm25(figures_fts), f.report, f.seq LIMIT ?",
                 (expr, limit),
             ).fetchall()
         except sqlite3.OperationalError as e:  # a query FTS5 cannot parse is the user's input, not a crash
@@ -330,7 +332,7 @@ class Store:
         if v is None:
             return 0
         row = self.db.execute(
-            "SELECT COUNT(*) FROM figures WHERE report = ? AND version = ?", (report_id, v)
+            "SELECT COUNT(*) FROM figures WHERE report = ? AND version = ? AND kind != 'name'", (report_id, v)
         ).fetchone()
         return int(row[0])
 

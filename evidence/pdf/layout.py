@@ -1,0 +1,195 @@
+"""Layout: positioned runs → lines of segments → reading order; captions and section headings."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass, field
+
+from evidence.pdf.numbers import find_numbers, number_cell, printed_unit
+from evidence.pdf.text import is_cjk, normalize
+
+# ---- positioned text -------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Seg:
+    """A run of text on one line, with its horizontal extent."""
+
+    x0: float
+    x1: float
+    text: str
+    size: float
+
+
+@dataclass
+class Line:
+    """Text at one height of the page, as segments left to right."""
+
+    y: float
+    size: float
+    segs: list[Seg] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return " ".join(s.text for s in self.segs)
+
+
+def lines_of(runs: list[tuple[float, float, float, float, str]]) -> list[Line]:
+    """Group runs into lines (top to bottom) and merge touching runs into segments; wide gaps split cells.
+
+    Where a page prints its word spaces as glyphs (office suites and browsers do; TeX does not), a visible gap with no
+    space in it is a cell boundary even when narrower than a space: `ABQ`|`Disruptor`, `5,321,004`|`25,914,530`.
+    """
+    items = []
+    spaces: list[tuple[float, float, float]] = []  # (x0, x1, y) of printed spaces
+    chars = blanks = 0
+    for x0, x1, y, size, text in runs:
+        text = normalize(text)
+        chars += len(text)
+        width = (x1 - x0) / max(len(text), 1)
+        for m in re.finditer(r"\s+", text):
+            blanks += len(m.group(0))
+            spaces.append((x0 + m.start() * width, x0 + m.end() * width, y))
+        if not text.strip():
+            continue
+        # Runs that hold wide internal gaps (two or more spaces) are several cells: split them proportionally.
+        parts = [(m.start(), m.group(0)) for m in re.finditer(r"\S+(?: \S+)*", text)]
+        for off, part in parts:
+            items.append((x0 + off * width, x0 + (off + len(part)) * width, y, size, part))
+    explicit = chars > 0 and blanks >= 0.03 * chars
+    items.sort(key=lambda r: (-r[2], r[0]))
+    lines: list[Line] = []
+    for x0, x1, y, size, text in items:
+        line = next((ln for ln in reversed(lines[-3:]) if abs(ln.y - y) <= 0.45 * min(ln.size, size)), None)
+        if line is None:
+            line = Line(y, size)
+            lines.append(line)
+        line.segs.append(Seg(x0, x1, text, size))
+        line.size = max(line.size, size)
+    for line in lines:
+        line.segs.sort(key=lambda s: s.x0)
+        # Printed spaces matter only where two runs sit close enough to be merged.
+        merge = any(b.x0 - a.x1 < 0.9 * b.size for a, b in itertools.pairwise(line.segs))
+        gaps = [(a, b) for a, b, y in spaces if abs(y - line.y) <= 0.45 * line.size] if explicit and merge else []
+        merged: list[Seg] = []
+        for s in line.segs:
+            if merged:
+                prev = merged[-1]
+                gap = s.x0 - prev.x1
+                if (
+                    gap < 0.9 * min(prev.size, s.size)
+                    and not _keep_apart(prev.text, s.text, gap, s.size)
+                    and not (explicit and _unspaced_gap(prev, s, gaps))
+                ):
+                    sep = "" if gap < 0.15 * s.size else " "
+                    merged[-1] = Seg(prev.x0, max(prev.x1, s.x1), prev.text + sep + s.text, max(prev.size, s.size))
+                    continue
+            merged.append(Seg(s.x0, s.x1, s.text.strip(), s.size))
+        line.segs = [s for s in merged if s.text.strip()]
+    lines.sort(key=lambda ln: -ln.y)
+    return [ln for ln in lines if ln.segs]
+
+
+def _unspaced_gap(prev: Seg, seg: Seg, spaces: list[tuple[float, float]]) -> bool:
+    """A visible gap between two runs that no printed space fills (justified CJK aside): two cells."""
+    gap = seg.x0 - prev.x1
+    if gap < 0.12 * seg.size or (is_cjk(prev.text[-1]) and is_cjk(seg.text[0])):
+        return False
+    slack = 0.3 * seg.size
+    return not any(a < seg.x0 + slack and b > prev.x1 - slack for a, b in spaces)
+
+
+def _keep_apart(left: str, right: str, gap: float, size: float) -> bool:
+    # Two numbers side by side with a visible gap are two cells, never one number (`330,435.30 234,850.00`).
+    return gap > 0.2 * size and bool(re.search(r"\d[%)]?$", left)) and bool(re.match(r"[+\-]?\d", right))
+
+
+# ---- page structure ----------------------------------------------------------------------------------------------
+
+_CAPTION = re.compile(
+    r"^\s*(?:(?:附)?表|图|Table|TABLE|Tab\.|Figure|FIGURE|Fig\.)\s*(?:[A-Z][-.]?)?\d+(?:[-.–]\d+)*\s*[:：.]?"
+)
+_HEADING = re.compile(
+    r"^\s*(?:(?:\d{1,2}(?:\.\d{1,2}){0,3})\.?|[一二三四五六七八九十]+\s*[、.．]|第[一二三四五六七八九十\d]+[章节]|附录\s*[A-Z]?|Appendix\s+[A-Z])"
+    r"\s*[^\d\s.,;:%].{0,50}$"
+)
+SENTENCE_END = re.compile(r"[。！？；!?;]|\.(?=\s|$)")
+
+
+def spaced_caption(text: str) -> str:
+    # Letter-spaced captions (`Ta b l e 1 .`) defeat the caption pattern; squeeze them first.
+    m = re.match(r"^\s*T\s*a\s*b\s*l\s*e\s*(\d)", text)
+    return "Table " + text[m.start(1) :] if m else text
+
+
+def is_caption(text: str) -> bool:
+    return bool(_CAPTION.match(spaced_caption(text)))
+
+
+def is_heading(text: str, size: float = 0.0, body: float = 0.0) -> bool:
+    """A numbered section heading (`4.1 长上下文冷恢复 TTFT`, `二、授信情况`), short and without sentence punctuation."""
+    t = text.strip()
+    if len(t) > 60 or len(t) < 2 or is_caption(t) or t.endswith(("。", ".", ",", ";", "，", "；", ":", "：")):
+        return False
+    if not _HEADING.match(t):
+        return False
+    if re.match(r"^\s*0|^\s*\d+(?:\.\d+)*[A-Za-z]|://", t):
+        return False  # `0.6Cache Hit Rate`, `8Replica Count`, `10th`, URLs: chart and reference debris
+    head = re.match(r"^\s*[\d.]+\s*", t)
+    rest = t[head.end() :] if head else t
+    if not re.search(r"[\u3400-\u9fff]|[A-Za-z]{3,}", rest) or printed_unit(rest) or re.search(r"[/_=]|\.py", rest):
+        return False  # `16 GT/s` is a chart label and `4 保存日志/stderr` a flow diagram, not section 16 or 4
+    # `3 测试方法` is a heading; `8 p50 10.17 7.53` is a table row: headings carry (almost) no further numbers.
+    return len(find_numbers(rest)) <= (1 if size > body * 1.1 else 0) and not number_cell(rest)
+
+
+def reading_order(lines: list[Line], width: float) -> list[Line]:
+    """Two-column pages become left column then right column (between full-width lines); others stay as they are.
+
+    A page is two-column when a vertical gutter near the middle is crossed by few lines and wide prose segments
+    sit on both sides of it; table columns never make such wide segments on both sides.
+    """
+    if len(lines) < 8 or width <= 0:
+        return lines
+
+    def crossing(ln: Line, g: float) -> bool:
+        return any(sg.x0 < g - 1 and sg.x1 > g + 1 for sg in ln.segs)
+
+    best_g, best_n = 0.0, len(lines) + 1
+    for step in range(41):
+        g = width * (0.4 + 0.005 * step)
+        n = sum(1 for ln in lines if crossing(ln, g))
+        if n < best_n:
+            best_g, best_n = g, n
+    g = best_g
+    if best_n > 0.2 * len(lines):
+        return lines
+    wide = 0.28 * width
+    left = sum(1 for ln in lines for sg in ln.segs if sg.x1 <= g and sg.x1 - sg.x0 > wide)
+    right = sum(1 for ln in lines for sg in ln.segs if sg.x0 >= g and sg.x1 - sg.x0 > wide)
+    if left < 5 or right < 5:
+        return lines
+    out: list[Line] = []
+    block_left: list[Line] = []
+    block_right: list[Line] = []
+
+    def flush() -> None:
+        out.extend(block_left)
+        out.extend(block_right)
+        block_left.clear()
+        block_right.clear()
+
+    for ln in lines:
+        if crossing(ln, g):
+            flush()
+            out.append(ln)
+            continue
+        ls = [sg for sg in ln.segs if sg.x1 <= g + 1]
+        rs = [sg for sg in ln.segs if sg.x1 > g + 1]
+        if ls:
+            block_left.append(Line(ln.y, max(sg.size for sg in ls), ls))
+        if rs:
+            block_right.append(Line(ln.y, max(sg.size for sg in rs), rs))
+    flush()
+    return out

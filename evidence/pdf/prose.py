@@ -1,0 +1,229 @@
+"""A page's figures: table cells first, then `label: value` lines, chart labels and prose sentences."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections import Counter
+from collections.abc import Iterator
+
+from evidence.pdf.layout import SENTENCE_END, Line, is_caption, is_heading, reading_order
+from evidence.pdf.numbers import PAGE_NUMBER, PARAM_LABEL, PAREN, Number, find_numbers, is_code, names, printed_unit
+from evidence.pdf.tables import PageContext, Raw, clean_labels, continue_tables, find_tables, table_figures
+from evidence.pdf.text import cjk_edge
+
+_KV = re.compile(r"^\s*(?P<label>[^:：=]{1,40}?)\s*[:：]\s*(?P<value>.*\d.*)$")
+
+
+def _kv(line: str) -> tuple[str, str] | None:
+    """`label: value unit` (or `label：value`), with a short label and the number near the start of the value."""
+    m = _KV.match(line)
+    if not m or is_code(line):
+        return None
+    label, value = m.group("label").strip(), m.group("value").strip()
+    if not label or re.search(r"https?$|\d$|[\"'\[\](){}<>]$|^[\"'(\[]", label) or SENTENCE_END.search(label):
+        return None
+    if label.isascii() and not re.match(r"[:：]\s", line[m.end("label") :].lstrip()[:2] + " "):
+        return None  # `cpu:0`, `http:…`: a Latin label needs a space after its colon
+    if label.count(" ") > 6 or re.match(r"\d+\s*[)、]|\d+\.(?!\d)", value):
+        return None  # `steps: 1) …` is an enumeration, not a measurement
+    first = find_numbers(value)
+    if not first or first[0].start > 40 or len(value) > 80:
+        return None
+    return label, value
+
+
+def _axis_ticks(numbers: list[Number]) -> bool:
+    """Four or more bare numbers in an arithmetic or geometric progression: a chart axis, not data."""
+    values = [n.value for n in numbers]
+    if len(values) < 4 or any(n.unit and n.unit != "%" for n in numbers):
+        return False
+    steps = {round(b - a, 6) for a, b in itertools.pairwise(values)}
+    if len(steps) == 1 and next(iter(steps)) != 0:
+        return True
+    if all(v > 0 for v in values):
+        ratios = {round(b / a, 6) for a, b in itertools.pairwise(values)}
+        return len(ratios) == 1
+    return False
+
+
+_TOC = re.compile(r"(?:\.\s*){5,}|…{2,}|·{5,}")
+
+
+def _sentences(paragraph: str) -> Iterator[str]:
+    start = 0
+    for m in SENTENCE_END.finditer(paragraph):
+        yield paragraph[start : m.end()].strip()
+        start = m.end()
+    if paragraph[start:].strip():
+        yield paragraph[start:].strip()
+
+
+def _join(a: str, b: str) -> str:
+    if not a:
+        return b
+    if a.endswith("-") and a[-2:-1].isalnum() and b[:1].isalnum():
+        # `bench-`/`mark` was one word broken at the line end; `LLaMA3-`/`70B` keeps its hyphen.
+        return a[:-1] + b if b[:1].islower() and a[-2:-1].isalpha() else a + b
+    if cjk_edge(a.rstrip(), b.lstrip()):
+        return a.rstrip() + b.lstrip()
+    return a.rstrip() + " " + b.lstrip()
+
+
+def squash(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+def _chart_unit(lines: list[str], idx: int) -> str | None:
+    """A bare chart label takes the unit of the nearest title above it that names one, e.g. `(nanoseconds)`."""
+    for k in range(idx - 1, max(idx - 25, -1), -1):
+        t = lines[k]
+        if find_numbers(t) and not re.search(r"[(（]", t):
+            continue
+        for inner in reversed(PAREN.findall(t)):
+            u = printed_unit(inner)
+            if u:
+                return u
+    return None
+
+
+def _glued_in(raw: str, plain: str) -> bool:
+    """`raw` printed in plain text glued to a neighbouring number (`5,321,00425,914,530`): cells a browser prints
+    without a space between them, which positions keep apart."""
+    if len(raw) < 4:  # a short number glued to digits proves nothing (`2` in `8192`)
+        return False
+    return re.search(rf"\d[,.]?{re.escape(raw)}|{re.escape(raw)}[,.]?\d", plain) is not None
+
+
+def _token(raw: str) -> str:
+    # `480B` is `480` bytes or 480 billion depending on its label: one token either way for the cross-checks.
+    return raw.removesuffix("B")
+
+
+def page_figures(plain: str, lines: list[Line], page_width: float, page_height: float, ctx: PageContext) -> list[Raw]:
+    """All figures of one page: table cells from positions, then `label: value` lines and prose from plain text."""
+    body = [ln for ln in lines if page_height * 0.06 < ln.y < page_height * 0.94] if page_height else lines
+    in_body = {id(ln) for ln in body}
+    margin_texts = {squash(ln.text) for ln in lines if id(ln) not in in_body}
+    body = reading_order(body, page_width)
+    sizes = Counter(round(ln.size) for ln in body)
+    body_size = sizes.most_common(1)[0][0] if sizes else 10.0
+    out: list[Raw] = []
+    tables = find_tables(body, page_width)
+    consumed: Counter[str] = Counter()
+    table_text: list[str] = []
+    # Section headings seen on this page (in reading order), so a table is labelled with the heading above it.
+    heading_at: dict[int, str] = {}
+    for i, ln in enumerate(body):
+        if is_heading(ln.text, ln.size, body_size):
+            heading_at[i] = ln.text.strip()
+    position = {id(ln): i for i, ln in enumerate(body)}
+    plain_tokens = Counter(_token(n.raw) for n in find_numbers(plain, keep_years=True, bytes_ok=True))
+    continue_tables(tables, ctx)
+    for table in tables:
+        top = position[id(table.header[0] if table.header else table.lines[0])]
+        heading = next((heading_at[i] for i in sorted(heading_at, reverse=True) if i < top), None) or ctx.heading
+        for raw, _ln in table_figures(table, page_width, heading):
+            # Cross-check with plain text: a number plain mode never printed is a fusion of neighbours; drop it. Plain
+            # text may itself glue neighbouring cells (browsers print no space between them): the digits must then
+            # stand in it as printed.
+            if plain_tokens[_token(raw.raw)] <= 0 and not _glued_in(raw.raw, plain):
+                continue
+            plain_tokens[_token(raw.raw)] -= 1
+            consumed[_token(raw.raw)] += 1
+            out.append(raw)
+        table_text.append(squash(" ".join([table.caption, *(ln.text for ln in [*table.header, *table.lines])])))
+    # Plain text in reading order: kv lines, headings and prose (table lines are skipped, their numbers consumed).
+    plain_lines = [ln.strip() for ln in plain.splitlines()]
+    heading_before = ctx.heading
+    paragraph = ""
+    para_heading = ctx.heading
+    prose: list[tuple[str, str]] = []
+
+    def flush() -> None:
+        nonlocal paragraph
+        if paragraph.strip():
+            prose.append((paragraph.strip(), para_heading))
+        paragraph = ""
+
+    for idx, text in enumerate(plain_lines):
+        sq = squash(text)
+        if not sq:
+            flush()
+            continue
+        if sq in margin_texts or PAGE_NUMBER.match(text):
+            continue
+        if any(sq in tt for tt in table_text) and (find_numbers(text, keep_years=True) or len(sq) < 40):
+            for n in find_numbers(text, keep_years=True, bytes_ok=True):
+                if consumed[_token(n.raw)] > 0:
+                    consumed[_token(n.raw)] -= 1
+            continue
+        if is_heading(text, 0, 0) or (is_caption(text) and len(text) < 80):
+            flush()
+            if is_heading(text, 0, 0):
+                ctx.heading = text
+                para_heading = text
+            continue
+        if is_code(text) or _TOC.search(text):
+            flush()
+            continue  # code listings and table-of-contents lines hold numbers that measure nothing
+        kv = _kv(text)
+        if kv:
+            flush()
+            label, value = kv
+            for n in find_numbers(value, billions=bool(PARAM_LABEL.search(label))):
+                if consumed[_token(n.raw)] > 0:
+                    consumed[_token(n.raw)] -= 1
+                    continue
+                before = value[: n.start].strip(" ≥≤><约~≈(（")
+                labels = [
+                    label,
+                    before if before and len(before) < 30 and not find_numbers(before) else "",
+                    ctx.heading,
+                ]
+                out.append(Raw(n.value, n.unit, n.raw, clean_labels(labels), text, "kv"))
+            continue
+        if re.fullmatch(r"[\d\s.,%+\-]+", text) and find_numbers(text):
+            # A line of bare numbers is chart data labels or axis ticks: keep them, with the chart title's unit.
+            flush()
+            unit = _chart_unit(plain_lines, idx)
+            if _axis_ticks(find_numbers(text, keep_years=True)):
+                continue
+            for n in find_numbers(text):
+                if consumed[_token(n.raw)] > 0:
+                    consumed[_token(n.raw)] -= 1
+                    continue
+                out.append(Raw(n.value, n.unit or unit or "", n.raw, clean_labels([text, ctx.heading]), text, "prose"))
+            continue
+        paragraph = _join(paragraph, text)
+        if SENTENCE_END.search(text[-1:]) and text[-1] in "。！？!?":
+            flush()
+    flush()
+    for para, heading in prose:
+        for sentence in _sentences(para):
+            for n in find_numbers(sentence):
+                if n.start <= 2 and re.match(r"[.、)]\s*(?!\d)", sentence[n.end : n.end + 2] + " ") and not n.unit:
+                    continue  # `2. 各字段…`, `3、…`: a list item's number
+                if consumed[_token(n.raw)] > 0:
+                    consumed[_token(n.raw)] -= 1
+                    continue
+                quote = sentence if len(sentence) <= 400 else sentence[max(0, n.start - 150) : n.end + 150]
+                out.append(Raw(n.value, n.unit, n.raw, clean_labels([quote, heading]), quote, "prose"))
+    out.extend(_names(plain_lines, heading_before))
+    return out
+
+
+def _names(lines: list[str], heading: str) -> list[Raw]:
+    """Identifiers printed with digits (`Xeon 8280`, `Option 2/3/4/5/7`), once per page, as figures of kind `name`."""
+    seen: set[str] = set()
+    out: list[Raw] = []
+    for text in lines:
+        if is_heading(text, 0, 0):
+            heading = text
+        for name, ident in names(text):
+            if name in seen:
+                continue
+            seen.add(name)
+            value = float(re.match(r"\d+", ident).group(0))  # type: ignore[union-attr]  # the id starts with digits
+            out.append(Raw(value, "", ident, clean_labels([name, heading]), text, "name"))
+    return out

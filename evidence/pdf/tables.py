@@ -1,0 +1,591 @@
+"""Tables: rows found among lines, columns from the data rows, headers and row labels assigned, cells as figures."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from evidence.pdf.layout import SENTENCE_END, Line, Seg, is_caption, is_heading, spaced_caption
+from evidence.pdf.numbers import (
+    BYTE_CONTEXT,
+    BYTE_HEADER,
+    BYTE_UNITS,
+    PARAM_LABEL,
+    find_numbers,
+    header_unit,
+    is_code,
+    number_cell,
+    printed_unit,
+    table_unit,
+)
+from evidence.pdf.text import is_cjk
+from evidence.units import COUNT_WORDS, unit_at
+
+# ---- figures ------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class PageContext:
+    """What the extractor knows while walking a report: the section heading and the last table carry across pages."""
+
+    sha256: str
+    report: str
+    version: int
+    heading: str = ""
+    last_table: tuple[str, str, str | None] | None = None  # (header text, caption, unit) of the last captioned table
+
+
+@dataclass
+class Raw:
+    value: float
+    unit: str
+    raw: str
+    labels: list[str]
+    quote: str
+    kind: Literal["cell", "kv", "prose", "name"]
+
+
+def clean_labels(labels: list[str]) -> list[str]:
+    out: list[str] = []
+    for label in labels:
+        label = re.sub(r"\s+", " ", label).strip()
+        if label and label not in out:
+            out.append(label)
+    return out
+
+
+@dataclass
+class Table:
+    lines: list[Line]
+    header: list[Line]
+    caption: str
+    unit: str | None
+
+
+def is_row(line: Line, page_width: float) -> bool:
+    segs = line.segs
+    if len(segs) < 2 or is_code(line.text):
+        return False
+    if any(s.x1 - s.x0 > 0.55 * page_width for s in segs):
+        return False
+    if all(re.fullmatch(r"(?:19|20)\d{2}[AEFHQ]?", sg.text.strip()) for sg in segs if re.search(r"\d", sg.text)):
+        return False  # `指标 2021 2022E 2023E`: a header of years
+    if len(segs) >= 4 and _ticks(segs):
+        return False  # `0 500 1000 1500 2000`: a chart's axis under the table, not a row of it
+    if any(number_cell(s.text) and re.search(r"\d", s.text) for s in segs[1:]) or (
+        number_cell(segs[0].text) and any(number_cell(s.text) for s in segs[1:])
+    ):
+        return True
+    # A `label | value with words` row of a test-environment table: `网络 | 单口 100 GbE`, `存储 | FX100, 4 盘 RAID0`.
+    first, second = segs[0].text, segs[-1].text
+    return (
+        len(segs) == 2
+        and len(first) <= 20
+        and len(second) <= 40
+        and not find_numbers(first)
+        and bool(find_numbers(second, bytes_ok=True))
+        and not SENTENCE_END.search(line.text)
+    )
+
+
+def _ticks(segs: list[Seg]) -> bool:
+    """Evenly spaced bare numbers rising in even steps, one per segment: an axis."""
+    values = []
+    for sg in segs:
+        if not re.fullmatch(r"-?\d+(?:\.\d+)?", sg.text.strip()):
+            return False
+        values.append(float(sg.text))
+    steps = {round(b - a, 6) for a, b in itertools.pairwise(values)}
+    return len(steps) == 1 and next(iter(steps)) != 0
+
+
+def _is_header(line: Line, page_width: float) -> bool:
+    if len(line.segs) < 2 or any(s.x1 - s.x0 > 0.5 * page_width for s in line.segs):
+        return False
+    if is_caption(line.text) or SENTENCE_END.search(line.text.rstrip("。.")):
+        return False
+    numeric = [s for s in line.segs if number_cell(s.text) and re.search(r"\d", s.text)]
+    return all(re.fullmatch(r"(?:19|20)\d{2}[AEFHQ]?", s.text.strip()) for s in numeric)
+
+
+def find_tables(lines: list[Line], page_width: float) -> list[Table]:
+    """Runs of table rows (lines of several cells, some numeric), with their header lines and caption."""
+    tables: list[Table] = []
+    i = 0
+    used: set[int] = set()
+    while i < len(lines):
+        if not is_row(lines[i], page_width):
+            i += 1
+            continue
+        rows = [i]
+        j = i + 1
+        while j < len(lines):
+            step = lines[j - 1].y - lines[j].y
+            if step > 3.3 * max(lines[j].size, lines[j - 1].size) or step < -0.5 * lines[j].size:
+                break  # a gap, or the jump to the top of the next column
+            if is_row(lines[j], page_width):
+                rows.append(j)
+            elif not _continuation(lines[j]):
+                break
+            j += 1
+        # Lines after the last row belong to the table only when they sit right under it (a wrapped last cell).
+        last = rows[-1]
+        j = last + 1
+        while (
+            j < len(lines)
+            and _continuation(lines[j])
+            and lines[last].y - lines[j].y < 1.3 * max(lines[j].size, min(lines[last].size, 2 * lines[j].size))
+        ):
+            j += 1
+        # A wrapped label of the first row may sit just above it (`480P 32*32` over `single face 395 493 0 890`).
+        while i > 0 and i - 1 not in used and _continuation(lines[i - 1]) and len(lines[i - 1].segs) == 1:
+            if lines[i - 1].y - lines[i].y > 1.3 * lines[i].size or _is_header(lines[i - 1], page_width):
+                break
+            i -= 1
+        data = [lines[k] for k in range(i, j)]
+        n_rows = sum(1 for k in range(i, j) if is_row(lines[k], page_width))
+        # Header lines: right above the first row, several cells, no measured numbers; a multi-line header is tight.
+        header: list[Line] = []
+        k = i - 1
+        while k >= 0 and k not in used and len(header) < 3:
+            cand = lines[k]
+            below = header[0] if header else lines[i]
+            limit = 1.7 if header else 3.4
+            if cand.y - below.y > limit * max(cand.size, below.size):
+                break
+            if is_caption(cand.text) or is_heading(cand.text) or SENTENCE_END.search(cand.text.rstrip("。.")):
+                break
+            if _is_header(cand, page_width) or (header and len(cand.text) < 40):
+                header.insert(0, cand)
+                k -= 1
+                continue
+            break
+        if n_rows >= 2 or (n_rows >= 1 and header):
+            caption, unit = _caption(lines, k, j, data, header)
+            tables.append(Table(data, header, caption, unit))
+            used.update(range(k + 1, j))
+        i = j
+    return tables
+
+
+def continue_tables(tables: list[Table], ctx: PageContext) -> None:
+    """A table without a caption under the same header as the last captioned one (on this page or the one before)
+    continues it: the header a word processor repeats after a page break. It takes that table's caption and unit."""
+    for table in tables:
+        head = re.sub(r"\s+", "", " ".join(ln.text for ln in table.header))
+        if not table.caption and head and ctx.last_table is not None and ctx.last_table[0] == head:
+            table.caption, table.unit = ctx.last_table[1], table.unit or ctx.last_table[2]
+        if table.caption:
+            ctx.last_table = (head, table.caption, table.unit)
+
+
+def _continuation(line: Line) -> bool:
+    """A wrapped row label, or a row without numbers, between table rows: short, no sentence, no `label:`."""
+    t = line.text
+    return (
+        len(t) <= 60
+        and not is_caption(t)
+        and not is_heading(t)
+        and not SENTENCE_END.search(t)
+        and not re.search(r"[:：]", t)
+        and not is_code(t)
+        and not any(number_cell(s.text) and re.search(r"\d", s.text) for s in line.segs)
+    )
+
+
+def _caption(lines: list[Line], above: int, below: int, data: list[Line], header: list[Line]) -> tuple[str, str | None]:
+    """The table's caption (nearest `表 …`/`Table …` line above, else below) and a table-level unit line."""
+    caption, unit = "", None
+    top = header[0] if header else data[0]
+    for k in range(above, max(above - 6, -1), -1):
+        t = lines[k].text
+        if top.y - lines[k].y > 0 and lines[k].y - top.y > 12 * top.size:
+            break
+        unit = unit or table_unit(t)
+        if is_caption(t):
+            caption = spaced_caption(t)
+            # A caption wrapped to the table's width goes on to the next line (`表 8 …(单位:` / `tok/s)`).
+            if k + 1 <= above and caption.count("(") > caption.count(")") and len(lines[k + 1].segs) == 1:
+                caption += " " + lines[k + 1].text
+            break
+    if not caption:
+        for k in range(below, min(below + 3, len(lines))):
+            t = lines[k].text
+            unit = unit or table_unit(t)
+            if is_caption(t):
+                caption = spaced_caption(t)
+                break
+    if caption:
+        unit = unit or table_unit(caption) or header_unit(caption, loose=False) or _caption_unit(caption)
+    return caption, unit
+
+
+_IN_UNIT = re.compile(r"(?:\bin|单位为|单位是)\s*(\S.{0,28}?)\s*[.。)）]?\s*$")
+
+
+def _caption_unit(caption: str) -> str | None:
+    """A unit the caption names at its end: `Queue throughput in ops per sec`, `各方案吞吐，单位为 tok/s`."""
+    m = _IN_UNIT.search(caption)
+    return printed_unit(m.group(1)) if m else None
+
+
+def _columns(rows: list[Line]) -> list[list[float]]:
+    """Column extents from the data rows: the widest row seeds them, other rows' cells join by overlap."""
+    seed = max(rows, key=lambda r: len(r.segs))
+    cols = [[s.x0, s.x1] for s in seed.segs]
+    for row in rows:
+        if row is seed:
+            continue
+        for s in row.segs:
+            hits = [c for c in cols if min(c[1], s.x1) - max(c[0], s.x0) > -0.3 * s.size]
+            if len(hits) == 1:
+                hits[0][0], hits[0][1] = min(hits[0][0], s.x0), max(hits[0][1], s.x1)
+            elif not hits:
+                cols.append([s.x0, s.x1])
+                cols.sort()
+    return cols
+
+
+def _slots(rows: list[Line], cols: list[list[float]]) -> tuple[list[tuple[float, float]], list[str]]:
+    """The x range each column's header may take: from the data's alignment (right-aligned numbers under a
+    left-aligned header start where the column to their left ends; left-aligned cells start their column)."""
+    align = []
+    by_col: dict[int, list[Seg]] = {}
+    for row in rows:
+        for sg in row.segs:
+            by_col.setdefault(_column_of(sg, cols), []).append(sg)
+    for n in range(len(cols)):
+        segs = by_col.get(n, [])
+        left = max(sg.x0 for sg in segs) - min(sg.x0 for sg in segs) if segs else 0.0
+        right = max(sg.x1 for sg in segs) - min(sg.x1 for sg in segs) if segs else 0.0
+        numeric = sum(1 for sg in segs if number_cell(sg.text)) > len(segs) / 2
+        # Cells of one width fit any alignment; numbers are then taken as right-aligned, as office suites print them.
+        even = abs(left - right) <= 0.5 and (left <= 0.5 or right <= 0.5)
+        align.append(
+            "left"
+            if left + 0.5 < right
+            else "right"
+            if right + 0.5 < left
+            else "even"
+            if even and numeric
+            else "center"
+        )
+    edges = []
+    for n in range(len(cols) - 1):
+        b0, a1 = cols[n][1], cols[n + 1][0]
+        if align[n + 1] == "right":
+            edges.append(b0)
+        elif align[n + 1] == "left" and align[n] != "right":
+            edges.append(a1)
+        else:
+            edges.append((b0 + a1) / 2)
+    lo = [float("-inf"), *edges]
+    hi = [*edges, float("inf")]
+    return list(zip(lo, hi, strict=True)), align
+
+
+def _headers(header: list[Line], rows: list[Line], cols: list[list[float]]) -> list[str]:
+    """Each column's header text: header words go to the column whose slot holds them; a header line with fewer
+    cells than the line under it holds group headers (`Platform A` over `ABQ | Disruptor`), each the label of every
+    column whose data ends between it and the next group header; wrapped header cells are joined per column."""
+    ncol = len(cols)
+    out = [""] * ncol
+    slots, align = _slots(rows, cols)
+    for k, hl in enumerate(header):
+        groups = _groups(hl, header[k + 1 :], cols, slots)
+        if groups is not None:
+            for seg, members in zip(hl.segs, groups, strict=True):
+                for n in members:
+                    out[n] = (out[n] + " " + seg.text).strip()
+            continue
+        if _in_order(hl, cols):
+            for n, seg in enumerate(hl.segs):
+                out[n] = (out[n] + " " + seg.text).strip()
+            continue
+        for seg in hl.segs:
+            overlaps = [min(b, seg.x1) - max(a, seg.x0) for a, b in slots]
+            best = max(range(ncol), key=lambda n: overlaps[n])
+            if overlaps[best] <= 0:
+                best = _column_of(seg, cols)
+            # A header flush with a column's aligned edge is that column's, however far it reaches (`Batch` over 1, 2).
+            flush = [
+                n
+                for n, (a, b) in enumerate(cols)
+                if (align[n] in ("left", "even") and abs(seg.x0 - a) < 0.5 * seg.size)
+                or (align[n] in ("right", "even") and abs(seg.x1 - b) < 0.5 * seg.size)
+            ]
+            if len(flush) == 1:
+                best = flush[0]
+            # A header wider than one slot covers every slot it fills most of (a spanning header cell).
+            hits = [n for n, (a, b) in enumerate(slots) if b - a < 1e6 and overlaps[n] > 0.6 * (b - a)]
+            for n in sorted({best, *hits}):
+                out[n] = (out[n] + " " + seg.text).strip()
+    return out
+
+
+def _in_order(line: Line, cols: list[list[float]]) -> bool:
+    """A header line with one cell per column, each between its neighbours' data: the cells go to the columns in
+    order, whatever the alignment of header and data (left-aligned titles over right-aligned numbers)."""
+    if len(line.segs) != len(cols):
+        return False
+    for n, seg in enumerate(line.segs):
+        mid = (seg.x0 + seg.x1) / 2
+        if (n and mid < cols[n - 1][1] - 0.5 * seg.size) or (n + 1 < len(cols) and mid > cols[n + 1][0]):
+            return False
+    return True
+
+
+def _groups(
+    line: Line, lower: list[Line], cols: list[list[float]], slots: list[tuple[float, float]]
+) -> list[list[int]] | None:
+    """The columns under each cell of a group-header line, or None when `line` is no such line.
+
+    A group header (left-aligned or centred) covers the columns whose data end between it and the next one; the line
+    is a group line when it has fewer cells than the header line below and every column a group covers has a header
+    word of its own below it.
+    """
+    if not lower or len(line.segs) >= len(lower[0].segs):
+        return None
+    below = [sg for ln in lower for sg in ln.segs]
+    out = []
+    for g, seg in enumerate(line.segs):
+        end = line.segs[g + 1].x0 if g + 1 < len(line.segs) else float("inf")
+        members = [n for n, (_a, b) in enumerate(cols) if seg.x0 < b < end]
+        if len(members) > 1 and not all(
+            any(min(slots[n][1], sg.x1) - max(slots[n][0], sg.x0) > 0.5 * (sg.x1 - sg.x0) for sg in below)
+            for n in members
+        ):
+            return None
+        out.append(members)
+    return out if any(len(m) > 1 for m in out) else None
+
+
+def _column_of(seg: Seg, cols: list[list[float]]) -> int:
+    best, best_overlap = 0, float("-inf")
+    for n, (a, b) in enumerate(cols):
+        overlap = min(b, seg.x1) - max(a, seg.x0)
+        if overlap <= 0:
+            overlap = -min(abs(seg.x0 - b), abs(a - seg.x1), abs((a + b) / 2 - (seg.x0 + seg.x1) / 2))
+        if overlap > best_overlap:
+            best, best_overlap = n, overlap
+    return best
+
+
+_KEY_HEADER = re.compile(
+    r"序号|编号|档位|并发|批|batch|Batch|size|Size|case|Case|配置|场景|轮次|线程|threads|Threads|cores|Cores|"
+    r"clients|Clients|#|No\.|Index|index|ID|层数|layers|年份|Year|year|模型|Model|model|参数|Parameter"
+)
+
+
+def table_figures(table: Table, page_width: float, heading: str) -> list[tuple[Raw, Line]]:
+    data_rows = [ln for ln in table.lines if is_row(ln, page_width)]
+    cols = _columns(data_rows)
+    # Row-group labels centred over their rows stand on lines of their own, left of every data cell: their column.
+    left = [ln.segs[0] for ln in table.lines if len(ln.segs) == 1 and ln.segs[0].x1 < cols[0][0] - 0.5 * ln.size]
+    if left:
+        cols.insert(0, [min(sg.x0 for sg in left), max(sg.x1 for sg in left)])
+    ncol = len(cols)
+    headers = _headers(table.header, data_rows, cols)
+    cells: list[list[str]] = []
+    row_lines: list[Line] = []
+    wrapped: list[tuple[int, float, str, int]] = []  # (rows seen so far, y, text, column) of label lines between rows
+    footers = [""] * ncol
+    for ln in table.lines:
+        row = [""] * ncol
+        for s in ln.segs:
+            n = _column_of(s, cols)
+            row[n] = (row[n] + " " + s.text).strip()
+        if is_row(ln, page_width):
+            cells.append(row)
+            row_lines.append(ln)
+        elif len({_column_of(s, cols) for s in ln.segs}) == 1:
+            wrapped.append((len(cells), ln.y, " ".join(c for c in row if c), _column_of(ln.segs[0], cols)))
+        elif row_lines and len(cells) <= 2:
+            # Under a one-row "table" of KPI cards the line below names each value's unit: `MiB/s, 1MB batch=4`.
+            for n, text in enumerate(row):
+                footers[n] = (footers[n] + " " + text).strip()
+    # A wrapped label belongs to the nearer of the rows around it (the one below when it sits midway).
+    labels_extra: dict[int, list[str]] = {}  # row → label texts, prefixed "0" (above the row) or "1" (below)
+    # A label alone in a column that most rows leave empty names a group of rows (`随机读` centred over three).
+    # (only left of the first column of numbers: a chart title under the table is no group)
+    numeric = [c for c in range(ncol) if sum(1 for row in cells if number_cell(row[c]) and row[c]) > len(cells) / 2]
+    group_cols = {
+        c
+        for *_, c in wrapped
+        if c < min(numeric, default=ncol - 1) and sum(1 for row in cells if not row[c]) > len(cells) / 2
+    }
+    wrapped_at: list[tuple[int, int, bool, str]] = []  # (row, column, above it, text)
+    for pos, y, text, col in wrapped:
+        if col in group_cols:
+            continue
+        if pos >= len(cells):
+            target = len(cells) - 1
+        elif pos == 0:
+            target = 0
+        else:
+            target = pos if abs(row_lines[pos].y - y) <= abs(row_lines[pos - 1].y - y) else pos - 1
+        labels_extra.setdefault(target, []).append(("0" if y > row_lines[target].y else "1") + text)
+        wrapped_at.append((target, col, y > row_lines[target].y, text))
+    _row_groups(cells, row_lines, wrapped, group_cols)
+    key_cols = _key_columns(cells, headers)
+    # A wrapped label in a label column is part of that row's label there (`1MB 顺序` / `大块读取` around its row).
+    for r, col, on_top, text in wrapped_at:
+        if col in key_cols:
+            cells[r][col] = _join_label(text, cells[r][col]) if on_top else _join_label(cells[r][col], text)
+            labels_extra[r].remove(("0" if on_top else "1") + text)
+    _carry_down(cells, key_cols)
+    _label_rows(cells, row_lines, key_cols)
+    # A glued `B` counts bytes in a column whose header or other cells say bytes (`Size (B)`, `4B | 1KB`).
+    byte_cols = [
+        bool(BYTE_CONTEXT.search(" ".join([headers[c], *(row[c] for row in cells)])))
+        or header_unit(headers[c]) in BYTE_UNITS
+        or bool(BYTE_HEADER.search(headers[c]))
+        for c in range(ncol)
+    ]
+    # A unit in a label column's header (`Boiling Points °C`, `利润表(百万元)`) is the unit of the cells to its right.
+    out: list[tuple[Raw, Line]] = []
+    for r, (row, ln) in enumerate(zip(cells, row_lines, strict=True)):
+        quote = " ".join(c for c in row if c)
+        for c, cell in enumerate(row):
+            if not cell:
+                continue
+            key = c in key_cols
+            row_labels = []
+            row_unit = None
+            group = _label_group(key_cols, c) if not key else _run_of(key_cols, c)
+            # (a count word there names the key's unit: `Threads` over 1, 2, 4 says nothing of the cells)
+            group_unit = next(
+                (u for k in group if (u := header_unit(headers[k])) and u not in COUNT_WORDS),
+                None,
+            )
+            for k in group if not key else [k for k in group if k != c]:
+                if row[k]:
+                    row_labels.append(f"{headers[k]} {row[k]}".strip() if number_cell(row[k]) else row[k])
+                    row_unit = row_unit or header_unit(row[k], loose=False)
+            if labels_extra.get(r):
+                above = [t[1:] for t in labels_extra[r] if t[0] == "0"]
+                below = [t[1:] for t in labels_extra[r] if t[0] == "1"]
+                first = row_labels[-1] if row_labels else ""
+                row_labels = [*row_labels[:-1], " ".join([*above, first, *below]).strip()]
+            col_unit = header_unit(headers[c]) if headers[c] else None
+            if col_unit is None and footers[c] and unit_at(footers[c], 0):
+                col_unit = unit_at(footers[c], 0)[0]  # type: ignore[index]
+            params = bool(PARAM_LABEL.search(" ".join([headers[c], *row_labels])))
+            for num in find_numbers(cell, keep_years=not key, bytes_ok=byte_cols[c] or None, billions=params):
+                if key and not number_cell(cell):
+                    continue  # numbers inside a row label (`480P 32*32`) describe the row
+                unit = num.unit or col_unit or ""
+                if not unit and not key:
+                    unit = row_unit or group_unit or table.unit or header_unit(heading, loose=False) or ""
+                if key:
+                    labels = [table.caption, headers[c], *row_labels, heading]
+                else:
+                    labels = [table.caption, *row_labels, headers[c], heading]
+                out.append((Raw(num.value, unit, num.raw, clean_labels(labels), quote, "cell"), ln))
+    return out
+
+
+def _row_groups(
+    cells: list[list[str]], row_lines: list[Line], wrapped: list[tuple[int, float, str, int]], group_cols: set[int]
+) -> None:
+    """Row-group labels into the rows they span: a label on a line of its own goes to the rows nearest to it (it is
+    centred over them), and a label printed on its group's first row is carried down to the rows that leave it empty."""
+    for col in group_cols:
+        labels = [(y, text) for _pos, y, text, c in wrapped if c == col]
+        for row, ln in zip(cells, row_lines, strict=True):
+            if not row[col]:
+                row[col] = min(labels, key=lambda lab: abs(lab[0] - ln.y))[1]
+
+
+def _label_rows(cells: list[list[str]], row_lines: list[Line], key_cols: list[int]) -> None:
+    """Rows that hold only labels (`6 6` centred between an OTSL and an HTML row) name the rows nearest to them that
+    hold no labels of their own."""
+    if not key_cols:
+        return
+    values = [c for c in range(len(cells[0])) if c not in key_cols] if cells else []
+    labels = [r for r, row in enumerate(cells) if any(row[k] for k in key_cols) and not any(row[c] for c in values)]
+    if not labels:
+        return
+    for r, row in enumerate(cells):
+        if r in labels or any(row[k] for k in key_cols):
+            continue
+        y = row_lines[r].y
+        near = min(labels, key=lambda k: abs(row_lines[k].y - y))
+        if abs(row_lines[near].y - y) < 2.5 * row_lines[r].size:
+            for k in key_cols:
+                row[k] = cells[near][k]
+
+
+def _join_label(a: str, b: str) -> str:
+    if not a or not b:
+        return a or b
+    return a + b if is_cjk(a[-1]) and is_cjk(b[0]) else a + " " + b
+
+
+def _carry_down(cells: list[list[str]], key_cols: list[int]) -> None:
+    """Top-aligned row groups: the label stands on the group's first row; the rows below it that name themselves in
+    the next label column but leave this one empty belong to the same group."""
+    for col in key_cols:
+        if col + 1 not in key_cols:
+            continue
+        last = ""
+        for row in cells:
+            if row[col]:
+                last = "" if number_cell(row[col]) else row[col]  # a group is named by words; `序号 9` is no group
+            elif last and row[col + 1]:
+                row[col] = last
+
+
+def _key_columns(cells: list[list[str]], headers: list[str]) -> list[int]:
+    """Leading columns that name a row (labels, or integer parameters like 并发 8 / batch 4) rather than measure it."""
+    keys: list[int] = []
+    ncol = len(headers)
+    for c in range(ncol - 1):
+        values = [row[c] for row in cells if row[c]]
+        if not values:
+            if c == 0:
+                continue
+            break
+        numeric = [v for v in values if number_cell(v)]
+        if len(numeric) < len(values) / 2:
+            keys.append(c)
+            continue
+        unit = header_unit(headers[c])
+        if unit and unit not in ("KB", "MB", "B", "GB") and unit not in COUNT_WORDS:
+            break
+        ints = all(re.fullmatch(r"\d+\s*(?:[KMG]i?B|B|K|k)?", v.strip()) for v in numeric)
+        repeats = len(set(values)) < len(values)
+        if ints and (repeats or _KEY_HEADER.search(headers[c] or "")):
+            keys.append(c)
+            continue
+        break
+    # Side-by-side tables (`主要财务指标 … | 利润表 …`): a later column of words starts the next table's labels.
+    start = (keys[-1] + 2) if keys else 1
+    for c in range(start, ncol - 1):
+        values = [row[c] for row in cells if row[c]]
+        if values and sum(1 for v in values if number_cell(v)) < len(values) / 2:
+            keys.append(c)
+    return keys
+
+
+def _run_of(key_cols: list[int], c: int) -> list[int]:
+    """The run of consecutive label columns that holds column `c`."""
+    run = [c]
+    while run[0] - 1 in key_cols:
+        run.insert(0, run[0] - 1)
+    while run[-1] + 1 in key_cols:
+        run.append(run[-1] + 1)
+    return run
+
+
+def _label_group(key_cols: list[int], c: int) -> list[int]:
+    """The run of label columns nearest to the left of column `c`."""
+    left = [k for k in key_cols if k < c]
+    group: list[int] = []
+    for k in reversed(left):
+        if group and k != group[0] - 1:
+            break
+        group.insert(0, k)
+    return group or [k for k in key_cols if k <= c][:1]

@@ -1,0 +1,229 @@
+"""The one unit table of the product: printed spellings (zh/en) → canonical name, dimension and factor to its base."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """A normalised unit: `name` for display, `dim` for compatibility, `factor` to the dimension's base unit."""
+
+    name: str
+    dim: str
+    factor: float = 1.0
+
+
+NONE = Unit("", "", 1.0)
+
+# (canonical name, dimension, factor, spellings). Bytes and bits are different dimensions; GB and GiB differ in
+# factor (1 GiB = 1.0737 GB, never equal within printed precision). Case carries meaning (Gb ≠ GB, mb is neither
+# MB nor Mb for sure): a spelling in another case is read only where no two units share its lower-case form.
+_TABLE: list[tuple[str, str, float, tuple[str, ...]]] = [
+    ("ns", "time", 1e-9, ("ns", "nanoseconds", "nanosecond", "纳秒")),
+    ("µs", "time", 1e-6, ("µs", "μs", "us", "microseconds", "microsecond", "微秒")),
+    ("ms", "time", 1e-3, ("ms", "msec", "milliseconds", "millisecond", "毫秒")),
+    ("s", "time", 1.0, ("s", "sec", "secs", "second", "seconds", "秒")),
+    ("min", "time", 60.0, ("min", "mins", "minute", "minutes", "分钟")),
+    ("h", "time", 3600.0, ("h", "hr", "hrs", "hour", "hours", "小时")),
+    ("d", "time", 86400.0, ("day", "days", "天")),
+    ("周", "time", 604800.0, ("周", "week", "weeks", "wk", "wks")),
+    ("months", "time", 2629800.0, ("month", "months", "个月")),
+    ("years", "time", 31557600.0, ("year", "years")),
+    ("B", "bytes", 1.0, ("B", "byte", "bytes", "Bytes", "字节")),
+    ("KB", "bytes", 1e3, ("KB", "kB")),
+    ("MB", "bytes", 1e6, ("MB",)),
+    ("GB", "bytes", 1e9, ("GB",)),
+    ("TB", "bytes", 1e12, ("TB",)),
+    ("PB", "bytes", 1e15, ("PB",)),
+    ("KiB", "bytes", 1024.0, ("KiB",)),
+    ("MiB", "bytes", 1024.0**2, ("MiB",)),
+    ("GiB", "bytes", 1024.0**3, ("GiB",)),
+    ("TiB", "bytes", 1024.0**4, ("TiB",)),
+    ("Kb", "bits", 1e3, ("Kb", "kbit")),
+    ("Mb", "bits", 1e6, ("Mb", "Mbit")),
+    ("Gb", "bits", 1e9, ("Gb", "Gbit")),
+    ("Tb", "bits", 1e12, ("Tb", "Tbit")),
+    ("KB/s", "bytes/s", 1e3, ("KB/s", "kB/s", "KBps")),
+    ("MB/s", "bytes/s", 1e6, ("MB/s", "MBps", "MB/sec")),
+    ("GB/s", "bytes/s", 1e9, ("GB/s", "GBps", "GB/sec")),
+    ("TB/s", "bytes/s", 1e12, ("TB/s", "TBps")),
+    ("MiB/s", "bytes/s", 1024.0**2, ("MiB/s",)),
+    ("GiB/s", "bytes/s", 1024.0**3, ("GiB/s",)),
+    ("Kb/s", "bits/s", 1e3, ("Kb/s", "Kbps", "kbps")),
+    ("Mb/s", "bits/s", 1e6, ("Mb/s", "Mbps", "Mbit/s")),
+    ("Gb/s", "bits/s", 1e9, ("Gb/s", "Gbps", "Gbit/s", "GbE", "GE")),
+    ("Tb/s", "bits/s", 1e12, ("Tb/s", "Tbps")),
+    ("tok/s", "token/s", 1.0, ("tok/s", "token/s", "tokens/s", "tokens/sec", "tok/sec", "tokens per second")),
+    ("tok/s/GPU", "token/s/gpu", 1.0, ("tok/s/GPU", "tokens/s/GPU")),
+    ("token", "token", 1.0, ("token", "tokens", "Token", "Tokens", "tok", "toks")),
+    ("req/s", "req/s", 1.0, ("req/s", "requests/s", "QPS", "qps", "RPS", "requests per second")),
+    ("ops/s", "op/s", 1.0, ("ops/s", "op/s", "ops/sec", "ops per sec", "ops per second", "operations per second")),
+    ("kv/s", "kv/s", 1.0, ("kv/s",)),
+    ("IOPS", "IOPS", 1.0, ("IOPS",)),
+    ("pps", "packet/s", 1.0, ("pps",)),
+    ("Kpps", "packet/s", 1e3, ("Kpps", "KPPS", "kpps")),
+    ("MPPS", "packet/s", 1e6, ("MPPS", "Mpps", "mpps")),
+    ("samples/s", "sample/s", 1.0, ("samples/s", "sample/s")),
+    ("fps", "fps", 1.0, ("fps", "FPS", "frames/s", "帧/秒")),
+    ("ms/frame", "time/frame", 1e-3, ("ms/frame",)),
+    ("%", "%", 1.0, ("%", "％", "percent", "per cent", "pct")),
+    ("‰", "%", 0.1, ("‰",)),
+    ("pp", "pp", 1.0, ("pp", "个百分点", "百分点", "percentage points", "percentage point")),
+    ("x", "x", 1.0, ("倍", "x", "X", "×", "times", "fold", "-fold")),
+    ("Hz", "Hz", 1.0, ("Hz",)),
+    ("kHz", "Hz", 1e3, ("kHz",)),
+    ("MHz", "Hz", 1e6, ("MHz",)),
+    ("GHz", "Hz", 1e9, ("GHz",)),
+    ("GFLOPS", "flop/s", 1e9, ("GFLOPS",)),
+    ("TFLOPS", "flop/s", 1e12, ("TFLOPS",)),
+    ("PFLOPS", "flop/s", 1e15, ("PFLOPS",)),
+    ("W", "W", 1.0, ("W", "瓦")),
+    ("kW", "W", 1e3, ("kW", "千瓦")),
+    ("V", "V", 1.0, ("V",)),
+    ("mV", "V", 1e-3, ("mV",)),
+    ("kV", "V", 1e3, ("kV",)),
+    ("A", "A", 1.0, ("A",)),
+    ("mA", "A", 1e-3, ("mA",)),
+    ("Ω", "Ω", 1.0, ("Ω",)),
+    ("kΩ", "Ω", 1e3, ("kΩ",)),
+    ("MΩ", "Ω", 1e6, ("MΩ",)),
+    ("dB", "dB", 1.0, ("dB",)),
+    ("dB(A)", "dB(A)", 1.0, ("dB(A)",)),
+    ("°C", "°C", 1.0, ("°C", "℃")),
+    ("元", "元", 1.0, ("元",)),
+    ("千元", "元", 1e3, ("千元",)),
+    ("万元", "元", 1e4, ("万元",)),
+    ("百万元", "元", 1e6, ("百万元",)),
+    ("亿元", "元", 1e8, ("亿元",)),
+    ("美元", "USD", 1.0, ("美元", "USD")),
+    # Magnitude words a report prints after a figure (`12.05万`): the figure keeps them as its unit; an article's
+    # `12.05万` is a magnitude (QC's number reader), so they are no unit spelling there (see `aliases`).
+    ("万", "万", 1.0, ("万",)),
+    ("亿", "亿", 1.0, ("亿",)),
+]
+_REPORT_ONLY = {"万", "亿"}
+
+# Count words ("8 卡", "4 盘", "4 disks"): each kind its own dimension (zh and en share it), so "8 卡" never matches
+# "8 s" but "4 disks" matches a report's "4 盘".
+_COUNTS: dict[str, tuple[str, ...]] = {
+    "gpu": ("张卡", "卡", "GPUs", "GPU", "cards", "card"),
+    "disk": ("块盘", "盘", "disks", "disk", "drives", "drive", "SSDs", "SSD"),
+    "node": ("节点", "nodes", "node", "servers", "server"),
+    "port": ("口", "ports", "port"),
+    "core": ("核", "cores", "core"),
+    "thread": ("线程", "threads", "thread"),
+    "layer": ("层", "layers", "layer"),
+    "level": ("档", "levels", "level"),
+    "round": ("轮", "rounds", "round", "runs", "run"),
+    "times": ("次",),
+    "way": ("路",),
+    "item": ("个",),
+    "block": ("块", "blocks"),
+    "machine": ("台", "machines"),
+    "entry": ("条",),
+    "group": ("组",),
+    "term": ("项",),
+    "chip": ("颗",),
+    "person": ("人",),
+    "company": ("家",),
+    "sheet": ("张",),
+}
+COUNT_WORDS: tuple[str, ...] = tuple(w for words in _COUNTS.values() for w in words)
+
+_BY_ALIAS: dict[str, Unit] = {}
+for _name, _dim, _factor, _aliases in _TABLE:
+    for _alias in _aliases:
+        _BY_ALIAS[_alias] = Unit(_name, _dim, _factor)
+for _kind, _words in _COUNTS.items():
+    for _word in _words:
+        _BY_ALIAS[_word] = Unit(_word, f"count:{_kind}", 1.0)
+
+# Case-insensitive lookup only where case carries no meaning (GB/Gb and MB/Mb differ: bytes vs bits).
+_LOWER: dict[str, set[Unit]] = {}
+for _alias, _unit in _BY_ALIAS.items():
+    _LOWER.setdefault(_alias.lower(), set()).add(_unit)
+_FOLD = {k: next(iter(v)) for k, v in _LOWER.items() if len(v) == 1}
+_MAGNITUDE = {"K": 1e3, "k": 1e3, "M": 1e6, "B": 1e9, "万": 1e4, "亿": 1e8}
+
+
+def aliases() -> list[str]:
+    """Every unit spelling an article's number may carry, longest first (for one alternation)."""
+    return sorted((a for a, u in _BY_ALIAS.items() if u.name not in _REPORT_ONLY), key=len, reverse=True)
+
+
+def is_latin(alias: str) -> bool:
+    return alias[-1:].isascii() and alias[-1:].isalpha()
+
+
+@lru_cache(maxsize=1024)
+def parse_unit(text: str | None) -> Unit:
+    """Normalise a unit as printed in an article or a report (`GB/s`, `倍`, `K token`, `（亿元）`, `ms/frame`)."""
+    t = (text or "").strip().strip("()（）[]").strip()
+    if not t:
+        return NONE
+    hit = _BY_ALIAS.get(t) or _FOLD.get(t.lower())
+    if hit:
+        return hit
+    m = re.fullmatch(r"([KkMB万亿])\s*(.+)", t)  # a magnitude glued to a unit: "K token", "万 token"
+    if m and (inner := _BY_ALIAS.get(m.group(2).strip()) or _FOLD.get(m.group(2).strip().lower())):
+        return Unit(inner.name, inner.dim, inner.factor * _MAGNITUDE[m.group(1)])
+    if "/" in t:  # compound rate such as `ms/frame` or `GB/秒`
+        num, _, den = t.partition("/")
+        known = num.strip() in _BY_ALIAS or num.strip().lower() in _FOLD
+        base = parse_unit(num) if known else NONE
+        per = parse_unit(den)
+        if base.dim and per.dim == "time":
+            dim = {"bytes": "bytes/s", "bits": "bits/s", "token": "token/s"}.get(base.dim, f"{base.dim}/s")
+            return Unit(f"{base.name}/{per.name}", dim, base.factor / per.factor)
+        if base.dim:
+            return Unit(t, f"{base.dim}/{den.strip().lower()}", base.factor)
+    return Unit(t, t.lower(), 1.0)
+
+
+def compatible(a: Unit, b: Unit) -> bool:
+    """Whether two units measure the same thing (a missing unit is compatible with any)."""
+    return not a.dim or not b.dim or a.dim == b.dim
+
+
+# ---- units as the extractor finds them after a number -----------------------------------------------------------
+
+_EXACT = re.compile("|".join(re.escape(a) for a in sorted(_BY_ALIAS, key=len, reverse=True)))
+# Other cases only for Latin spellings of three letters or more whose lower case names one unit: `2.8Ghz` is GHz,
+# `10gbps` stays unread (Gb/s or GB/s?), and `5 S` is not seconds.
+_FOLDABLE = sorted((a for a in _FOLD if len(a) >= 3 and a.isascii() and a[-1:].isalpha()), key=len, reverse=True)
+_FOLDED = re.compile("|".join(re.escape(a) for a in _FOLDABLE), re.IGNORECASE)
+_ASCII_ALNUM = re.compile(r"[A-Za-z0-9_]")
+
+
+def canonical(text: str) -> str | None:
+    """The canonical name of exactly one printed unit (`毫秒` → `ms`, `Gbps` → `Gb/s`, `2.8Ghz`'s `Ghz` → `GHz`)."""
+    t = text.strip()
+    hit = _BY_ALIAS.get(t)
+    if hit is None and len(t) >= 3 and t.isascii():
+        hit = _FOLD.get(t.lower())
+    return hit.name if hit else None
+
+
+def unit_at(text: str, pos: int) -> tuple[str, int] | None:
+    """The unit starting at `pos` (after at most two spaces) as (canonical name, end), or None."""
+    i = pos
+    while i < len(text) and text[i] == " " and i - pos < 2:
+        i += 1
+    m = _EXACT.match(text, i)
+    f = _FOLDED.match(text, i)
+    if f and (m is None or f.end() > m.end()):
+        m = f
+    if not m:
+        return None
+    raw = m.group(0)
+    end = m.end()
+    # Latin units need a word boundary after them: `5 s` but not `5 steps`, `2.22x` but not `4 x86`.
+    if raw[-1].isascii() and raw[-1].isalnum() and end < len(text) and _ASCII_ALNUM.match(text[end]):
+        return None
+    if i > pos and raw in ("x", "X", "A", "V"):  # `4 x 8`, `8 A100`: these letters count only when glued
+        return None
+    name = canonical(raw)
+    return (name, end) if name else None

@@ -1,0 +1,56 @@
+"""The one unit table (evidence/units.py): canonical names, aliases, case rules; QC reads the same table."""
+
+from __future__ import annotations
+
+import pytest
+
+import qc.units
+from evidence import units
+from evidence.pdf import find_numbers
+
+
+@pytest.mark.parametrize(
+    ("printed", "name"),
+    [
+        ("毫秒", "ms"), ("秒", "s"), ("天", "d"), ("us", "µs"), ("μs", "µs"), ("微秒", "µs"), ("Gbps", "Gb/s"),
+        ("GBps", "GB/s"), ("GbE", "Gb/s"), ("ops/sec", "ops/s"), ("ops per sec", "ops/s"), ("MPPS", "MPPS"),
+        ("Mpps", "MPPS"), ("tok/s", "tok/s"), ("tokens/s", "tok/s"), ("ms/frame", "ms/frame"), ("倍", "x"),
+        ("Ghz", "GHz"), ("GHZ", "GHz"), ("MiB/s", "MiB/s"), ("个百分点", "pp"), ("℃", "°C"),
+    ],
+)  # fmt: skip
+def test_canonical_names(printed: str, name: str) -> None:
+    assert units.canonical(printed) == name
+    assert qc.units.parse_unit(printed).name == name  # QC reads the same table
+
+
+def test_case_carries_meaning_where_two_units_share_a_lower_case() -> None:
+    assert units.canonical("Gb") == "Gb" and units.canonical("GB") == "GB" and units.canonical("GiB") == "GiB"
+    assert units.canonical("mb") is None  # MB or Mb: not guessed
+    assert units.canonical("S") is None  # a short spelling in another case is no unit
+    assert qc.units.parse_unit("GB").dim != qc.units.parse_unit("Gb").dim
+    assert qc.units.parse_unit("GiB").factor != qc.units.parse_unit("GB").factor
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("主频 2.8Ghz", [(2.8, "GHz")]),
+        ("173Gbps (30.6MPPS)", [(173, "Gb/s"), (30.6, "MPPS")]),
+        ("10GBps", [(10, "GB/s")]),
+        ("12 毫秒", [(12, "ms")]),
+        ("3 天", [(3, "d")]),
+        ("52 ns", [(52, "ns")]),
+        ("25.9 ops/sec", [(25.9, "ops/s")]),
+        ("10 mb", [(10, "")]),
+    ],
+)
+def test_units_after_numbers(text: str, found: list[tuple[float, str]]) -> None:
+    assert [(n.value, n.unit) for n in find_numbers(text)] == found
+
+
+def test_qc_units_keeps_its_public_names() -> None:
+    for name in ("NONE", "Unit", "COUNT_WORDS", "aliases", "is_latin", "parse_unit", "compatible", "display"):
+        assert hasattr(qc.units, name)
+    assert qc.units.Unit is units.Unit
+    assert "万" not in qc.units.aliases()  # a magnitude in an article, read by QC's number reader
+    assert qc.units.display(7.53, qc.units.parse_unit("秒")) == "7.53 s"
