@@ -43,7 +43,7 @@ _HERE = Path(__file__).resolve().parent
 _CODE = [_HERE / "build.py", _HERE / "pages.py", _HERE / "render.py", _HERE / "charts.py"]
 _QC_CODE = _HERE.parent / "qc"
 MARKER = ".proofpress-build"  # in the output: the build key, and proof the folder is ours to replace
-STATE_VERSION = "5"
+STATE_VERSION = "6"
 _META_KEYS = {"title", "lang", "date", "updated", "tags", "evidence"}  # what listings, links and cache keys need
 POOL_MIN = 24  # below this many renders, starting worker processes costs more than it saves
 RELATED_K, RELATED_WINDOW = 4, 3
@@ -341,9 +341,10 @@ def _cited(result: FileResult) -> tuple[str, list[str]]:
 
 def _gate_task(i: int) -> tuple[str, list[str], bool]:
     from qc.models import FileResult
+    from qc.scope import article_index
 
     task: _GateTask = _W["gate"][i]
-    sub = _W["index"].subset(task.draft.meta.evidence)
+    sub = article_index(task.draft, _W["index"])
     result = None
     if not task.need_qc:
         try:
@@ -428,11 +429,13 @@ class _Item:
     date: str = field(init=False)
     tags: tuple[str, ...] = field(init=False)
     evidence: tuple[str, ...] = field(init=False)
+    scope: tuple[str, ...] = field(init=False)  # every report it names (qc.scope.article_reports)
 
     def __post_init__(self) -> None:
         self.date = str(self.meta["date"])
         self.tags = tuple(self.meta.get("tags") or ())
         self.evidence = tuple(self.meta.get("evidence") or ())
+        self.scope = tuple(self.meta.get("scope") or self.evidence)
 
 
 class _Cache:
@@ -679,6 +682,7 @@ def _full_build(
     from pipeline import pages
     from pipeline.brief import SLUG
     from qc.draft import parse_draft
+    from qc.scope import article_reports
 
     cache, registry, versions, code = inputs.cache, inputs.registry, inputs.versions, inputs.code
     max_bytes = root.config.limits.max_article_bytes
@@ -694,6 +698,7 @@ def _full_build(
             continue
         draft = _parse(f.path, f.raw if f.raw is not None else f.path.read_bytes(), max_bytes, parse_draft)
         meta = draft.meta.model_dump(mode="json", include=_META_KEYS)
+        meta["scope"] = article_reports(draft)  # the reports QC loads: evidence and every marker's (qc.scope)
         items.append(_Item(f.name, f.path, f.sha, meta, draft.slug, draft=draft))
     seen: dict[str, Path] = {}
     for it in items:
@@ -724,7 +729,7 @@ def _full_build(
         if same_qc and prev.get("sha") == it.sha and prev.get("qc"):
             it.qc_key = prev["qc"]
         else:
-            ev = sorted(set(it.evidence))
+            ev = sorted(set(it.scope))
             it.qc_key = _h("qc", it.sha, [(r, versions.get(r)) for r in ev], severity, inputs.qc_code)
         it.approval_key = _h("approval", it.qc_key, inputs.approvals.get(f"{it.slug}.json"))
         qc_cached = f"{it.qc_key}.json" in results
@@ -736,7 +741,7 @@ def _full_build(
     if gate:
         say(f"build: checking {n_qc} draft(s), gating {len(gate)}")
         t_qc = time.perf_counter()
-        wanted = {r for it, _ in gate for r in it.evidence}
+        wanted = {r for it, _ in gate for r in it.scope}
         _W.update(
             gate=[t for _, t in gate],
             index=evidence.index(wanted),
