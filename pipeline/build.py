@@ -682,10 +682,11 @@ def _full_build(
     from pipeline import pages
     from pipeline.brief import SLUG
     from qc.draft import parse_draft
-    from qc.scope import article_reports
+    from qc.scope import article_reports, require_known
 
     cache, registry, versions, code = inputs.cache, inputs.registry, inputs.versions, inputs.code
     max_bytes = root.config.limits.max_article_bytes
+    known = {e.id for e in registry}
 
     # 1. Every draft, parsed (or its metadata reused when its bytes are unchanged) and validated.
     state = cache.load()
@@ -698,6 +699,7 @@ def _full_build(
             continue
         draft = _parse(f.path, f.raw if f.raw is not None else f.path.read_bytes(), max_bytes, parse_draft)
         meta = draft.meta.model_dump(mode="json", include=_META_KEYS)
+        require_known(draft, known)
         meta["scope"] = article_reports(draft)  # the reports QC loads: evidence and every marker's (qc.scope)
         items.append(_Item(f.name, f.path, f.sha, meta, draft.slug, draft=draft))
     seen: dict[str, Path] = {}
