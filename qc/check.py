@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-import re
 from bisect import bisect_right
 
 from qc.blocks import Block, body_blocks, cite_ids, line_starts
@@ -14,9 +13,9 @@ from qc.derive import Derivations
 from qc.draft import Draft
 from qc.index import EvidenceIndex
 from qc.match import Verdict
-from qc.models import ALL_STATUSES, ERROR_STATUSES, FileResult, NumberCheck, Source, TermCheck
+from qc.models import ALL_STATUSES, ERROR_STATUSES, OK_STATUSES, STRENGTHS, FileResult, NumberCheck, Source, TermCheck
 from qc.numbers import Quantity, extract
-from qc.prepare import labels_of, matches, prepare, say, source_of
+from qc.prepare import header_unit, labels_of, matches, prepare, say, source_of
 from qc.prepare import matches as _matches  # noqa: F401  # the names tools/qc_accuracy.py imports
 from qc.prepare import prepare as _prepare  # noqa: F401
 from qc.scope import article_index, number_scope, require_known
@@ -83,7 +82,9 @@ class _Checker(Derivations):
                 return bad
             status = "derived" if any(p.status == "derived" for p in parts) else "verified"
             deriv = "; ".join(p.derivation for p in parts if p.derivation) or None
-            return Verdict(status, parts[0].source, deriv, " | ".join(p.message for p in parts), fig=parts[0].fig)
+            strength = min((p.strength for p in parts), key=STRENGTHS.index)  # a range is as strong as its weaker end
+            return Verdict(status, parts[0].source, deriv, " | ".join(p.message for p in parts), fig=parts[0].fig,
+                           strength=strength)  # fmt: skip
         return self._one(bl, q, q.value or 0.0, q.step, unit, sent, scope)
 
     def _one(self, bl: Block, q: Quantity, value: float, step: float, unit: Unit, sent: Sentence,
@@ -106,7 +107,8 @@ class _Checker(Derivations):
                 t, page, quote = term
                 src = Source(report=page.report, figure="", page=page.page, value=value, unit=unit.name, quote=quote,
                              version=page.version, page_label=page.label)  # fmt: skip
-                return Verdict("verified", src, message=f"{page.report} p.{page.page}: “{t}” verbatim", term=term)
+                return Verdict("verified", src, message=f"{page.report} p.{page.page}: “{t}” verbatim", term=term,
+                               strength="verbatim term")  # fmt: skip
         others = [r for r in self.index.reports if r not in scope]
         out = [x for x in matches(self.prep, value, step, unit, others) if self._bound_ok(q, x)]
         if out:
@@ -132,11 +134,8 @@ class _Checker(Derivations):
     def run_block(self, bl: Block) -> None:
         ftext = self._text = bl.text
         if bl.kind == "table":
-            units = {}
             for s, e, hdr, row in bl.cells:
-                m = re.search(r"[((]([^()()]+)[))]\s*$|/\s*([A-Za-z%/]+)\s*$", hdr)
-                hu = parse_unit((m.group(1) or m.group(2)) if m else "") if hdr else NONE
-                units[(s, e)] = hu
+                hu = (header_unit(hdr) if hdr else None) or NONE  # `| MiB/s |`, `| p50/ms |`, `| 带宽 (GB/s) |`
                 sent = sentence(ftext, s, e, extra=f"{row} {hdr}")
                 sent.text = row
                 qs = [q for q in extract(ftext[s:e])]
@@ -180,7 +179,7 @@ class _Checker(Derivations):
             self.numbers.append(NumberCheck(
                 text=text, line=line, column=col, value=value, unit=q.unit, status=status, severity=sev,
                 cited=list(scope), source=v.source, derivation=v.derivation, message=v.message, field=bl.field,
-                start=start, end=end, sentence=sent.text, id=fid,
+                start=start, end=end, sentence=sent.text, id=fid, strength=v.strength if status in OK_STATUSES else "",
             ))  # fmt: skip
             if v.term:
                 t, page, quote = v.term

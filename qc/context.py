@@ -137,8 +137,13 @@ def merge_ids(maps: list[dict[str, frozenset[str]]]) -> dict[str, frozenset[str]
 _DIGITS = re.compile(r"\d+")
 
 
+_SIZE = re.compile(r"\d+(?:kb|mb|gb|tb|kib|mib|gib|tib)")
+
+
 @lru_cache(maxsize=16384)
 def _shape(token: str) -> str | None:
+    if _SIZE.fullmatch(token):  # 64KB and 1MB name one kind of key (a value size), whatever the prefix
+        return "#size"
     return _DIGITS.sub("#", token) if _IDTOK.fullmatch(token) else None
 
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from itertools import pairwise
 
 from qc.blocks import CLAUSE
 from qc.claims import Sentence
-from qc.context import fmt, num_text
+from qc.context import fmt, id_shapes, num_text
 from qc.match import Matching, Verdict
 from qc.numbers import CHANGE_RE, Quantity
 from qc.prepare import Fig, labels_of, say, source_of
@@ -24,6 +25,10 @@ class Derivations(Matching):
         if not unit.dim or unit.dim.startswith("count:"):
             return None
         tol = step / 2 * (1 + 1e-9) + 1e-12
+        if q.approx:  # `约 20%`, `roughly 747 times`: the words round more coarsely than the digits
+            tol = max(tol, target * 0.05)
+        cs, ce = self._clause_bounds(q, sent)
+        direction, gap = wording(self._text[cs:ce])
         ops: list[tuple[float, str, Unit]] = []
         for other in sent.quantities:
             if other is q or other.exempt or other.count or not other.unit:
@@ -31,9 +36,10 @@ class Derivations(Matching):
             u = parse_unit(other.unit)
             for v, _ in other.endpoints():
                 ops.append((abs(v), num_text(v), u))
-        hit = formula(ops, target, tol, unit, q)
+        hit = formula(ops, target, tol, unit, q, direction, gap)
         if hit:
-            return Verdict("derived", derivation=hit[0], message="derived from numbers of the sentence")
+            return Verdict("derived", derivation=hit[0], message="derived from numbers of the sentence",
+                           strength="stated derivation")  # fmt: skip
         dims = [u.dim for _, _, u in ops if u.dim not in ("%", "x")]
         paired = len(dims) > len(set(dims))  # the sentence states operands of its own
         clause = self._clause_tokens(q, sent)
@@ -53,12 +59,11 @@ class Derivations(Matching):
                     or (top_s >= (2 if paired else 1) and by_sentence[i] == top_s)]  # fmt: skip
         for i in eligible:
             row, ops = rows[i], infos[i][1]
-            hit = formula(ops, target, tol, unit, q)
-            if hit:
+            hit = formula(ops, target, tol, unit, q, direction, gap)
+            if hit and not _columns_conflict(row[hit[1]], row[hit[2]]):
                 first = row[0]
-                src = source_of(hit[1]) if hit[1] else source_of(first)
-                return Verdict("derived", src, derivation=hit[0],
-                                message=f"derived from {first.f.report} p.{first.f.page} ({labels_of(first.f, 2)})")  # fmt: skip
+                return Verdict("derived", source_of(first), derivation=hit[0], strength="derivation from one row",
+                               message=f"derived from {first.f.report} p.{first.f.page} ({labels_of(first.f, 2)})")  # fmt: skip
         return None
 
     def _pairs(self, text: str, qs: list[Quantity], verdicts: list[Verdict]) -> None:
@@ -113,10 +118,33 @@ class Derivations(Matching):
             )  # fmt: skip
 
 
+# What the words around a derived number say it is: a fall, a rise, a gap (a difference needs words saying so).
+_DOWN = re.compile(
+    r"降低|下降|降幅|降至|缩短|减少|减小|节省|节约|少了|低了|快了|fell|falls?|drop|lower|reduc|decreas|shorter|"
+    r"less|cut|sav",
+    re.I,
+)
+_UP = re.compile(r"提升|提高|增加|增长|增幅|上升|升至|多了|高了|rose|rises?|gain|higher|increas|grow|more|improv", re.I)
+_GAP = re.compile(
+    r"相差|差距|差值|差了|少|多|快|慢|缩短|节省|节约|减少|降低|提升|提高|增加|高出|低于|高于|lower by|higher by|"
+    r"faster by|slower by|less than|more than|difference|gap|sav|by\b",
+    re.I,
+)
+
+
+def wording(text: str) -> tuple[str | None, bool]:
+    """The direction a change is stated in (`down`, `up` or None when the words say neither or both) and whether
+    they state a difference at all."""
+    down, up = bool(_DOWN.search(text)), bool(_UP.search(text))
+    return ("down" if down and not up else "up" if up and not down else None), bool(_GAP.search(text))
+
+
 def formula(
-    ops: list[tuple[float, str, Unit]], target: float, tol: float, unit: Unit, q: Quantity
-) -> tuple[str, Fig | None] | None:
-    """Search percent change, ratio and difference of two operands for `target` (within `tol`)."""
+    ops: list[tuple[float, str, Unit]], target: float, tol: float, unit: Unit, q: Quantity,
+    direction: str | None = None, gap: bool = False,
+) -> tuple[str, int, int] | None:  # fmt: skip
+    """Percent change, ratio or (where the words state one) difference of two operands equal to `target` (within
+    `tol`): the derivation as shown and the operands' places. A fall is (a−b)/a, a rise (b−a)/a of the smaller."""
     shown = q.text[max(0, q.num_start - q.start) :].strip()
     for i, (a, ta, ua) in enumerate(ops):
         for j, (b, tb, ub) in enumerate(ops):
@@ -126,20 +154,25 @@ def formula(
             if a_ == b_:
                 continue
             if unit.dim == "%":
+                if (direction == "down" and a_ < b_) or (direction == "up" and a_ > b_):
+                    continue  # a fall is relative to the larger figure, a rise to the smaller
                 pct = abs(a_ - b_) / a_ * 100
                 if abs(pct - target) <= tol:
-                    return (
-                        f"({ta}−{tb})/{ta} = {fmt(pct)}% ≈ {shown}"
-                        if a_ > b_
-                        else f"({tb}−{ta})/{ta} = {fmt(pct)}% ≈ {shown}",
-                        None,
-                    )
+                    text = f"({ta}−{tb})/{ta}" if a_ > b_ else f"({tb}−{ta})/{ta}"
+                    return f"{text} = {fmt(pct)}% ≈ {shown}", i, j
             elif unit.dim == "x":
                 r = a_ / b_
                 if r >= 1 and abs(r - target) <= tol:
-                    return f"{ta}/{tb} = {fmt(r)} ≈ {shown}", None
-            elif unit.dim == ua.dim and i < j:
+                    return f"{ta}/{tb} = {fmt(r)} ≈ {shown}", i, j
+            elif gap and unit.dim == ua.dim and i < j:
                 d = abs(a_ - b_) / unit.factor
                 if abs(d - target) <= tol:
-                    return f"{ta}−{tb} = {fmt(d)} ≈ {shown}" if a_ > b_ else f"{tb}−{ta} = {fmt(d)} ≈ {shown}", None
+                    return (f"{ta}−{tb} = {fmt(d)} ≈ {shown}" if a_ > b_ else f"{tb}−{ta} = {fmt(d)} ≈ {shown}"), i, j
     return None
+
+
+def _columns_conflict(x: Fig, y: Fig) -> bool:
+    """Two cells of one row measuring different things of one kind (p50 vs p95, 4KB vs 64KB): never operands of
+    one change."""
+    cx, cy = id_shapes(x.col_tokens), id_shapes(y.col_tokens)
+    return any(shape in cy and not (keys & cy[shape]) for shape, keys in cx.items())

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from evidence.models import Page
 from qc.blocks import CLAUSE, Block
 from qc.claims import Sentence
-from qc.context import norm, num_text
+from qc.context import id_shapes, norm, num_text
 from qc.index import EvidenceIndex
 from qc.models import Source
 from qc.numbers import Quantity
@@ -26,6 +26,7 @@ class Verdict:
     term: tuple[str, Page, str] | None = None  # (term text, page, quote) when verified verbatim
     fig: Fig | None = None
     cands: list[Fig] = field(default_factory=list)  # every figure the number fits (for from→to pairs)
+    strength: str = ""  # how strong the evidence of a verified or derived number is (see models.STRENGTHS)
 
 
 class Matching:
@@ -57,6 +58,12 @@ class Matching:
         if not f.table:
             return None
         ctx, ft, dim = sent.tokens, f.tokens, f.unit.dim
+        if not endpoint and self._compares(q, sent):
+            # `峰值 1399.08 MiB/s,4MB 的带宽为 1015.36 MiB/s`: with several figures of one kind in the sentence, a
+            # number's own clause says which figure it is; the other clauses' keys belong to their numbers.
+            clause = self._clause_tokens(q, sent)
+            if len(clause - {num_text(value)}) >= 1:
+                ctx = clause
         own = ctx & ft
         best, best_adv = None, 0
         scale = unit.factor if unit.dim else f.unit.factor
@@ -81,6 +88,11 @@ class Matching:
             if adv > best_adv and not self._accounted(g, sent, q, value):
                 best, best_adv = g, adv
         return best
+
+    @staticmethod
+    def _compares(q: Quantity, sent: Sentence) -> bool:
+        """Whether the sentence states another number of the same unit as `q` (it compares figures)."""
+        return any(o is not q and not o.exempt and o.unit and o.unit == q.unit for o in sent.quantities)
 
     def _clause_bounds(self, q: Quantity, sent: Sentence) -> tuple[int, int]:
         text = self._text
@@ -109,10 +121,17 @@ class Matching:
                     side = None
         return side
 
-    @staticmethod
-    def _conflict(x: Fig, sent: Sentence) -> bool:
-        """The sentence names a key of the kind this figure has, but another one (DeepSeek-32B vs a DeepSeek-70B table)."""
-        return bool(x.ids) and any(shape in sent.ids and not (keys & sent.tokens) for shape, keys in x.ids.items())
+    def _conflict(self, x: Fig, sent: Sentence, q: Quantity) -> bool:
+        """The sentence names a key of the kind this figure has, but another one (DeepSeek-32B vs a DeepSeek-70B table);
+        in a sentence comparing figures, the number's own clause decides."""
+        if not x.ids:
+            return False
+        toks, ids = sent.tokens, sent.ids
+        if self._compares(q, sent):
+            clause = self._clause_tokens(q, sent)
+            if clause & x.tokens or not (clause & frozenset().union(*ids.values())):
+                toks, ids = clause, id_shapes(clause)
+        return any(shape in ids and not (keys & toks) for shape, keys in x.ids.items())
 
     def _direct(self, q: Quantity, value: float, step: float, unit: Unit, sent: Sentence, scope: list[str],
                 endpoint: bool = False) -> Verdict | None:  # fmt: skip
@@ -130,12 +149,14 @@ class Matching:
         rivals = []
         rival_of: dict[int, Fig | None] = {}
         for x in cands:
-            if endpoint or not self._conflict(x, sent):
+            if endpoint or not self._conflict(x, sent, q):
                 rival_of[id(x)] = self._rival(x, q, value, step, unit, sent, endpoint)
         fitting = [x for x in cands if id(x) in rival_of and rival_of[id(x)] is None]
         if fitting:
             x = fitting[0]
-            return Verdict("verified", source_of(x), message=x.found, fig=x, cands=fitting)
+            shared = (ctx - {num_text(value)}) & x.tokens
+            return Verdict("verified", source_of(x), message=x.found, fig=x, cands=fitting,
+                           strength="figure in context" if shared else "exact figure")  # fmt: skip
         for x in cands:
             rival = rival_of[id(x)] if id(x) in rival_of else self._rival(x, q, value, step, unit, sent, endpoint)
             if rival is not None:
@@ -166,7 +187,7 @@ class Matching:
                 if (own and sent.tokens & own) or (not own and len(sent.tokens & x.tokens) >= 2):
                     src = Source(report=rid, figure="", page=x.f.page, value=value, unit=q.unit, quote=lab,
                                  version=x.f.version, page_label=x.f.page_label, labels=[lab])  # fmt: skip
-                    return Verdict("verified", src, message=f"{rid} p.{x.f.page}: {lab}")
+                    return Verdict("verified", src, message=f"{rid} p.{x.f.page}: {lab}", strength="row key")
         return None
 
     def _verbatim(self, bl: Block, q: Quantity, reports: Iterable[str]) -> tuple[str, Page, str] | None:
@@ -194,7 +215,7 @@ class Matching:
         best, best_key = None, None
         for rid in scope:
             for x in self.prep.figs_of(rid, unit.dim):
-                if x is exclude or self._conflict(x, sent):
+                if x is exclude or self._conflict(x, sent, q):
                     continue
                 score = len(sent.tokens & x.tokens)
                 rel = abs(x.base - v) / max(x.base, v, 1e-12)

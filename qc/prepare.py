@@ -17,7 +17,7 @@ from qc.context import context_tokens, id_shapes, lazy, merge_ids, norm_cuts, nu
 from qc.index import EvidenceIndex
 from qc.models import Source
 from qc.numbers import NUM_RE
-from qc.units import Unit, display, parse_unit
+from qc.units import Unit, aliases, display, parse_unit
 
 _BOUND_BEFORE = re.compile(
     r"(≥|>=|⩾|不低于|不少于|至少|at least|≤|<=|⩽|不超过|最多|最高|up to|at most|>|超过|<|低于)\s*$", re.I
@@ -46,6 +46,16 @@ class Fig:
     def beyond(self) -> dict[int, frozenset[str]]:
         """`g.tokens - self.tokens` for table mates g (by id), filled as they are compared."""
         return {}
+
+    @lazy
+    def col_tokens(self) -> frozenset[str]:
+        """The words of the labels naming its column (empty outside tables)."""
+        return frozenset().union(*(context_tokens(lab) for lab in self.col)) if self.col else frozenset()
+
+    @lazy
+    def label_unit(self) -> Unit | None:
+        """The unit its labels carry (a column header's or a caption's), for figures printed without one."""
+        return next((u for lab in self.f.labels if (u := header_unit(lab)) is not None), None)
 
     @lazy
     def found(self) -> str:
@@ -375,8 +385,41 @@ def matches(prep: Prep, value: float, step: float, unit: Unit, reports: Iterable
                 sources += 1
         if sources > 1:  # as one index-wide sorted table would list them: by value, ties in index order
             hits.sort(key=lambda x: x.base)
+        if not dim and not unit.dim.startswith("count:"):
+            # A figure printed without a unit backs a number with one only where its column or table carries that
+            # very unit (`66GB/s` is no `66` in a Gbps column, `94 ms` no `94` in a seconds column).
+            hits = [x for x in hits if (lu := x.label_unit) is not None and lu.dim == unit.dim
+                    and abs(lu.factor - unit.factor) <= 1e-9 * unit.factor]  # fmt: skip
         out.extend(hits)
     return out
+
+
+_KNOWN = frozenset(aliases())
+_HEAD_PAREN = re.compile(r"[((\[]\s*([^()()\[\]]+?)\s*[))\]]\s*$")
+_HEAD_SLASH = re.compile(r"(?<=[A-Za-z0-9\u3400-\u9fff])\s*/\s*([A-Za-z%][A-Za-z%/]*)\s*$")
+
+
+def known_unit(text: str) -> Unit | None:
+    """The unit `text` names when the unit table knows it (`MiB/s`, `ms/frame`, `倍`); None for other words."""
+    t = text.strip()
+    if not t:
+        return None
+    u = parse_unit(t)
+    if t in _KNOWN or t.lower() in _KNOWN or (u.dim and u.dim != u.name.lower()):
+        return u
+    return None
+
+
+def header_unit(label: str) -> Unit | None:
+    """The unit a column header or caption carries: `MiB/s`, `读带宽 (GB/s)`, `p50/ms`, `Detection (ms/frame)`."""
+    whole = known_unit(label)
+    if whole is not None:
+        return whole
+    m = _HEAD_PAREN.search(label)
+    if m and (u := known_unit(m.group(1))) is not None:
+        return u
+    m = _HEAD_SLASH.search(label)
+    return known_unit(m.group(1)) if m else None
 
 
 def labels_of(f: Figure, limit: int = 4) -> str:
