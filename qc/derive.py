@@ -25,8 +25,8 @@ class Derivations(Matching):
         if not unit.dim or unit.dim.startswith("count:"):
             return None
         tol = step / 2 * (1 + 1e-9) + 1e-12
-        if q.approx:  # `约 20%`, `roughly 747 times`: the words round more coarsely than the digits
-            tol = max(tol, target * 0.05)
+        if q.approx:  # `约 20%`, `roughly 747 times`: the words round more coarsely than the digits (a round 20 more)
+            tol = max(tol, target * (0.05 if step >= 1 and target % 10 == 0 else 0.025))
         cs, ce = self._clause_bounds(q, sent)
         direction, gap = wording(self._text[cs:ce])
         ops: list[tuple[float, str, Unit]] = []
@@ -64,6 +64,29 @@ class Derivations(Matching):
                 first = row[0]
                 return Verdict("derived", source_of(first), derivation=hit[0], strength="derivation from one row",
                                message=f"derived from {first.f.report} p.{first.f.page} ({labels_of(first.f, 2)})")  # fmt: skip
+        return self._from_column(q, target, tol, unit, sent, scope, direction, gap, clause)
+
+    def _from_column(self, q: Quantity, target: float, tol: float, unit: Unit, sent: Sentence, scope: list[str],
+                     direction: str | None, gap: bool, clause: frozenset[str]) -> Verdict | None:  # fmt: skip
+        """`In the Conversation workload, the input is about 35 times the output`: two cells of the column the
+        clause names, each named by the sentence too (its row's own words), in the operation the words say."""
+        ctx = sent.tokens
+        for rid in scope:
+            rp = self.prep.by_rid.get(rid)
+            for col in rp.columns if rp else ():
+                head = col[0].col_tokens
+                if not head or not (ctx & head):
+                    continue
+                ops = [(abs(x.f.value), x.raw_num or num_text(x.f.value), x.unit) for x in col]
+                hit = formula(ops, target, tol, unit, q, direction, gap, bare=True)
+                if not hit:
+                    continue
+                a, b = col[hit[1]], col[hit[2]]
+                keyed = any(s in b.ids and not (k & b.ids[s]) for s, k in a.ids.items())  # p50 vs p90 rows
+                if not keyed and (a.tokens - b.tokens) & ctx and (b.tokens - a.tokens) & ctx:
+                    return Verdict("derived", source_of(a), derivation=hit[0], strength="derivation from one column",
+                                   message=f"derived from {a.f.report} p.{a.f.page} ({labels_of(a.f, 3)} and "
+                                           f"{labels_of(b.f, 3)})")  # fmt: skip
         return None
 
     def _pairs(self, text: str, qs: list[Quantity], verdicts: list[Verdict]) -> None:
@@ -141,15 +164,15 @@ def wording(text: str) -> tuple[str | None, bool]:
 
 def formula(
     ops: list[tuple[float, str, Unit]], target: float, tol: float, unit: Unit, q: Quantity,
-    direction: str | None = None, gap: bool = False,
+    direction: str | None = None, gap: bool = False, bare: bool = False,
 ) -> tuple[str, int, int] | None:  # fmt: skip
     """Percent change, ratio or (where the words state one) difference of two operands equal to `target` (within
     `tol`): the derivation as shown and the operands' places. A fall is (a−b)/a, a rise (b−a)/a of the smaller."""
     shown = q.text[max(0, q.num_start - q.start) :].strip()
     for i, (a, ta, ua) in enumerate(ops):
         for j, (b, tb, ub) in enumerate(ops):
-            if i == j or not ua.dim or ua.dim != ub.dim or ua.dim in ("%", "x") or a <= 0 or b <= 0:
-                continue
+            if i == j or not (ua.dim or bare) or ua.dim != ub.dim or ua.dim in ("%", "x") or a <= 0 or b <= 0:
+                continue  # (`bare`: two cells of one column, counts printed without a unit, may be operands)
             a_, b_ = a * ua.factor, b * ub.factor
             if a_ == b_:
                 continue

@@ -45,10 +45,10 @@ class Matching:
             for v, step in other.endpoints():
                 if other is q and v == value:
                     continue
-                tol = step * (unit.factor if unit.dim else g.unit.factor) / 2 * (1 + 1e-9) + 1e-12
-                if (not unit.dim or unit.dim == g.unit.dim) and abs(
-                    abs(v) * (unit.factor if unit.dim else g.unit.factor) - g.base
-                ) <= tol:
+                # (a bare figure stands for the number as printed: `343 tokens` is the `343` of a length column)
+                scale = unit.factor if unit.dim and g.unit.dim else g.unit.factor
+                tol = step * scale / 2 * (1 + 1e-9) + 1e-12
+                if (not unit.dim or not g.unit.dim or unit.dim == g.unit.dim) and abs(abs(v) * scale - g.base) <= tol:
                     return True
         return False
 

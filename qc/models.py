@@ -17,10 +17,10 @@ OK_STATUSES: frozenset[str] = frozenset({"verified", "derived", "exempt"})
 ERROR_STATUSES: tuple[str, ...] = ("uncited", "unsupported", "mismatch")
 ALL_STATUSES: tuple[str, ...] = ("verified", "derived", "exempt", "uncited", "unsupported", "mismatch")
 # How strong the evidence of an ok number is, strongest first: a figure whose labels the sentence names, a figure
-# of that value alone, a derivation from operands the sentence states, one from a table row it names, a row key
+# of that value alone, a derivation from operands the sentence states, one from a table row or column it names, a row key
 # (`并发 8`), the number with its words printed verbatim; exempt numbers (ids, dates) have none.
 STRENGTHS: tuple[str, ...] = ("figure in context", "exact figure", "stated derivation", "derivation from one row",
-                              "row key", "verbatim term", "")  # fmt: skip
+                              "derivation from one column", "row key", "verbatim term", "")  # fmt: skip
 INTERNAL = {"field", "start", "end", "sentence", "id", "labels"}
 
 

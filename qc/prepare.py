@@ -103,6 +103,15 @@ class ReportPrep:
         ]  # fmt: skip
 
     @lazy
+    def columns(self) -> list[list[Fig]]:
+        """Each table column's cells (figures of one table whose labels name the same column), for derivations."""
+        out: dict[tuple[str, frozenset[str]], list[Fig]] = {}
+        for x in self.figs:
+            if x.table and x.col:
+                out.setdefault((x.table, x.col), []).append(x)
+        return [members for members in out.values() if len(members) >= 2]
+
+    @lazy
     def ints(self) -> dict[str, dict[str, list[tuple[Fig, str, frozenset[str]]]]]:
         """report → integer token of a label → (figure, label, the label's other words), for row keys (`并发 8`);
         made on the first such look-up."""
@@ -385,7 +394,7 @@ def matches(prep: Prep, value: float, step: float, unit: Unit, reports: Iterable
                 sources += 1
         if sources > 1:  # as one index-wide sorted table would list them: by value, ties in index order
             hits.sort(key=lambda x: x.base)
-        if not dim and not unit.dim.startswith("count:"):
+        if not dim and not countable(unit):
             # A figure printed without a unit backs a number with one only where its column or table carries that
             # very unit (`66GB/s` is no `66` in a Gbps column, `94 ms` no `94` in a seconds column).
             hits = [x for x in hits if (lu := x.label_unit) is not None and lu.dim == unit.dim
@@ -395,6 +404,14 @@ def matches(prep: Prep, value: float, step: float, unit: Unit, reports: Iterable
 
 
 _KNOWN = frozenset(aliases())
+_COUNTED = frozenset({"token", "requests"})
+
+
+def countable(unit: Unit) -> bool:
+    """Units that count things (`卡`, `nodes`, `tokens`): a bare figure of a count column is one of them."""
+    return unit.dim.startswith("count:") or unit.dim in _COUNTED
+
+
 _HEAD_PAREN = re.compile(r"[((\[]\s*([^()()\[\]]+?)\s*[))\]]\s*$")
 _HEAD_SLASH = re.compile(r"(?<=[A-Za-z0-9\u3400-\u9fff])\s*/\s*([A-Za-z%][A-Za-z%/]*)\s*$")
 

@@ -74,7 +74,10 @@ def test_check_json_shape(root: Path) -> None:
     assert set(f["summary"]) == {"verified", "derived", "exempt", "uncited", "unsupported", "mismatch"}
     n = next(n for n in f["numbers"] if n["text"] == "178s")
     assert set(n) == {"text", "line", "column", "value", "unit", "status", "severity", "cited", "source", "derivation",
-                      "message"}  # fmt: skip
+                      "message", "strength"}  # fmt: skip
+    assert n["strength"] == "figure in context"  # the sentence names its row (保存时间) and the baseline
+    assert all(m["strength"] for m in f["numbers"] if m["status"] in ("verified", "derived"))
+    assert not any(m["strength"] for m in f["numbers"] if m["status"] == "exempt")
     assert n["source"] == {"report": "R1", "figure": n["source"]["figure"], "page": 3, "value": 178.0, "unit": "s",
                            "quote": n["source"]["quote"]}  # fmt: skip
 
