@@ -89,6 +89,8 @@ class _Checker(Derivations):
 
     def _one(self, bl: Block, q: Quantity, value: float, step: float, unit: Unit, sent: Sentence,
              scope: list[str], endpoint: bool = False) -> Verdict:  # fmt: skip
+        if not endpoint and (named := self._model_name(bl, q, scope)):
+            return Verdict("exempt", message=f"identifier: {named[1].report} p.{named[1].page} names “{named[0]}”")
         counting = q.count or unit.dim.startswith("count:")
         if counting or (not unit.dim and not q.magnitude):
             v = self._label(q, value, sent, scope)

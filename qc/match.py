@@ -206,6 +206,25 @@ class Matching:
                         return cand.strip(), page, quote
         return None
 
+    def _model_name(self, bl: Block, q: Quantity, scope: list[str]) -> tuple[str, Page] | None:
+        """`RTX 4090`, `Platinum 8163`, `EPYC 7763`, `MATH 500`: a bare integer after a capitalised word that a cited
+        report prints as that very name is an identifier (a model or part number), not a quantity."""
+        v = q.value
+        if (v is None or q.unit or q.magnitude or q.approx or q.bound or q.sign or q.count or q.is_range
+                or v != int(v) or v < 100 or q.num_end - q.num_start != len(str(int(v)))):  # fmt: skip
+            return None
+        m = _NAME_BEFORE.search(bl.text, max(0, q.num_start - 24), q.num_start)
+        if not m:
+            return None
+        cand = m.group(1) + " " + bl.text[q.num_start : q.num_end]
+        needle = norm(cand)
+        for rid in scope:
+            rp = self.prep.by_rid.get(rid)
+            for page, text in rp.pages() if rp else ():
+                if _find_bounded(text, needle):
+                    return cand, page
+        return None
+
     def _nearest(self, q: Quantity, value: float, unit: Unit, sent: Sentence, scope: list[str],
                  exclude: Fig | None = None) -> Fig | None:  # fmt: skip
         """The figure of a cited report that the sentence most likely meant (same kind of unit, most shared labels)."""
@@ -227,6 +246,7 @@ class Matching:
         return best
 
 
+_NAME_BEFORE = re.compile(r"(?<![A-Za-z0-9])([A-Z][A-Za-z]*)[ \u00a0-]$")  # the capitalised word right before
 _LEFT_GLUED = re.compile(r"[A-Za-z0-9_.\-]*$")
 _LEFT_WORD = re.compile(r"([A-Za-z][A-Za-z0-9_.\-]*)[ \u00a0]$")
 _RIGHT_WORD = re.compile(r"[ \u00a0]?([A-Za-z0-9][A-Za-z0-9_.\-]*|[\u3400-\u9fff]{1,2})")

@@ -89,6 +89,7 @@ def test_check_html_report_links_pdf_pages(root: Path, tmp_path: Path) -> None:
     html = out.read_text(encoding="utf-8")
     assert html.count('class="qc qc-verified"') > 40
     assert "R1.pdf#page=3" in html and 'role="tooltip"' in html and "QC passed" in html
+    assert "evidence: figure in context" in html and "evidence: row key" in html  # each number's strength
     href = html.split('href="', 2)[1].split("#", 1)[0]
     assert (out.parent / href).resolve().is_file()  # the link opens the real PDF
 

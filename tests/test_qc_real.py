@@ -70,3 +70,37 @@ def test_thousands_separators_before_punctuation_are_one_number() -> None:
     assert [q.value for q in extract("2,128,918, in line with the log")] == [2128918.0]
     assert [q.value for q in extract("options 1,2,3")] == [1.0, 2.0, 3.0]
     assert [(q.value, q.unit) for q in extract("takes 756 ms/frame.")] == [(756.0, "ms/frame")]
+
+
+MOONCAKE = "mooncake_fast25_kvcache_serving_paper.pdf"  # p.9 Table 2: Workload Statistics (columns per workload)
+
+
+def test_a_value_from_another_workloads_column_is_a_mismatch() -> None:
+    # Table 2 prints Cache Ratio 40% (Conversation), 59% (Tool&Agent), 66% (Synthetic).
+    status, message, _ = _one(MOONCAKE, "The Tool&Agent workload has a cache ratio of 66% [source: R3].", "66%", "en")
+    assert status == "mismatch" and "59%" in message and "Tool&Agent" in message
+    assert (
+        _one(MOONCAKE, "The Tool&Agent workload has a cache ratio of 59% [source: R3].", "59%", "en")[0] == "verified"
+    )
+
+
+def test_a_ratio_in_words_derives_from_the_column_the_sentence_names() -> None:
+    # Avg Input Len / Avg Output Len: Conversation 12035 / 343 = 35.1; Tool&Agent 8596 / 182 = 47.2.
+    body = "In the {} workload, the average input is about {} times the average output [source: R3]."
+    status, message, strength = _one(MOONCAKE, body.format("Conversation", 35), "about 35 times", "en")
+    assert status == "derived" and strength == "derivation from one column" and "12035" in check_body(
+        MOONCAKE, body.format("Conversation", 35), lang="en").numbers[0].derivation  # fmt: skip
+    assert _one(MOONCAKE, body.format("Tool&Agent", 47), "about 47 times", "en")[0] == "derived"
+    for wrong in (body.format("Tool&Agent", 35), body.format("Conversation", 49), body.format("Tool&Agent", 49)):
+        assert _one(MOONCAKE, wrong, next(w for w in ("about 35 times", "about 49 times") if w in wrong), "en")[0] \
+            not in OK, wrong  # fmt: skip
+    both = "The average input of the Conversation workload (12,035 tokens) is roughly 35 times its output (343 tokens) [source: R3]."
+    assert verdicts(MOONCAKE, both, lang="en") == {"12,035 tokens": "verified", "roughly 35 times": "derived",
+                                                    "343 tokens": "verified", "R3": "exempt"}  # fmt: skip
+
+
+def test_model_numbers_the_report_uses_as_names_are_identifiers() -> None:
+    assert _one(STORE, "测试机器为单卡 RTX 4090【出处:R3 实测】。", "4090")[0] == "exempt"  # p.3: 单卡 RTX 4090
+    assert _one(STORE, "测试机器为单卡 RTX 4080【出处:R3 实测】。", "4080")[0] not in OK + ("exempt",)
+    yalanting = "yalantinglibs_coro_rpc_qps_slides_zh.pdf"  # p.21: Intel(R) Xeon(R) Platinum 8163 CPU
+    assert _one(yalanting, "The server has an Intel Xeon Platinum 8163 CPU [source: R3].", "8163", "en")[0] == "exempt"
