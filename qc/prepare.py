@@ -38,6 +38,7 @@ class Fig:
     row: str | None
     raw_num: str
     col: frozenset[str] | None = None  # labels naming the column within its row (None outside tables)
+    listed: bool = False  # its number names a choice in a list or an identifier, not a measurement
     ids: dict[str, frozenset[str]] = field(
         default_factory=dict
     )  # identifier tokens (p90, 70b, tp8) by shape (p#, #b, tp#)
@@ -175,7 +176,7 @@ def _prepare_report(rid: str, figures: list[Figure], pages: list[Page]) -> Repor
         else:
             ids = merged.get(with_ids) or merged.setdefault(with_ids, merge_ids([label_ids[lab] for lab in with_ids]))
         figs.append(Fig(f, unit, abs(f.value) * unit.factor, ftoks, _figure_bound(f, raw_num), table, row, raw_num,
-                         ids=ids))  # fmt: skip
+                         listed=_listed(f, raw_num), ids=ids))  # fmt: skip
     rp = ReportPrep(rid, figs, pages, pure=all(x.f.report == rid for x in figs))
     for x in figs:
         rp.dim_figs.setdefault(x.unit.dim, []).append(x)
@@ -349,6 +350,7 @@ def _matches_any_unit(
             hi = bisect_right(bases, v + tol, lo)
             if lo < hi:
                 hits.extend(figs[lo:hi] if wanted is None else [x for x in figs[lo:hi] if x.f.report in wanted])
+    hits = [x for x in hits if not x.listed]
     if len(hits) > 1:
         rank = prep.dim_rank
         hits.sort(key=lambda x: (rank[x.unit.dim], x.base))  # stable: ties stay in index order
@@ -394,6 +396,7 @@ def matches(prep: Prep, value: float, step: float, unit: Unit, reports: Iterable
                 sources += 1
         if sources > 1:  # as one index-wide sorted table would list them: by value, ties in index order
             hits.sort(key=lambda x: x.base)
+        hits = [x for x in hits if not x.listed]
         if not dim and not countable(unit):
             # A figure printed without a unit backs a number with one only where its column or table carries that
             # very unit (`66GB/s` is no `66` in a Gbps column, `94 ms` no `94` in a seconds column).
@@ -413,6 +416,9 @@ def countable(unit: Unit) -> bool:
 
 
 _HEAD_PAREN = re.compile(r"[((\[]\s*([^()()\[\]]+?)\s*[))\]]\s*$")
+_HEAD_NOTE = re.compile(
+    r"(?:单位|unit|units|in)\s*[::]?\s*([A-Za-z%][A-Za-z%/]*|[\u3400-\u9fff]{1,2})\s*[))]?\s*$", re.I
+)
 _HEAD_SLASH = re.compile(r"(?<=[A-Za-z0-9\u3400-\u9fff])\s*/\s*([A-Za-z%][A-Za-z%/]*)\s*$")
 
 
@@ -435,8 +441,32 @@ def header_unit(label: str) -> Unit | None:
     m = _HEAD_PAREN.search(label)
     if m and (u := known_unit(m.group(1))) is not None:
         return u
+    m = _HEAD_NOTE.search(label)  # a caption's note: `(单位:ms)`, `单位:GB/s`, `unit: ms`, `in ms`
+    if m and (u := known_unit(m.group(1))) is not None:
+        return u
     m = _HEAD_SLASH.search(label)
     return known_unit(m.group(1)) if m else None
+
+
+def _listed(f: Figure, raw_num: str) -> bool:
+    """The figure's number stands in a list or an identifier (`Option 2/3/4/5/7`, `batch=1/4/8/16`, `方案 3`): it
+    names a choice, it measures nothing."""
+    if f.unit or not raw_num:
+        return False
+    for text in (f.raw, f.quote):
+        if not text or ("/" not in text and not _CHOICE_WORD.search(text)):
+            continue
+        for m in re.finditer(rf"(?<![\d.]){re.escape(raw_num)}(?![\d.])", text):
+            a, b = m.start(), m.end()
+            if _IN_LIST.match(text, b) or _LIST_BEFORE.search(text, max(0, a - 12), a) or _CHOICE.search(text, 0, a):
+                return True
+    return False
+
+
+_IN_LIST = re.compile(r"\s*/\s*\d+(?:\s*/\s*\d+)+")  # 2/3/4: this one and two more after it
+_LIST_BEFORE = re.compile(r"\d+\s*/\s*(?:\d+\s*/\s*)*$")
+_CHOICE_WORD = re.compile(r"option|case|config|方案|选项|配置项?|编号", re.I)
+_CHOICE = re.compile(r"(?:option|case|config|方案|选项|编号)\s*#?\s*$", re.I)
 
 
 def labels_of(f: Figure, limit: int = 4) -> str:
