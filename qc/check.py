@@ -37,6 +37,7 @@ class _Checker(Derivations):
         self.terms: list[TermCheck] = []
         self.ids: dict[str, int] = {}
         self._text = ""
+        self._clauses = {}
         self._body_starts = line_starts(draft.body)
         self._file_starts = line_starts(draft.text)
 
@@ -135,6 +136,7 @@ class _Checker(Derivations):
 
     def run_block(self, bl: Block) -> None:
         ftext = self._text = bl.text
+        self._clauses = {}
         if bl.kind == "table":
             for s, e, hdr, row in bl.cells:
                 hu = (header_unit(hdr) if hdr else None) or NONE  # `| MiB/s |`, `| p50/ms |`, `| 带宽 (GB/s) |`

@@ -35,6 +35,7 @@ class Matching:
     prep: Prep
     index: EvidenceIndex
     _text: str  # the block being checked
+    _clauses: dict[tuple[int, int], frozenset[str]]  # each number's clause words, for the block being checked
 
     def _accounted(self, g: Fig, sent: Sentence, q: Quantity, value: float | None = None) -> bool:
         """Whether another number of the sentence (or the range's other end) stands for figure `g`."""
@@ -92,7 +93,9 @@ class Matching:
     @staticmethod
     def _compares(q: Quantity, sent: Sentence) -> bool:
         """Whether the sentence states another number of the same unit as `q` (it compares figures)."""
-        return any(o is not q and not o.exempt and o.unit and o.unit == q.unit for o in sent.quantities)
+        if not q.unit or len(sent.quantities) < 2:
+            return False
+        return any(o is not q and not o.exempt and o.unit == q.unit for o in sent.quantities)
 
     def _clause_bounds(self, q: Quantity, sent: Sentence) -> tuple[int, int]:
         text = self._text
@@ -101,8 +104,12 @@ class Matching:
         return cs, (nxt.start() if nxt else sent.end)
 
     def _clause_tokens(self, q: Quantity, sent: Sentence) -> frozenset[str]:
-        cs, ce = self._clause_bounds(q, sent)
-        return frozenset(tok for tok, pos in sent.where if cs <= pos < ce)
+        key = (q.start, q.end)  # one block at a time: its numbers' spans never repeat (emptied per block)
+        hit = self._clauses.get(key)
+        if hit is None:
+            cs, ce = self._clause_bounds(q, sent)
+            hit = self._clauses[key] = frozenset(tok for tok, pos in sent.where if cs <= pos < ce)
+        return hit
 
     def _nearest_key(self, q: Quantity, sent: Sentence, mine: frozenset[str], theirs: frozenset[str]) -> str | None:
         """Which side's key stands nearest the number within its clause (None when none or both do)."""
@@ -127,11 +134,14 @@ class Matching:
         if not x.ids:
             return False
         toks, ids = sent.tokens, sent.ids
+        if not any(shape in ids and not (keys & toks) for shape, keys in x.ids.items()):
+            return False
         if self._compares(q, sent):
             clause = self._clause_tokens(q, sent)
             if clause & x.tokens or not (clause & frozenset().union(*ids.values())):
                 toks, ids = clause, id_shapes(clause)
-        return any(shape in ids and not (keys & toks) for shape, keys in x.ids.items())
+                return any(shape in ids and not (keys & toks) for shape, keys in x.ids.items())
+        return True
 
     def _direct(self, q: Quantity, value: float, step: float, unit: Unit, sent: Sentence, scope: list[str],
                 endpoint: bool = False) -> Verdict | None:  # fmt: skip
