@@ -177,6 +177,17 @@ def _prepare_report(rid: str, figures: list[Figure], pages: list[Page]) -> Repor
             ids = merged.get(with_ids) or merged.setdefault(with_ids, merge_ids([label_ids[lab] for lab in with_ids]))
         figs.append(Fig(f, unit, abs(f.value) * unit.factor, ftoks, _figure_bound(f, raw_num), table, row, raw_num,
                          listed=_listed(f, raw_num), ids=ids))  # fmt: skip
+    aliases = report_aliases(pages)
+    if aliases:  # `ArrayBlockingQueue (ABQ)`: the report's abbreviation and its full name are one term
+        for x in figs:
+            more = set()
+            for short, long in aliases:
+                if short in x.tokens:
+                    more |= long
+                elif long <= x.tokens:
+                    more.add(short)
+            if more - x.tokens:
+                x.tokens = x.tokens | more
     rp = ReportPrep(rid, figs, pages, pure=all(x.f.report == rid for x in figs))
     for x in figs:
         rp.dim_figs.setdefault(x.unit.dim, []).append(x)
@@ -446,6 +457,48 @@ def header_unit(label: str) -> Unit | None:
         return u
     m = _HEAD_SLASH.search(label)
     return known_unit(m.group(1)) if m else None
+
+
+_DEFINED = re.compile(r"[((]\s*([A-Z][A-Za-z0-9]{1,7})\s*[))]")
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9-]*|[\u3400-\u9fff]+")
+
+
+def report_aliases(pages: list[Page]) -> list[tuple[str, frozenset[str]]]:
+    """The abbreviations a report defines, each with its full name's context words: `ArrayBlockingQueue (ABQ)`,
+    `time to first token (TTFT)`, `首 token 延迟(TTFT)`. An English full name is the shortest run of words before
+    the parenthesis whose initials (and inner capitals) spell the abbreviation; a Chinese one the CJK run there."""
+    out: dict[str, frozenset[str]] = {}
+    for page in pages:
+        text = page.text
+        if "(" not in text and "(" not in text:
+            continue
+        for m in _DEFINED.finditer(text):
+            abbr = m.group(1)
+            if abbr.lower() in out or not abbr.isupper() and not abbr[:-1].isupper():
+                continue
+            before = _WORD.findall(text[max(0, m.start() - 80) : m.start()])
+            long = _spelled(before, abbr.rstrip("s"))
+            if long:
+                toks = context_tokens(long)
+                if toks and abbr.lower() not in toks:
+                    out[abbr.lower()] = toks
+    return list(out.items())
+
+
+def _spelled(words: list[str], abbr: str) -> str | None:
+    if words and "\u3400" <= words[-1][0] <= "\u9fff":  # 首 token 延迟(TTFT): the words since the last CJK-free gap
+        run = []
+        for w in reversed(words[-4:]):
+            run.insert(0, w)
+            if len("".join(run)) >= 2 and "\u3400" <= run[0][0] <= "\u9fff" and len(run) > 1:
+                break
+        return " ".join(run) if len("".join(w for w in run if "\u3400" <= w[0] <= "\u9fff")) >= 2 else None
+    for k in range(1, min(len(abbr), len(words)) + 1):
+        cand = words[-k:]
+        initials = "".join(c for w in cand for i, c in enumerate(w) if i == 0 or c.isupper())
+        if initials.lower() == abbr.lower():
+            return " ".join(cand)
+    return None
 
 
 def _listed(f: Figure, raw_num: str) -> bool:

@@ -1,0 +1,81 @@
+"""QC rules on small hand-made reports: aliases a report defines, figures naming choices, units carried by labels,
+derivations that follow the words. (Shapes taken from real reports outside the corpus, quoted in each test.)"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from evidence.models import Figure, Page, Report
+from qc.check import check_draft
+from qc.draft import parse_draft
+from qc.index import EvidenceIndex
+from qc.models import STRENGTHS
+
+
+def _index(figures: list[tuple[float, str, str, list[str], str]], text: str) -> EvidenceIndex:
+    """Report R3 with `(value, unit, raw, labels, quote)` cells (one row per quote) and one page of `text`."""
+    figs = [Figure(id=f"f{i}", report="R3", page=1, value=v, unit=u, raw=raw, labels=labs, quote=quote,
+                   kind="cell" if quote else "prose")  # fmt: skip
+            for i, (v, u, raw, labs, quote) in enumerate(figures)]  # fmt: skip
+    rep = Report(id="R3", title="t", date=dt.date(2026, 1, 1), access="public", file="r3.pdf", sha256="0", version=1,
+                 pages=1)  # fmt: skip
+    return EvidenceIndex(reports={"R3": rep}, figures={"R3": figs},
+                         pages={"R3": [Page(report="R3", version=1, page=1, text=text)]})  # fmt: skip
+
+
+def _status(index: EvidenceIndex, sentence: str, text: str, lang: str = "en") -> tuple[str, str]:
+    doc = f"---\ntitle: t\nlang: {lang}\ndate: 2026-07-10\nevidence: [R3]\nanswer: a\n---\n\n{sentence}\n"
+    n = next(n for n in check_draft(parse_draft(doc, "t.md"), index).numbers if n.text.strip() == text)
+    return n.status, n.message
+
+
+# A Java queue benchmark: "ArrayBlockingQueue (ABQ) and LinkedBlockingQueue (LBQ)", then a table headed by the
+# abbreviations only.
+QUEUES = _index(
+    [(8.1, "M ops/s", "8.1", ["Table 3 Throughput", "ABQ", "Throughput (M ops/s)"], "ABQ 8.1 12.5"),
+     (12.5, "ms", "12.5", ["Table 3 Throughput", "ABQ", "p99 (ms)"], "ABQ 8.1 12.5"),
+     (14.2, "M ops/s", "14.2", ["Table 3 Throughput", "LBQ", "Throughput (M ops/s)"], "LBQ 14.2 9.7"),
+     (9.7, "ms", "9.7", ["Table 3 Throughput", "LBQ", "p99 (ms)"], "LBQ 14.2 9.7")],
+    "We compare ArrayBlockingQueue (ABQ) with LinkedBlockingQueue (LBQ) under contention.",
+)  # fmt: skip
+
+
+def test_an_abbreviation_the_report_defines_is_its_full_name() -> None:
+    assert _status(QUEUES, "ArrayBlockingQueue has a p99 latency of 12.5 ms [source: R3].", "12.5 ms")[0] == "verified"
+    status, message = _status(QUEUES, "ArrayBlockingQueue has a p99 latency of 9.7 ms [source: R3].", "9.7 ms")
+    assert status == "mismatch" and "12.5" in message  # 9.7 ms is LBQ's
+
+
+def test_a_figure_naming_a_choice_backs_no_quantity() -> None:
+    # "Option 2/3/4/5/7 were deployed" must not back "4 台"; a real count does.
+    index = _index([(4.0, "", "4", ["部署方案"], ""), (6.0, "台", "6", ["服务器数量"], "")],
+                   "部署方案 Option 2/3/4/5/7 均已验证。服务器数量 6 台。")  # fmt: skip
+    index.figures["R3"][0].raw = "Option 2/3/4/5/7"
+    index.figures["R3"][0].quote = "部署方案 Option 2/3/4/5/7 均已验证"
+    assert _status(index, "部署方案使用 4 台服务器【出处:R3 实测】。", "4 台", "zh")[0] not in ("verified", "derived")
+    assert _status(index, "服务器数量为 6 台【出处:R3 实测】。", "6 台", "zh")[0] == "verified"
+
+
+def test_a_bare_figure_backs_a_unit_only_where_its_labels_carry_it() -> None:
+    index = _index([(66.0, "", "66", ["Table 2 Network", "NIC", "Bandwidth (Gbps)"], "NIC 66 94"),
+                    (94.0, "", "94", ["Table 2 Network", "NIC", "Recovery (s)"], "NIC 66 94")], "Table 2 Network")  # fmt: skip
+    assert _status(index, "The NIC bandwidth is 66 Gbps [source: R3].", "66 Gbps")[0] == "verified"
+    assert _status(index, "The NIC bandwidth is 66GB/s [source: R3].", "66GB/s")[0] != "verified"
+    assert _status(index, "NIC recovery takes 94 s [source: R3].", "94 s")[0] == "verified"
+    assert _status(index, "NIC recovery takes 94 ms [source: R3].", "94 ms")[0] != "verified"
+
+
+def test_a_change_is_computed_the_way_its_words_say() -> None:
+    index = _index([(178.0, "s", "178", ["保存时间 (s)", "基线"], "保存时间 178 94"),
+                    (94.0, "s", "94", ["保存时间 (s)", "FX100"], "保存时间 178 94")], "保存时间 178 94")  # fmt: skip
+    fell = "保存时间从 178 s 缩短到 94 s,缩短 {}【出处:R3 实测】。"
+    assert _status(index, fell.format("47%"), "47%", "zh")[0] == "derived"  # (178 − 94) / 178
+    assert _status(index, fell.format("89%"), "89%", "zh")[0] != "derived"  # (178 − 94) / 94 is a rise's figure
+    rose = "基线 94 s 时,改进后为 178 s,提升 {}【出处:R3 实测】。"
+    assert _status(index, rose.format("89%"), "89%", "zh")[0] == "derived"
+    assert _status(index, "保存时间 178 s 比基线 94 s 多了 84 s【出处:R3 实测】。", "84 s", "zh")[0] == "derived"
+    assert _status(index, "保存时间为 178 s 和 94 s,另需 84 s 预热【出处:R3 实测】。", "84 s", "zh")[0] != "derived"
+
+
+def test_every_strength_is_named_once_and_ordered() -> None:
+    assert len(set(STRENGTHS)) == len(STRENGTHS) and STRENGTHS[0] == "figure in context" and STRENGTHS[-1] == ""
