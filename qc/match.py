@@ -58,13 +58,20 @@ class Matching:
         """A figure of the same table the sentence describes better than `f` (another row or metric)."""
         if not f.table:
             return None
-        ctx, ft, dim = sent.tokens, f.tokens, f.unit.dim
-        if not endpoint and self._compares(q, sent):
+        best = self._rival_in(sent.tokens, f, q, value, step, unit, sent, endpoint)
+        if best is not None and not endpoint and self._compares(q, sent):
             # `峰值 1399.08 MiB/s,4MB 的带宽为 1015.36 MiB/s`: with several figures of one kind in the sentence, a
             # number's own clause says which figure it is; the other clauses' keys belong to their numbers.
             clause = self._clause_tokens(q, sent)
-            if len(clause - {num_text(value)}) >= 1:
-                ctx = clause
+            if clause - {num_text(value)}:
+                return self._rival_in(clause, f, q, value, step, unit, sent, endpoint)
+        return best
+
+    def _rival_in(self, ctx: frozenset[str], f: Fig, q: Quantity, value: float, step: float, unit: Unit,
+                  sent: Sentence, endpoint: bool) -> Fig | None:  # fmt: skip
+        """`_rival` with `ctx` as the words the number stands among."""
+        ft, dim = f.tokens, f.unit.dim
+        assert f.table is not None
         own = ctx & ft
         best, best_adv = None, 0
         scale = unit.factor if unit.dim else f.unit.factor

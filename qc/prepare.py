@@ -180,7 +180,7 @@ def _prepare_report(rid: str, figures: list[Figure], pages: list[Page]) -> Repor
     aliases = report_aliases(pages)
     if aliases:  # `ArrayBlockingQueue (ABQ)`: the report's abbreviation and its full name are one term
         for x in figs:
-            more = set()
+            more: set[str] = set()
             for short, long in aliases:
                 if short in x.tokens:
                     more |= long
@@ -195,8 +195,8 @@ def _prepare_report(rid: str, figures: list[Figure], pages: list[Page]) -> Repor
             rp.by_table.setdefault(x.table, []).append(x)
             rp.table_dims.setdefault((x.table, x.unit.dim), []).append(x)
     rp.dims = list(rp.dim_figs)
-    for dim, lst in rp.dim_figs.items():
-        ordered = sorted(lst, key=lambda x: x.base)
+    for dim, lst in rp.dim_figs.items():  # (a figure naming a choice in a list is never looked up by value)
+        ordered = sorted((x for x in lst if not x.listed), key=lambda x: x.base)
         rp.by_dim[dim] = ([x.base for x in ordered], ordered)
     ordered = sorted((x for x in figs if x.unit.dim), key=lambda x: x.base)
     rp.with_unit = ([x.base for x in ordered], ordered)
@@ -361,7 +361,6 @@ def _matches_any_unit(
             hi = bisect_right(bases, v + tol, lo)
             if lo < hi:
                 hits.extend(figs[lo:hi] if wanted is None else [x for x in figs[lo:hi] if x.f.report in wanted])
-    hits = [x for x in hits if not x.listed]
     if len(hits) > 1:
         rank = prep.dim_rank
         hits.sort(key=lambda x: (rank[x.unit.dim], x.base))  # stable: ties stay in index order
@@ -407,7 +406,6 @@ def matches(prep: Prep, value: float, step: float, unit: Unit, reports: Iterable
                 sources += 1
         if sources > 1:  # as one index-wide sorted table would list them: by value, ties in index order
             hits.sort(key=lambda x: x.base)
-        hits = [x for x in hits if not x.listed]
         if not dim and not countable(unit):
             # A figure printed without a unit backs a number with one only where its column or table carries that
             # very unit (`66GB/s` is no `66` in a Gbps column, `94 ms` no `94` in a seconds column).
@@ -474,7 +472,7 @@ def report_aliases(pages: list[Page]) -> list[tuple[str, frozenset[str]]]:
             continue
         for m in _DEFINED.finditer(text):
             abbr = m.group(1)
-            if abbr.lower() in out or not abbr.isupper() and not abbr[:-1].isupper():
+            if abbr.lower() in out or (not abbr.isupper() and not abbr[:-1].isupper()):
                 continue
             before = _WORD.findall(text[max(0, m.start() - 80) : m.start()])
             long = _spelled(before, abbr.rstrip("s"))
@@ -487,7 +485,7 @@ def report_aliases(pages: list[Page]) -> list[tuple[str, frozenset[str]]]:
 
 def _spelled(words: list[str], abbr: str) -> str | None:
     if words and "\u3400" <= words[-1][0] <= "\u9fff":  # 首 token 延迟(TTFT): the words since the last CJK-free gap
-        run = []
+        run: list[str] = []
         for w in reversed(words[-4:]):
             run.insert(0, w)
             if len("".join(run)) >= 2 and "\u3400" <= run[0][0] <= "\u9fff" and len(run) > 1:

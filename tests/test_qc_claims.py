@@ -14,9 +14,11 @@ from qc.models import STRENGTHS
 
 def _index(figures: list[tuple[float, str, str, list[str], str]], text: str) -> EvidenceIndex:
     """Report R3 with `(value, unit, raw, labels, quote)` cells (one row per quote) and one page of `text`."""
-    figs = [Figure(id=f"f{i}", report="R3", page=1, value=v, unit=u, raw=raw, labels=labs, quote=quote,
-                   kind="cell" if quote else "prose")  # fmt: skip
-            for i, (v, u, raw, labs, quote) in enumerate(figures)]  # fmt: skip
+    figs = [
+        Figure(id=f"f{i}", report="R3", page=1, value=v, unit=u, raw=raw, labels=labs, quote=quote,
+               kind="cell" if quote else "prose")
+        for i, (v, u, raw, labs, quote) in enumerate(figures)
+    ]  # fmt: skip
     rep = Report(id="R3", title="t", date=dt.date(2026, 1, 1), access="public", file="r3.pdf", sha256="0", version=1,
                  pages=1)  # fmt: skip
     return EvidenceIndex(reports={"R3": rep}, figures={"R3": figs},
