@@ -100,6 +100,8 @@ class _Checker(Derivations):
         v = self._direct(q, value, step, unit, sent, scope, endpoint)
         if v:
             return v
+        if unit.dim == "%" and (v := self._label(q, value, sent, scope)):  # a percentile row: `99% 的请求低于…`
+            return v
         v = self._derive(q, value, step, unit, sent, scope)
         if v:
             return v

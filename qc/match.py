@@ -195,12 +195,20 @@ class Matching:
         return x.bound is None or x.bound == q.bound
 
     def _label(self, q: Quantity, value: float, sent: Sentence, scope: list[str]) -> Verdict | None:
-        """A row key such as `并发 8` that names a table row of a cited report."""
-        if value != int(value) or q.magnitude or (q.unit and not parse_unit(q.unit).dim.startswith("count:")):
+        """A row key such as `并发 8`, or a percentile row `99%` (`99% observations less than`), that names a table
+        row of a cited report."""
+        pct = q.unit == "%"
+        if (
+            value != int(value)
+            or q.magnitude
+            or (q.unit and not pct and not parse_unit(q.unit).dim.startswith("count:"))
+        ):
             return None
         key = str(int(abs(value)))
         for rid in scope:
             for x, lab, own in self.prep.ints(rid).get(key, ()):  # own: the label's words but the key
+                if pct and not re.search(rf"(?<![\d.]){key}\s*%", lab):
+                    continue
                 if (own and sent.tokens & own) or (not own and len(sent.tokens & x.tokens) >= 2):
                     src = Source(report=rid, figure="", page=x.f.page, value=value, unit=q.unit, quote=lab,
                                  version=x.f.version, page_label=x.f.page_label, labels=[lab])  # fmt: skip

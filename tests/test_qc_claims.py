@@ -81,3 +81,28 @@ def test_a_change_is_computed_the_way_its_words_say() -> None:
 
 def test_every_strength_is_named_once_and_ordered() -> None:
     assert len(set(STRENGTHS)) == len(STRENGTHS) and STRENGTHS[0] == "figure in context" and STRENGTHS[-1] == ""
+
+
+def test_a_percentile_row_label_is_a_row_key() -> None:
+    # A latency distribution: "99% observations less than 175,567 ns" (row label 99%, value in the ns column).
+    index = _index([(29.0, "ns", "29", ["Table 4 Latency", "50%", "ns"], "50% 29"),
+                    (175567.0, "ns", "175,567", ["Table 4 Latency", "99%", "ns"], "99% 175,567")], "Table 4 Latency")  # fmt: skip
+    body = "In the latency test, 99% of observations are less than 175,567 ns [source: R3]."
+    assert _status(index, body, "99%")[0] == "verified"
+    assert _status(index, body, "less than 175,567 ns")[0] == "verified"
+    assert (
+        _status(index, "In the latency test, 98% of observations are less than 175,567 ns [source: R3].", "98%")[0]
+        != "verified"
+    )
+
+
+def test_a_min_max_range_is_two_cells_of_its_row() -> None:
+    index = _index([(29.0, "ns", "29", ["Table 4 Latency", "ABQ", "min (ns)"], "ABQ 29 175,567"),
+                    (175567.0, "ns", "175,567", ["Table 4 Latency", "ABQ", "max (ns)"], "ABQ 29 175,567"),
+                    (31.0, "ns", "31", ["Table 4 Latency", "LBQ", "min (ns)"], "LBQ 31 99,120"),
+                    (99120.0, "ns", "99,120", ["Table 4 Latency", "LBQ", "max (ns)"], "LBQ 31 99,120")],
+                   "ArrayBlockingQueue (ABQ) and LinkedBlockingQueue (LBQ), Table 4 Latency")  # fmt: skip
+    ok = "ArrayBlockingQueue latency spans 29–175,567 ns (min–max) [source: R3]."
+    assert _status(index, ok, "29–175,567 ns")[0] == "verified"
+    status, message = _status(index, ok.replace("29–", "31–"), "31–175,567 ns")  # LBQ's minimum
+    assert status == "mismatch" and message.startswith("31:")
