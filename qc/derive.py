@@ -119,16 +119,19 @@ class Derivations(Matching):
                 continue
             unit = parse_unit(q.unit)
             v = verdicts[k]
-            if unit.dim not in ("%", "x") or v.status not in ("verified", "derived"):
+            ok = v.status in ("verified", "derived")
+            if unit.dim not in ("%", "x"):
                 continue
             a, b = live[i - 2][1], live[i - 1][1]
             ua, ub = parse_unit(a.unit), parse_unit(b.unit)
             if a.is_range or b.is_range or not ua.dim or ua.dim != ub.dim or ua.dim in ("%", "x"):
                 continue
-            if not CHANGE_RE.fullmatch(text, a.end, b.start) or CLAUSE.search(text, a.end, q.start):
+            # (a failed number after the pair, even past a comma, is told what the pair's change is)
+            if not CHANGE_RE.fullmatch(text, a.end, b.start) or (ok and CLAUSE.search(text, a.end, q.start)):
                 continue
             ops = [(abs(a.value or 0), num_text(a.value), ua), (abs(b.value or 0), num_text(b.value), ub)]
-            if formula(ops, abs(q.value or 0), q.step / 2 * (1 + 1e-9) + 1e-12, unit, q):
+            direction = wording(text[b.end : q.end])[0] if not ok else None
+            if formula(ops, abs(q.value or 0), q.step / 2 * (1 + 1e-9) + 1e-12, unit, q, direction):
                 continue
             x, y = ops[0][0] * ua.factor, ops[1][0] * ub.factor
             if not x or not y:
