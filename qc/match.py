@@ -60,12 +60,30 @@ class Matching:
             return None
         best = self._rival_in(sent.tokens, f, q, value, step, unit, sent, endpoint)
         if best is not None and not endpoint and self._compares(q, sent):
-            # `峰值 1399.08 MiB/s,4MB 的带宽为 1015.36 MiB/s`: with several figures of one kind in the sentence, a
-            # number's own clause says which figure it is; the other clauses' keys belong to their numbers.
-            clause = self._clause_tokens(q, sent)
-            if clause - {num_text(value)}:
-                return self._rival_in(clause, f, q, value, step, unit, sent, endpoint)
+            own = self._own_context(q, sent)
+            if own != sent.tokens:
+                return self._rival_in(own, f, q, value, step, unit, sent, endpoint)
         return best
+
+    def _own_context(self, q: Quantity, sent: Sentence) -> frozenset[str]:
+        """The sentence's words without those of other clauses holding their own number of `q`'s unit:
+        `峰值 1399.08 MiB/s,4MB 的带宽为 1015.36 MiB/s` — 4MB is the second number's key, not the first's (while
+        `concurrency 8, p50: from 10.17 s to 7.53 s` keys both numbers of its one clause)."""
+        def part(x: Quantity) -> tuple[int, int]:  # its clause, `、` joining keys (`4MB、batch=16 的带宽为 …`)
+            text = self._text
+            cs = max((m.end() for m in _PART.finditer(text, sent.start, x.start)), default=sent.start)
+            nxt = _PART.search(text, x.end, sent.end)
+            return cs, (nxt.start() if nxt else sent.end)
+
+        def words(span: tuple[int, int]) -> frozenset[str]:
+            return frozenset(tok for tok, pos in sent.where if span[0] <= pos < span[1])
+
+        bounds = part(q)
+        drop: set[str] = set()
+        for o in sent.quantities:
+            if o is not q and not o.exempt and o.unit == q.unit and (other := part(o)) != bounds:
+                drop |= words(other)
+        return sent.tokens - (drop - words(bounds)) if drop else sent.tokens
 
     def _rival_in(self, ctx: frozenset[str], f: Fig, q: Quantity, value: float, step: float, unit: Unit,
                   sent: Sentence, endpoint: bool) -> Fig | None:  # fmt: skip
@@ -144,9 +162,9 @@ class Matching:
         if not any(shape in ids and not (keys & toks) for shape, keys in x.ids.items()):
             return False
         if self._compares(q, sent):
-            clause = self._clause_tokens(q, sent)
-            if clause & x.tokens or not (clause & frozenset().union(*ids.values())):
-                toks, ids = clause, id_shapes(clause)
+            own = self._own_context(q, sent)
+            if own != toks:
+                toks, ids = own, id_shapes(own)
                 return any(shape in ids and not (keys & toks) for shape, keys in x.ids.items())
         return True
 
@@ -271,6 +289,7 @@ class Matching:
         return best
 
 
+_PART = re.compile(r",(?!\d{3}(?!\d))|[,;;::]|\band\b|\bwhile\b|以及|并且")  # CLAUSE without `、`
 _NAME_BEFORE = re.compile(r"(?<![A-Za-z0-9])([A-Z][A-Za-z]*)[ \u00a0-]$")  # the capitalised word right before
 _LEFT_GLUED = re.compile(r"[A-Za-z0-9_.\-]*$")
 _LEFT_WORD = re.compile(r"([A-Za-z][A-Za-z0-9_.\-]*)[ \u00a0]$")
