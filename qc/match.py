@@ -69,6 +69,7 @@ class Matching:
         """The sentence's words without those of other clauses holding their own number of `q`'s unit:
         `峰值 1399.08 MiB/s,4MB 的带宽为 1015.36 MiB/s` — 4MB is the second number's key, not the first's (while
         `concurrency 8, p50: from 10.17 s to 7.53 s` keys both numbers of its one clause)."""
+
         def part(x: Quantity) -> tuple[int, int]:  # its clause, `、` joining keys (`4MB、batch=16 的带宽为 …`)
             text = self._text
             cs = max((m.end() for m in _PART.finditer(text, sent.start, x.start)), default=sent.start)
