@@ -29,6 +29,7 @@ class Derivations(Matching):
             tol = max(tol, target * (0.05 if step >= 1 and target % 10 == 0 else 0.025))
         cs, ce = self._clause_bounds(q, sent)
         direction, gap = wording(self._text[cs:ce])
+        faster = unit.dim == "x" and faster_words(self._text, q)
         ops: list[tuple[float, str, Unit]] = []
         for other in sent.quantities:
             if other is q or other.exempt or other.count or not other.unit:
@@ -36,7 +37,7 @@ class Derivations(Matching):
             u = parse_unit(other.unit)
             for v, _ in other.endpoints():
                 ops.append((abs(v), num_text(v), u))
-        hit = formula(ops, target, tol, unit, q, direction, gap)
+        hit = formula(ops, target, tol, unit, q, direction, gap, faster=faster)
         if hit:
             return Verdict("derived", derivation=hit[0], message="derived from numbers of the sentence",
                            strength="stated derivation")  # fmt: skip
@@ -158,6 +159,16 @@ _GAP = re.compile(
 )
 
 
+_FASTER = re.compile(r"[快慢高低多少大小]了?\s*(?:约|大约|近)?\s*$|(?:faster|slower|higher|lower|more|less)\s*$", re.I)
+
+
+def faster_words(text: str, q: Quantity) -> bool:
+    """`快 3 倍`, `3 times faster`: a ratio that may be read as N times or N times more."""
+    before = text[max(0, q.start - 6) : q.start]
+    after = text[q.end : q.end + 10]
+    return bool(_FASTER.search(before)) or bool(re.match(r"\s*(?:faster|slower|higher|lower|more|less)\b", after, re.I))
+
+
 def wording(text: str) -> tuple[str | None, bool]:
     """The direction a change is stated in (`down`, `up` or None when the words say neither or both) and whether
     they state a difference at all."""
@@ -167,7 +178,7 @@ def wording(text: str) -> tuple[str | None, bool]:
 
 def formula(
     ops: list[tuple[float, str, Unit]], target: float, tol: float, unit: Unit, q: Quantity,
-    direction: str | None = None, gap: bool = False, bare: bool = False,
+    direction: str | None = None, gap: bool = False, bare: bool = False, faster: bool = False,
 ) -> tuple[str, int, int] | None:  # fmt: skip
     """Percent change, ratio or (where the words state one) difference of two operands equal to `target` (within
     `tol`): the derivation as shown and the operands' places. A fall is (a−b)/a, a rise (b−a)/a of the smaller."""
@@ -189,7 +200,10 @@ def formula(
             elif unit.dim == "x":
                 r = a_ / b_
                 if r >= 1 and abs(r - target) <= tol:
-                    return f"{ta}/{tb} = {fmt(r)} ≈ {shown}", i, j
+                    note = f" (ambiguous: “{shown}” may also mean {fmt(r - 1)} times more)" if faster else ""
+                    return f"{ta}/{tb} = {fmt(r)} ≈ {shown}{note}", i, j
+                if faster and r >= 1 and abs(r - 1 - target) <= tol:  # 快 3 倍 read as 3 times more: ratio 4
+                    return f"{ta}/{tb} − 1 = {fmt(r - 1)} ≈ {shown} (ambiguous: read as {fmt(r - 1)} more)", i, j
             elif gap and unit.dim == ua.dim and i < j:
                 d = abs(a_ - b_) / unit.factor
                 if abs(d - target) <= tol:

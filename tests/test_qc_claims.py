@@ -107,3 +107,14 @@ def test_a_min_max_range_is_two_cells_of_its_row() -> None:
     assert _status(index, ok, "29–175,567 ns")[0] == "verified"
     status, message = _status(index, ok.replace("29–", "31–"), "31–175,567 ns")  # LBQ's minimum
     assert status == "mismatch" and message.startswith("31:")
+
+
+def test_faster_n_times_is_read_both_ways_and_flagged() -> None:
+    index = _index([(5.23, "GB/s", "5.23", ["读带宽 (GB/s)", "并行读补丁"], "并行读补丁 5.23"),
+                    (0.98, "GB/s", "0.98", ["读带宽 (GB/s)", "默认读路径"], "默认读路径 0.98")], "读带宽")  # fmt: skip
+    body = "并行读补丁的读带宽为 5.23 GB/s,默认读路径为 0.98 GB/s,{}【出处:R3 实测】。"
+    doc = f"---\ntitle: t\nlang: zh\ndate: 2026-07-10\nevidence: [R3]\nanswer: a\n---\n\n{body.format('快 4.3 倍')}\n"
+    n = next(n for n in check_draft(parse_draft(doc, "t.md"), index).numbers if n.text == "4.3 倍")
+    assert n.status == "derived" and "ambiguous" in (n.derivation or "")  # 5.23/0.98 − 1 = 4.34
+    assert _status(index, body.format("是其 5.3 倍"), "5.3 倍", "zh")[0] == "derived"
+    assert _status(index, body.format("是其 4.3 倍"), "4.3 倍", "zh")[0] != "derived"  # no `快`: a ratio only
