@@ -1,4 +1,4 @@
-"""Derivations the sentence states: percent change, ratio and difference of its own or one row's operands."""
+"""Derivations the sentence states: percent change, ratio and difference of its own operands or of one row or column."""
 
 from __future__ import annotations
 
