@@ -12,9 +12,10 @@ from typing import Any
 
 from evidence.errors import InputError
 from evidence.fsutil import atomic_write
-from qc.draft import MAX_ARTICLE_BYTES, Draft, citations, read_draft
+from qc.draft import MAX_ARTICLE_BYTES, Draft, read_draft
 from qc.index import EvidenceIndex
 from qc.models import CheckReport, FileResult
+from qc.scope import article_reports, require_known
 
 Echo = Callable[..., None]
 
@@ -35,29 +36,6 @@ def _draft_for(path: Path, max_bytes: int) -> Draft:
     if path.is_dir():
         raise InputError("expected a draft (.md) or a brief (.yaml), got a folder", path=path)
     return read_draft(path, max_bytes=max_bytes)
-
-
-def _cited(draft: Draft) -> list[str]:
-    """Every report id the draft names: front-matter evidence and citation markers, in order."""
-    ids = list(draft.meta.evidence)
-    for _, _, found in citations(draft.text):
-        ids.extend(i for i in found if i not in ids)
-    return ids
-
-
-def _check_known(draft: Draft, known: set[str]) -> None:
-    """Unknown report ids are bad input, reported with the line where they stand."""
-    for rid in draft.meta.evidence:
-        if rid not in known:
-            raise InputError(f"unknown report id {rid!r} in evidence (not in reports.yaml)", path=draft.path,
-                             line=draft.front_lines.get("evidence"))  # fmt: skip
-    for start, _, ids in citations(draft.text):
-        for rid in ids:
-            if rid not in known:
-                line = draft.text.count("\n", 0, start) + 1
-                raise InputError(
-                    f"unknown report id {rid!r} in citation (not in reports.yaml)", path=draft.path, line=line
-                )
 
 
 class _Evidence:
@@ -160,8 +138,8 @@ def check_files(files: list[Path], *, evidence_dir: Path | None, fmt: str, out: 
         source = _source_for(Path(path), evidence_dir, cache)
         draft = _draft_for(Path(path), source.max_article_bytes)
         draft.path = _display(Path(draft.path))
-        _check_known(draft, source.registry_ids())
-        ids = _cited(draft)
+        require_known(draft, source.registry_ids())
+        ids = article_reports(draft)
         index = source.index(ids)
         result = check_draft(draft, index, source.severity)
         ok = ok and result.ok

@@ -68,7 +68,8 @@ def publish(
     from pipeline.drafting.article import draft_article
     from pipeline.website.build import build_site
     from qc.check import check_draft
-    from qc.review import approval_status, article_index
+    from qc.review import approval_status
+    from qc.scope import article_index
 
     root = open_root(article)
     target = output_dir(root, out)  # a dangerous --out fails before any work is done

@@ -42,6 +42,7 @@ from qc.review import (
     text_diff,
     write_approval,
 )
+from qc.scope import article_reports, require_known
 
 Echo = Callable[..., None]
 CHOICES = {"a": "accept", "r": "reject", "s": "skip", "e": "each"}
@@ -81,7 +82,8 @@ def load_article(article: Path) -> Article:
     else:
         raise InputError("expected a brief (articles/<slug>.yaml) or a draft (articles/<slug>.md)", path=article)
     draft = read_draft(draft_path, max_bytes=root.config.limits.max_article_bytes)
-    ids = sorted(cited_reports(draft) & registry)
+    require_known(draft, registry)
+    ids = article_reports(draft)
     with root_lock(root.state):
         summary = ingest(root.reports, root.store, limits=root.config.limits.to_ingest())
         summary.raise_for_errors(ids)

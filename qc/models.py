@@ -16,6 +16,11 @@ Severity = Literal["ok", "error", "warning", "ignore"]
 OK_STATUSES: frozenset[str] = frozenset({"verified", "derived", "exempt"})
 ERROR_STATUSES: tuple[str, ...] = ("uncited", "unsupported", "mismatch")
 ALL_STATUSES: tuple[str, ...] = ("verified", "derived", "exempt", "uncited", "unsupported", "mismatch")
+# How strong the evidence of an ok number is, strongest first: a figure whose labels the sentence names, a figure
+# of that value alone, a derivation from operands the sentence states, one from a table row or column it names, a row key
+# (`并发 8`), the number with its words printed verbatim; exempt numbers (ids, dates) have none.
+STRENGTHS: tuple[str, ...] = ("figure in context", "exact figure", "stated derivation", "derivation from one row",
+                              "derivation from one column", "row key", "verbatim term", "")  # fmt: skip
 INTERNAL = {"field", "start", "end", "sentence", "id", "labels"}
 
 
@@ -46,6 +51,7 @@ class NumberCheck(BaseModel):
     cited: list[str]
     source: Source | None = None
     derivation: str | None = None  # e.g. "(10.17−7.53)/10.17 = 25.96% ≈ 26%"
+    strength: str = ""  # for verified and derived numbers: one of STRENGTHS
     message: str = ""
     # Located for the renderer and the review snapshot (not in the JSON output):
     field: str = "body"  # "title", "answer", "faq.0.q", "faq.0.a" or "body"

@@ -46,12 +46,14 @@ class Quantity:
         return [] if self.value is None else [(self.value, self.step)]
 
 
-# \d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,]) | \d+(?:\.\d+)?, with the first digit taken out of the alternation so that
-# the regex starts with a character set (the engine then skips straight to digits).
-_NUM = r"\d(?:\d{0,2}(?:,\d{3})+(?:\.\d+)?(?![\d,])|\d*(?:\.\d+)?)"
+# \d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d|,\d) | \d+(?:\.\d+)?, with the first digit taken out of the alternation so
+# that the regex starts with a character set (the engine then skips straight to digits). A comma after the last
+# group ends the number (`600,000, while`); one before more digits makes a list (`1,2,3`), read digit by digit.
+_NUM = r"\d(?:\d{0,2}(?:,\d{3})+(?:\.\d+)?(?!\d|,\d)|\d*(?:\.\d+)?)"
 NUM_RE = re.compile(_NUM)
 _UNIT_ALTS = "|".join(re.escape(a) + ("(?![A-Za-z0-9])" if is_latin(a) else "") for a in aliases())
 UNIT_RE = re.compile(rf"[ \u00a0]?(?P<u>{_UNIT_ALTS})")
+PER_RE = re.compile(r"/[A-Za-z]+(?![A-Za-z0-9/])")
 MAG_RE = re.compile(r"[KkMB](?![A-Za-z0-9/])|[ \u00a0]?[万亿](?!分)")
 _MAG = {"K": 1e3, "k": 1e3, "M": 1e6, "B": 1e9, "万": 1e4, "亿": 1e8}
 _MONTHS = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
@@ -213,6 +215,9 @@ class _Scanner:
             else:
                 unit = parse_unit(u).name
             pos = um.end()
+            per = PER_RE.match(t, pos)
+            if per and not count and (cu := parse_unit(u + per.group())).dim != cu.name.lower():
+                unit, pos = cu.name, per.end()  # 756 ms/frame: one compound unit the unit table can read
         elif pos < len(t) and t[pos].isascii() and t[pos].isalpha():
             return None  # glued letters that are no unit: 3D, 5G, 2nd
         start = s

@@ -123,6 +123,8 @@ ol.findings li { margin-bottom: .3rem; }
 
 def _tip(n: NumberCheck, index: EvidenceIndex) -> Markup:
     parts = [Markup("<b>{}</b> · {}").format(n.status, n.severity)]
+    if n.strength:
+        parts.append(Markup('<span class="qc-strength">evidence: {}</span>').format(n.strength))
     if n.message:
         parts.append(escape(n.message))
     if n.source:

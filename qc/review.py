@@ -15,9 +15,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from evidence.errors import InputError
 from evidence.fsutil import atomic_write
 from evidence.limits import MAX_APPROVAL_BYTES
-from qc.draft import Draft, citations
+from qc.draft import Draft
 from qc.index import EvidenceIndex
 from qc.models import FileResult, NumberCheck
+from qc.scope import article_index, article_reports  # noqa: F401  # article_index: importable here as before
 
 APPROVAL_FORMAT = 1
 # Two sentences this similar are taken as the same sentence edited (pairs a changed number with its old self).
@@ -304,22 +305,8 @@ def snapshot(draft: Draft, result: FileResult, index: EvidenceIndex) -> Snapshot
 
 
 def cited_reports(draft: Draft) -> set[str]:
-    """Every report the draft names: its front matter's `evidence` and every citation marker."""
-    ids = set(draft.meta.evidence)
-    for _, _, found in citations(draft.text):
-        ids.update(found)
-    return ids
-
-
-def article_index(draft: Draft, index: EvidenceIndex) -> EvidenceIndex:
-    """The part of `index` the draft names: the one scope in which to check it for the gate.
-
-    QC verdicts depend on which reports are loaded (a number found only in another report is `uncited`, else
-    `unsupported`), so `publish`, `publish review` and the site build must check a draft against the same reports
-    for an approval made in one to hold in the others.
-    """
-    ids = cited_reports(draft)
-    return index.subset(rid for rid in index.reports if rid in ids)  # in the index's order, as it always was
+    """Every report the draft names (`qc.scope.article_reports`, as a set)."""
+    return set(article_reports(draft))
 
 
 def diff_snapshots(old: Snapshot | None, new: Snapshot) -> SnapshotDiff:

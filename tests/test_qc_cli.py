@@ -74,7 +74,10 @@ def test_check_json_shape(root: Path) -> None:
     assert set(f["summary"]) == {"verified", "derived", "exempt", "uncited", "unsupported", "mismatch"}
     n = next(n for n in f["numbers"] if n["text"] == "178s")
     assert set(n) == {"text", "line", "column", "value", "unit", "status", "severity", "cited", "source", "derivation",
-                      "message"}  # fmt: skip
+                      "message", "strength"}  # fmt: skip
+    assert n["strength"] == "figure in context"  # the sentence names its row (保存时间) and the baseline
+    assert all(m["strength"] for m in f["numbers"] if m["status"] in ("verified", "derived"))
+    assert not any(m["strength"] for m in f["numbers"] if m["status"] == "exempt")
     assert n["source"] == {"report": "R1", "figure": n["source"]["figure"], "page": 3, "value": 178.0, "unit": "s",
                            "quote": n["source"]["quote"]}  # fmt: skip
 
@@ -86,6 +89,7 @@ def test_check_html_report_links_pdf_pages(root: Path, tmp_path: Path) -> None:
     html = out.read_text(encoding="utf-8")
     assert html.count('class="qc qc-verified"') > 40
     assert "R1.pdf#page=3" in html and 'role="tooltip"' in html and "QC passed" in html
+    assert "evidence: figure in context" in html and "evidence: row key" in html  # each number's strength
     href = html.split('href="', 2)[1].split("#", 1)[0]
     assert (out.parent / href).resolve().is_file()  # the link opens the real PDF
 

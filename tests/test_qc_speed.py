@@ -10,10 +10,16 @@ from pathlib import Path
 import pytest
 
 from evidence.models import Figure
-from qc.check import _DEC, _FULL_END, _SENT_END, _prepare, _tokens, check_draft
+from qc import prepare as qc_prepare
+from qc.blocks import FULL_END as _FULL_END
+from qc.blocks import SENT_END as _SENT_END
+from qc.check import check_draft
+from qc.context import DEC as _DEC
+from qc.context import context_tokens as _tokens
 from qc.draft import citations, parse_draft
 from qc.index import EvidenceIndex
 from qc.numbers import ID_PREFIX_ENDS, ID_PREFIX_RE, NUM_RE, PREFIX_ENDS, PREFIX_RE, _may_end, extract, markers
+from qc.prepare import prepare as _prepare
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 import qc_accuracy
@@ -117,7 +123,7 @@ def test_sentence_ends_match_the_plain_definition() -> None:
 
 
 def test_number_regexes_match_the_plain_definitions() -> None:
-    num_plain = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])|\d+(?:\.\d+)?")
+    num_plain = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?(?!\d|,\d)|\d+(?:\.\d+)?")  # `600,000,` is one number
     dec_plain = re.compile(r"\d+\.\d+")
     pieces = [*"0123456789,. a", "١٢", "３", "1,234", "12,345.6", ",000", "1,23", "1,2345", "7.53s"]
     for t in _samples(pieces, 20000, 3) + [p.read_text(encoding="utf-8") for p in CLEAN]:
@@ -184,15 +190,13 @@ def test_caption_numbers_leave_the_context_in_any_case() -> None:
 
 
 def test_prepared_reports_of_dropped_indexes_are_let_go() -> None:
-    from qc import check as qc_check
-
     def fig(rid: str, i: int) -> Figure:
         return Figure(id=f"{rid}-{i}", report=rid, page=1, value=float(i), unit="s", raw=str(i))
 
     kept = [fig("R9", 0)]  # an index that stays alive keeps its reports prepared
     rp = _prepare(EvidenceIndex(reports={}, figures={"R9": kept}, pages={})).by_rid["R9"]
-    for i in range(qc_check._REPORT_CACHE_KEEP + 20):
+    for i in range(qc_prepare.REPORT_CACHE_KEEP + 20):
         assert _prepare(EvidenceIndex(reports={}, figures={"RX": [fig("RX", i)]}, pages={})).figs[0].f.value == i
-    dropped = [k for k, e in qc_check._REPORT_CACHE.items() if e[0] and e[0][0].id.startswith("RX-")]
-    assert len(dropped) <= qc_check._REPORT_CACHE_KEEP
+    dropped = [k for k, e in qc_prepare.REPORT_CACHE.items() if e[0] and e[0][0].id.startswith("RX-")]
+    assert len(dropped) <= qc_prepare.REPORT_CACHE_KEEP
     assert _prepare(EvidenceIndex(reports={}, figures={"R9": kept}, pages={})).by_rid["R9"] is rp

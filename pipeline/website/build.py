@@ -233,7 +233,7 @@ class _GateTask:
 
 def _gate_task(i: int) -> tuple[str, list[str], bool]:
     from qc.models import FileResult
-    from qc.review import article_index
+    from qc.scope import article_index
 
     task: _GateTask = _W["gate"][i]
     sub = article_index(task.draft, _W["index"])  # the reports the draft names: the scope review and publish use
@@ -751,10 +751,10 @@ def _info_ids(it: DraftItem, report_infos: Mapping[str, Any]) -> list[str]:
 
 def _item(name: str, path: Path, sha: str, draft: Draft, served: str = "") -> DraftItem:
     """A draft as the build tracks it, with every report it names (brief and citation markers: the QC scope)."""
-    from qc.review import cited_reports
+    from qc.scope import article_reports
 
     meta = draft.meta.model_dump(mode="json", include=_META_KEYS)
-    meta["names"] = sorted(cited_reports(draft))
+    meta["names"] = article_reports(draft)
     return DraftItem(name, path, sha, meta, draft.slug, draft=draft, served=served)
 
 

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from pipeline.config import ContentRoot
     from qc.models import FileResult
 
-STATE_VERSION = "5"
+STATE_VERSION = "7"  # 7: QC results carry evidence strength; drafts name their scope in order
 PACKAGE = Path(__file__).resolve().parent  # every module of the site build: all of it is in the page cache key
 
 

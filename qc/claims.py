@@ -1,0 +1,99 @@
+"""Claims and their context: the sentences of a block, each number's words around it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from qc.blocks import FULL_END, SENT_END, cite_ids, markers_only
+from qc.context import context_tokens, id_shapes, lazy, positions
+from qc.numbers import Quantity, markers
+
+
+@dataclass(eq=False)
+class Sentence:
+    start: int
+    end: int
+    chunk: str  # the sentence as written (positions of `where` count from `start`)
+    cites: list[str]
+    extra: str = ""  # more context words (a table cell's row and header)
+    quantities: list[Quantity] = field(default_factory=list)
+    full_cites: list[str] = field(default_factory=list)  # markers anywhere in the full sentence (up to 。)
+
+    # Text and context are read only for sentences that hold a number, and once.
+    @lazy
+    def plain(self) -> str:
+        """The sentence without citation markers, spaces collapsed, final punctuation dropped."""
+        plain = self.chunk
+        for s, e, _ in reversed(markers(plain)):
+            plain = plain[:s] + plain[e:]
+        # = re.sub(r"\s+", " ", plain).strip() (split() breaks at the same whitespace); then the final punctuation.
+        return " ".join(plain.split()).rstrip(" 。.!?;")
+
+    @lazy
+    def text(self) -> str:
+        """As shown in findings (a table cell shows its row instead)."""
+        return self.plain
+
+    @lazy
+    def tokens(self) -> frozenset[str]:
+        return context_tokens(self.plain + " " + self.extra)
+
+    @lazy
+    def where(self) -> list[tuple[str, int]]:
+        """Tokens with their positions in the block text."""
+        return positions(self.chunk, self.start)
+
+    @lazy
+    def ids(self) -> dict[str, frozenset[str]]:
+        return id_shapes(self.tokens)
+
+
+def sentences(text: str, spans: list[tuple[int, int]] | None = None) -> list[Sentence]:
+    out: list[Sentence] = []
+    regions = spans or [(0, len(text))]
+    for a, b in regions:
+        pos = a
+        cuts = [m.end() for m in SENT_END.finditer(text, a, b)]
+        for end in [*cuts, b]:
+            if end <= pos:
+                continue
+            chunk = text[pos:end]
+            if out and out[-1].end == pos and markers_only(chunk):
+                prev = out[-1]  # a citation marker after the full stop belongs to the sentence before it
+                prev.end = end
+                prev.cites = list(dict.fromkeys([*prev.cites, *cite_ids(chunk)]))
+            elif chunk.strip():
+                out.append(sentence(text, pos, end))
+            pos = end
+    # A marker at the end of a full sentence covers its clauses before a `;` too.
+    if not any(x.cites for x in out):
+        return out  # no marker anywhere: every full sentence's markers are none
+    fulls = [m.end() for m in FULL_END.finditer(text)] + [len(text)]
+    start, k = 0, 0
+    for end in fulls:  # sentences are in order: each full sentence takes the next run of them
+        while k < len(out) and out[k].start < start:
+            k += 1
+        j = k
+        while j < len(out) and out[j].start < end:
+            j += 1
+        group = out[k:j]
+        # (one sentence's markers are already without repeats)
+        cites = list(group[0].cites) if len(group) == 1 else list(dict.fromkeys(c for x in group for c in x.cites))
+        for x in group:
+            x.full_cites = cites
+        start = end
+    return out
+
+
+def sentence(text: str, a: int, b: int, extra: str = "") -> Sentence:
+    chunk = text[a:b]
+    return Sentence(a, b, chunk, cite_ids(chunk), extra)
+
+
+def shift(q: Quantity, by: int) -> None:
+    q.start += by
+    q.end += by
+    q.num_start += by
+    q.num_end += by
+    if q.low_end:
+        q.low_end += by

@@ -1,0 +1,218 @@
+"""Derivations the sentence states: percent change, ratio and difference of its own operands or of one row or column."""
+
+from __future__ import annotations
+
+import re
+from itertools import pairwise
+
+from qc.blocks import CLAUSE
+from qc.claims import Sentence
+from qc.context import fmt, id_shapes, num_text
+from qc.match import Matching, Verdict
+from qc.numbers import CHANGE_RE, Quantity
+from qc.prepare import Fig, labels_of, say, source_of
+from qc.units import Unit, parse_unit
+
+
+class Derivations(Matching):
+    """Numbers that no figure prints, computed from operands the sentence states (or one row it names)."""
+
+    def _derive(
+        self, q: Quantity, value: float, step: float, unit: Unit, sent: Sentence, scope: list[str]
+    ) -> Verdict | None:
+        """Percent change, ratio or difference of two numbers of the sentence, or of one table row of a cited report."""
+        target = abs(value)
+        if not unit.dim or unit.dim.startswith("count:"):
+            return None
+        tol = step / 2 * (1 + 1e-9) + 1e-12
+        if q.approx:  # `约 20%`, `roughly 747 times`: the words round more coarsely than the digits (a round 20 more)
+            tol = max(tol, target * (0.05 if step >= 1 and target % 10 == 0 else 0.025))
+        cs, ce = self._clause_bounds(q, sent)
+        direction, gap = wording(self._text[cs:ce])
+        faster = unit.dim == "x" and faster_words(self._text, q)
+        ops: list[tuple[float, str, Unit]] = []
+        for other in sent.quantities:
+            if other is q or other.exempt or other.count or not other.unit:
+                continue
+            u = parse_unit(other.unit)
+            for v, _ in other.endpoints():
+                ops.append((abs(v), num_text(v), u))
+        hit = formula(ops, target, tol, unit, q, direction, gap, faster=faster)
+        if hit:
+            return Verdict("derived", derivation=hit[0], message="derived from numbers of the sentence",
+                           strength="stated derivation")  # fmt: skip
+        dims = [u.dim for _, _, u in ops if u.dim not in ("%", "x")]
+        paired = len(dims) > len(set(dims))  # the sentence states operands of its own
+        clause = self._clause_tokens(q, sent)
+        rows: list[list[Fig]] = []
+        infos: list[tuple[frozenset[str], list[tuple[float, str, Unit]]]] = []
+        for rid in scope:
+            r, info = self.prep.rows(rid)
+            rows += r
+            infos += info
+        labels = [t for t, _ in infos]
+        by_clause = [len(clause & t) for t in labels]
+        by_sentence = [len(sent.tokens & t) for t in labels]
+        # Operands come from the row the clause names (保存时间缩短 47%), else the row the sentence names best;
+        # beside operands of its own, the sentence must name that row clearly.
+        top_c, top_s = max(by_clause, default=0), max(by_sentence, default=0)
+        eligible = [i for i in range(len(rows)) if (top_c >= 2 and by_clause[i] == top_c)
+                    or (top_s >= (2 if paired else 1) and by_sentence[i] == top_s)]  # fmt: skip
+        for i in eligible:
+            row, ops = rows[i], infos[i][1]
+            hit = formula(ops, target, tol, unit, q, direction, gap)
+            if hit and not _columns_conflict(row[hit[1]], row[hit[2]]):
+                first = row[0]
+                return Verdict("derived", source_of(first), derivation=hit[0], strength="derivation from one row",
+                               message=f"derived from {first.f.report} p.{first.f.page} ({labels_of(first.f, 2)})")  # fmt: skip
+        return self._from_column(q, target, tol, unit, sent, scope, direction, gap, clause)
+
+    def _from_column(self, q: Quantity, target: float, tol: float, unit: Unit, sent: Sentence, scope: list[str],
+                     direction: str | None, gap: bool, clause: frozenset[str]) -> Verdict | None:  # fmt: skip
+        """`In the Conversation workload, the input is about 35 times the output`: two cells of the column the
+        clause names, each named by the sentence too (its row's own words), in the operation the words say."""
+        ctx = sent.tokens
+        for rid in scope:
+            rp = self.prep.by_rid.get(rid)
+            for col in rp.columns if rp else ():
+                head = col[0].col_tokens
+                if not head or not (ctx & head):
+                    continue
+                ops = [(abs(x.f.value), x.raw_num or num_text(x.f.value), x.unit) for x in col]
+                hit = formula(ops, target, tol, unit, q, direction, gap, bare=True)
+                if not hit:
+                    continue
+                a, b = col[hit[1]], col[hit[2]]
+                keyed = any(s in b.ids and not (k & b.ids[s]) for s, k in a.ids.items())  # p50 vs p90 rows
+                if not keyed and (a.tokens - b.tokens) & ctx and (b.tokens - a.tokens) & ctx:
+                    return Verdict("derived", source_of(a), derivation=hit[0], strength="derivation from one column",
+                                   message=f"derived from {a.f.report} p.{a.f.page} ({labels_of(a.f, 3)} and "
+                                           f"{labels_of(b.f, 3)})")  # fmt: skip
+        return None
+
+    def _pairs(self, text: str, qs: list[Quantity], verdicts: list[Verdict]) -> None:
+        """`从 A 降至 B`: A and B must be two figures of one row, or of one column, of the same table."""
+        live = [(q, v) for q, v in zip(qs, verdicts, strict=True) if not q.exempt]
+        for (a, va), (b, vb) in pairwise(live):
+            if a.is_range or b.is_range or va.status != "verified" or vb.status != "verified":
+                continue
+            if not va.cands or not vb.cands or not CHANGE_RE.fullmatch(text, a.end, b.start):
+                continue
+            same_table = [(x, y) for x in va.cands for y in vb.cands if x.table and x.table == y.table]
+            if not same_table or len(same_table) < len([(x, y) for x in va.cands for y in vb.cands]):
+                continue  # the pair spans tables or prose: nothing to compare
+            if any(x is not y and (x.row == y.row or (x.col is not None and x.col == y.col)) for x, y in same_table):
+                continue
+            x, y = same_table[0]
+            mate = next((m for m in self.prep.table(x.table or "") if m.row == x.row and m is not x
+                         and m.unit.dim == y.unit.dim), None)  # fmt: skip
+            target = mate or y
+            msg = (f"{a.text.strip()} and {b.text.strip()} are not one before/after pair of {x.f.report} "
+                   f"({labels_of(x.f, 3)} vs {labels_of(y.f, 3)})") + (f"; {say(mate)}" if mate else "")  # fmt: skip
+            verdicts[verdicts.index(vb)] = Verdict("mismatch", source_of(target), message=msg, fig=target)
+
+    def _changes(self, sent: Sentence, qs: list[Quantity], verdicts: list[Verdict]) -> None:
+        """`从 10.17 s 降至 7.53 s(降低 26%)`: a percentage or ratio after a from→to pair in its clause is that change."""
+        live = [(k, q) for k, q in enumerate(qs) if not q.exempt]  # (a number's place in qs: no two are equal)
+        text = self._text
+        for i, (k, q) in enumerate(live):
+            if i < 2 or q.is_range:
+                continue
+            unit = parse_unit(q.unit)
+            v = verdicts[k]
+            ok = v.status in ("verified", "derived")
+            if unit.dim not in ("%", "x"):
+                continue
+            a, b = live[i - 2][1], live[i - 1][1]
+            ua, ub = parse_unit(a.unit), parse_unit(b.unit)
+            if a.is_range or b.is_range or not ua.dim or ua.dim != ub.dim or ua.dim in ("%", "x"):
+                continue
+            # (a failed number after the pair, even past a comma, is told what the pair's change is)
+            if not CHANGE_RE.fullmatch(text, a.end, b.start) or (ok and CLAUSE.search(text, a.end, q.start)):
+                continue
+            ops = [(abs(a.value or 0), num_text(a.value), ua), (abs(b.value or 0), num_text(b.value), ub)]
+            direction = wording(text[b.end : q.end])[0] if not ok else None
+            if formula(ops, abs(q.value or 0), q.step / 2 * (1 + 1e-9) + 1e-12, unit, q, direction):
+                continue
+            x, y = ops[0][0] * ua.factor, ops[1][0] * ub.factor
+            if not x or not y:
+                continue
+            said = f"{fmt(abs(x - y) / x * 100)}%" if unit.dim == "%" else f"{fmt(max(x, y) / min(x, y))}×"
+            verdicts[k] = Verdict(
+                "mismatch", v.source, fig=v.fig,
+                message=f"from {a.text.strip()} to {b.text.strip()} is {said}, not {q.text.strip()}"
+                + (f" ({v.message})" if v.message else ""),
+            )  # fmt: skip
+
+
+# What the words around a derived number say it is: a fall, a rise, a gap (a difference needs words saying so).
+_DOWN = re.compile(
+    r"降低|下降|降幅|降至|缩短|减少|减小|节省|节约|少了|低了|快了|fell|falls?|drop|lower|reduc|decreas|shorter|"
+    r"less|cut|sav",
+    re.I,
+)
+_UP = re.compile(r"提升|提高|增加|增长|增幅|上升|升至|多了|高了|rose|rises?|gain|higher|increas|grow|more|improv", re.I)
+_GAP = re.compile(
+    r"相差|差距|差值|差了|少|多|快|慢|缩短|节省|节约|减少|降低|提升|提高|增加|高出|低于|高于|lower by|higher by|"
+    r"faster by|slower by|less than|more than|difference|gap|sav|by\b",
+    re.I,
+)
+
+
+_FASTER = re.compile(r"[快慢高低多少大小]了?\s*(?:约|大约|近)?\s*$|(?:faster|slower|higher|lower|more|less)\s*$", re.I)
+
+
+def faster_words(text: str, q: Quantity) -> bool:
+    """`快 3 倍`, `3 times faster`: a ratio that may be read as N times or N times more."""
+    before = text[max(0, q.start - 6) : q.start]
+    after = text[q.end : q.end + 10]
+    return bool(_FASTER.search(before)) or bool(re.match(r"\s*(?:faster|slower|higher|lower|more|less)\b", after, re.I))
+
+
+def wording(text: str) -> tuple[str | None, bool]:
+    """The direction a change is stated in (`down`, `up` or None when the words say neither or both) and whether
+    they state a difference at all."""
+    down, up = bool(_DOWN.search(text)), bool(_UP.search(text))
+    return ("down" if down and not up else "up" if up and not down else None), bool(_GAP.search(text))
+
+
+def formula(
+    ops: list[tuple[float, str, Unit]], target: float, tol: float, unit: Unit, q: Quantity,
+    direction: str | None = None, gap: bool = False, bare: bool = False, faster: bool = False,
+) -> tuple[str, int, int] | None:  # fmt: skip
+    """Percent change, ratio or (where the words state one) difference of two operands equal to `target` (within
+    `tol`): the derivation as shown and the operands' places. A fall is (a−b)/a, a rise (b−a)/a of the smaller."""
+    shown = q.text[max(0, q.num_start - q.start) :].strip()
+    for i, (a, ta, ua) in enumerate(ops):
+        for j, (b, tb, ub) in enumerate(ops):
+            if i == j or not (ua.dim or bare) or ua.dim != ub.dim or ua.dim in ("%", "x") or a <= 0 or b <= 0:
+                continue  # (`bare`: two cells of one column, counts printed without a unit, may be operands)
+            a_, b_ = a * ua.factor, b * ub.factor
+            if a_ == b_:
+                continue
+            if unit.dim == "%":
+                if (direction == "down" and a_ < b_) or (direction == "up" and a_ > b_):
+                    continue  # a fall is relative to the larger figure, a rise to the smaller
+                pct = abs(a_ - b_) / a_ * 100
+                if abs(pct - target) <= tol:
+                    text = f"({ta}−{tb})/{ta}" if a_ > b_ else f"({tb}−{ta})/{ta}"
+                    return f"{text} = {fmt(pct)}% ≈ {shown}", i, j
+            elif unit.dim == "x":
+                r = a_ / b_
+                if r >= 1 and abs(r - target) <= tol:
+                    note = f" (ambiguous: “{shown}” may also mean {fmt(r - 1)} times more)" if faster else ""
+                    return f"{ta}/{tb} = {fmt(r)} ≈ {shown}{note}", i, j
+                if faster and r >= 1 and abs(r - 1 - target) <= tol:  # 快 3 倍 read as 3 times more: ratio 4
+                    return f"{ta}/{tb} − 1 = {fmt(r - 1)} ≈ {shown} (ambiguous: read as {fmt(r - 1)} more)", i, j
+            elif gap and unit.dim == ua.dim and i < j:
+                d = abs(a_ - b_) / unit.factor
+                if abs(d - target) <= tol:
+                    return (f"{ta}−{tb} = {fmt(d)} ≈ {shown}" if a_ > b_ else f"{tb}−{ta} = {fmt(d)} ≈ {shown}"), i, j
+    return None
+
+
+def _columns_conflict(x: Fig, y: Fig) -> bool:
+    """Two cells of one row measuring different things of one kind (p50 vs p95, 4KB vs 64KB): never operands of
+    one change."""
+    cx, cy = id_shapes(x.col_tokens), id_shapes(y.col_tokens)
+    return any(shape in cy and not (keys & cy[shape]) for shape, keys in cx.items())

@@ -1,0 +1,339 @@
+"""Matching: the figure of a cited report that backs a number, in value, unit and context."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from evidence.models import Page
+from qc.blocks import CLAUSE, Block
+from qc.claims import Sentence
+from qc.context import id_shapes, norm, num_text
+from qc.index import EvidenceIndex
+from qc.models import Source
+from qc.numbers import Quantity
+from qc.prepare import Fig, Prep, labels_of, matches, say, shown, source_of
+from qc.units import Unit, parse_unit
+
+
+@dataclass
+class Verdict:
+    status: str
+    source: Source | None = None
+    derivation: str | None = None
+    message: str = ""
+    term: tuple[str, Page, str] | None = None  # (term text, page, quote) when verified verbatim
+    fig: Fig | None = None
+    cands: list[Fig] = field(default_factory=list)  # every figure the number fits (for from→to pairs)
+    strength: str = ""  # how strong the evidence of a verified or derived number is (see models.STRENGTHS)
+
+
+class Matching:
+    """Direct evidence for one number: a figure of equal value and compatible unit whose labels fit the sentence."""
+
+    prep: Prep
+    index: EvidenceIndex
+    _text: str  # the block being checked
+    _clauses: dict[tuple[int, int], frozenset[str]]  # each number's clause words, for the block being checked
+
+    def _accounted(self, g: Fig, sent: Sentence, q: Quantity, value: float | None = None) -> bool:
+        """Whether another number of the sentence (or the range's other end) stands for figure `g`."""
+        for other in sent.quantities:
+            if other.exempt or (other is q and not q.is_range):
+                continue
+            unit = parse_unit(other.unit)
+            for v, step in other.endpoints():
+                if other is q and v == value:
+                    continue
+                # (a bare figure stands for the number as printed: `343 tokens` is the `343` of a length column)
+                scale = unit.factor if unit.dim and g.unit.dim else g.unit.factor
+                tol = step * scale / 2 * (1 + 1e-9) + 1e-12
+                if (not unit.dim or not g.unit.dim or unit.dim == g.unit.dim) and abs(abs(v) * scale - g.base) <= tol:
+                    return True
+        return False
+
+    def _rival(self, f: Fig, q: Quantity, value: float, step: float, unit: Unit, sent: Sentence,
+               endpoint: bool = False) -> Fig | None:  # fmt: skip
+        """A figure of the same table the sentence describes better than `f` (another row or metric)."""
+        if not f.table:
+            return None
+        best = self._rival_in(sent.tokens, f, q, value, step, unit, sent, endpoint)
+        if best is not None and not endpoint and self._compares(q, sent):
+            own = self._own_context(q, sent)
+            if own != sent.tokens:
+                return self._rival_in(own, f, q, value, step, unit, sent, endpoint)
+        return best
+
+    def _own_context(self, q: Quantity, sent: Sentence) -> frozenset[str]:
+        """The sentence's words without those of other clauses holding their own number of `q`'s unit:
+        `峰值 1399.08 MiB/s,4MB 的带宽为 1015.36 MiB/s` — 4MB is the second number's key, not the first's (while
+        `concurrency 8, p50: from 10.17 s to 7.53 s` keys both numbers of its one clause)."""
+
+        def part(x: Quantity) -> tuple[int, int]:  # its clause, `、` joining keys (`4MB、batch=16 的带宽为 …`)
+            text = self._text
+            cs = max((m.end() for m in _PART.finditer(text, sent.start, x.start)), default=sent.start)
+            nxt = _PART.search(text, x.end, sent.end)
+            return cs, (nxt.start() if nxt else sent.end)
+
+        def words(span: tuple[int, int]) -> frozenset[str]:
+            return frozenset(tok for tok, pos in sent.where if span[0] <= pos < span[1])
+
+        bounds = part(q)
+        drop: set[str] = set()
+        for o in sent.quantities:
+            if o is not q and not o.exempt and o.unit == q.unit and (other := part(o)) != bounds:
+                drop |= words(other)
+        return sent.tokens - (drop - words(bounds)) if drop else sent.tokens
+
+    def _rival_in(self, ctx: frozenset[str], f: Fig, q: Quantity, value: float, step: float, unit: Unit,
+                  sent: Sentence, endpoint: bool) -> Fig | None:  # fmt: skip
+        """`_rival` with `ctx` as the words the number stands among."""
+        ft, dim = f.tokens, f.unit.dim
+        assert f.table is not None
+        own = ctx & ft
+        best, best_adv = None, 0
+        scale = unit.factor if unit.dim else f.unit.factor
+        tol = step * scale / 2 * (1 + 1e-9) + 1e-12
+        target = abs(value) * scale
+        beyond = f.beyond
+        for g in self.prep.table_dim(f.table, dim):
+            if g is f:
+                continue
+            more = beyond.get(id(g))
+            if more is None:
+                more = beyond[id(g)] = g.tokens - ft
+            if ctx.isdisjoint(more):  # the sentence names nothing of g's that f lacks: g can never describe it better
+                continue
+            theirs = ctx & more
+            if abs(g.base - target) <= tol:
+                continue
+            mine = own - g.tokens
+            adv = len(theirs) - len(mine)
+            if adv == 0 and mine and theirs and not endpoint and self._nearest_key(q, sent, mine, theirs) == "theirs":
+                adv = 1  # "40% at concurrency 8 and 29% at concurrency 16": the key next to the number decides
+            if adv > best_adv and not self._accounted(g, sent, q, value):
+                best, best_adv = g, adv
+        return best
+
+    @staticmethod
+    def _compares(q: Quantity, sent: Sentence) -> bool:
+        """Whether the sentence states another number of the same unit as `q` (it compares figures)."""
+        if not q.unit or len(sent.quantities) < 2:
+            return False
+        return any(o is not q and not o.exempt and o.unit == q.unit for o in sent.quantities)
+
+    def _clause_bounds(self, q: Quantity, sent: Sentence) -> tuple[int, int]:
+        text = self._text
+        cs = max((m.end() for m in CLAUSE.finditer(text, sent.start, q.start)), default=sent.start)
+        nxt = CLAUSE.search(text, q.end, sent.end)
+        return cs, (nxt.start() if nxt else sent.end)
+
+    def _clause_tokens(self, q: Quantity, sent: Sentence) -> frozenset[str]:
+        key = (q.start, q.end)  # one block at a time: its numbers' spans never repeat (emptied per block)
+        hit = self._clauses.get(key)
+        if hit is None:
+            cs, ce = self._clause_bounds(q, sent)
+            hit = self._clauses[key] = frozenset(tok for tok, pos in sent.where if cs <= pos < ce)
+        return hit
+
+    def _nearest_key(self, q: Quantity, sent: Sentence, mine: frozenset[str], theirs: frozenset[str]) -> str | None:
+        """Which side's key stands nearest the number within its clause (None when none or both do)."""
+        cs, ce = self._clause_bounds(q, sent)
+        best, side = None, None
+        for tok, pos in sent.where:
+            if not cs <= pos < ce:
+                continue
+            if tok in mine or tok in theirs:
+                d = q.start - pos if pos < q.start else pos - q.end
+                if pos >= q.start and pos < q.end:
+                    continue
+                if best is None or d < best:
+                    best, side = d, "mine" if tok in mine else "theirs"
+                elif d == best and side != ("mine" if tok in mine else "theirs"):
+                    side = None
+        return side
+
+    def _conflict(self, x: Fig, sent: Sentence, q: Quantity) -> bool:
+        """The sentence names a key of the kind this figure has, but another one (DeepSeek-32B vs a DeepSeek-70B table);
+        in a sentence comparing figures, the number's own clause decides."""
+        if not x.ids:
+            return False
+        toks, ids = sent.tokens, sent.ids
+        if not any(shape in ids and not (keys & toks) for shape, keys in x.ids.items()):
+            return False
+        if self._compares(q, sent):
+            own = self._own_context(q, sent)
+            if own != toks:
+                toks, ids = own, id_shapes(own)
+                return any(shape in ids and not (keys & toks) for shape, keys in x.ids.items())
+        return True
+
+    def _direct(self, q: Quantity, value: float, step: float, unit: Unit, sent: Sentence, scope: list[str],
+                endpoint: bool = False) -> Verdict | None:  # fmt: skip
+        cands = [x for x in matches(self.prep, value, step, unit, scope) if self._bound_ok(q, x)]
+        if not unit.dim or unit.dim.startswith("count:"):
+            # A bare count (8 卡, 并发 8) rests on a unitless figure only where the sentence talks about the same thing.
+            own = {num_text(value)}
+            cands = [x for x in cands if x.unit.dim or (sent.tokens - own) & x.tokens]
+        if not cands:
+            return None
+        ctx = sent.tokens
+        v = abs(value) * (unit.factor if unit.dim else 1.0)
+        if len(cands) > 1:
+            cands.sort(key=lambda x: (-len(ctx & x.tokens), abs(x.base - v * (1.0 if unit.dim else x.unit.factor))))
+        rivals = []
+        rival_of: dict[int, Fig | None] = {}
+        for x in cands:
+            if endpoint or not self._conflict(x, sent, q):
+                rival_of[id(x)] = self._rival(x, q, value, step, unit, sent, endpoint)
+        fitting = [x for x in cands if id(x) in rival_of and rival_of[id(x)] is None]
+        if fitting:
+            x = fitting[0]
+            shared = (ctx - {num_text(value)}) & x.tokens
+            return Verdict("verified", source_of(x), message=x.found, fig=x, cands=fitting,
+                           strength="figure in context" if shared else "exact figure")  # fmt: skip
+        for x in cands:
+            rival = rival_of[id(x)] if id(x) in rival_of else self._rival(x, q, value, step, unit, sent, endpoint)
+            if rival is not None:
+                rivals.append((x, rival))
+        if not rivals:  # every figure with this value belongs to another model, row or gate than the sentence names
+            x = cands[0]
+            near = self._nearest(q, value, unit, sent, scope, exclude=x)
+            keys = ", ".join(sorted(k for keys in x.ids.values() for k in keys))
+            msg = f"{shown(x)} in {x.f.report} is for {keys or labels_of(x.f, 3)}, which this sentence does not name"
+            if near:
+                return Verdict("mismatch", source_of(near), fig=near, message=f"{say(near)}; {msg}")
+            return Verdict("mismatch", source_of(x), fig=x, message=msg)
+        x, g = rivals[0]
+        return Verdict("mismatch", source_of(g), fig=g,
+                        message=f"{say(g)}; {shown(x)} is {labels_of(x.f) or 'another figure'}")  # fmt: skip
+
+    @staticmethod
+    def _bound_ok(q: Quantity, x: Fig) -> bool:
+        return x.bound is None or x.bound == q.bound
+
+    def _label(self, q: Quantity, value: float, sent: Sentence, scope: list[str]) -> Verdict | None:
+        """A row key such as `并发 8`, or a percentile row `99%` (`99% observations less than`), that names a table
+        row of a cited report."""
+        pct = q.unit == "%"
+        if (
+            value != int(value)
+            or q.magnitude
+            or (q.unit and not pct and not parse_unit(q.unit).dim.startswith("count:"))
+        ):
+            return None
+        key = str(int(abs(value)))
+        for rid in scope:
+            for x, lab, own in self.prep.ints(rid).get(key, ()):  # own: the label's words but the key
+                if pct and not re.search(rf"(?<![\d.]){key}\s*%", lab):
+                    continue
+                if (own and sent.tokens & own) or (not own and len(sent.tokens & x.tokens) >= 2):
+                    src = Source(report=rid, figure="", page=x.f.page, value=value, unit=q.unit, quote=lab,
+                                 version=x.f.version, page_label=x.f.page_label, labels=[lab])  # fmt: skip
+                    return Verdict("verified", src, message=f"{rid} p.{x.f.page}: {lab}", strength="row key")
+        return None
+
+    def _verbatim(self, bl: Block, q: Quantity, reports: Iterable[str]) -> tuple[str, Page, str] | None:
+        """The number with its neighbouring words (`4 盘 RAID0`, `DeepSeek-32B`) as printed in a report's text."""
+        for cand, strict in _term_candidates(bl.text, q):
+            n = norm(cand)
+            if not n or (strict and len(n) < 2):
+                continue
+            for rid in reports:
+                rp = self.prep.by_rid.get(rid)
+                if rp is None:
+                    continue
+                for i, (page, text) in enumerate(rp.pages()):
+                    if _find_bounded(text, n):
+                        quote = next((ln for ln, nl in rp.lines(i) if _find_bounded(nl, n)), cand)
+                        return cand.strip(), page, quote
+        return None
+
+    def _model_name(self, bl: Block, q: Quantity, scope: list[str]) -> tuple[str, Page] | None:
+        """`RTX 4090`, `Platinum 8163`, `EPYC 7763`, `MATH 500`: a bare integer after a capitalised word that a cited
+        report prints as that very name is an identifier (a model or part number), not a quantity."""
+        v = q.value
+        if (v is None or q.unit or q.magnitude or q.approx or q.bound or q.sign or q.count or q.is_range
+                or v != int(v) or v < 100 or q.num_end - q.num_start != len(str(int(v)))):  # fmt: skip
+            return None
+        m = _NAME_BEFORE.search(bl.text, max(0, q.num_start - 24), q.num_start)
+        if not m:
+            return None
+        cand = m.group(1) + " " + bl.text[q.num_start : q.num_end]
+        needle = norm(cand)
+        for rid in scope:
+            rp = self.prep.by_rid.get(rid)
+            for page, text in rp.pages() if rp else ():
+                if _find_bounded(text, needle):
+                    return cand, page
+        return None
+
+    def _nearest(self, q: Quantity, value: float, unit: Unit, sent: Sentence, scope: list[str],
+                 exclude: Fig | None = None) -> Fig | None:  # fmt: skip
+        """The figure of a cited report that the sentence most likely meant (same kind of unit, most shared labels)."""
+        if not unit.dim or unit.dim.startswith("count:") or q.count:
+            return None
+        v = abs(value) * unit.factor
+        best, best_key = None, None
+        for rid in scope:
+            for x in self.prep.figs_of(rid, unit.dim):
+                if x is exclude or self._conflict(x, sent, q):
+                    continue
+                score = len(sent.tokens & x.tokens)
+                rel = abs(x.base - v) / max(x.base, v, 1e-12)
+                if score < 1 and rel > 0.25:
+                    continue
+                key = (score, not self._accounted(x, sent, q), -rel)
+                if best_key is None or key > best_key:
+                    best, best_key = x, key
+        return best
+
+
+_PART = re.compile(r",(?!\d{3}(?!\d))|[,;;::]|\band\b|\bwhile\b|以及|并且")  # CLAUSE without `、`
+_NAME_BEFORE = re.compile(r"(?<![A-Za-z0-9])([A-Z][A-Za-z]*)[ \u00a0-]$")  # the capitalised word right before
+_LEFT_GLUED = re.compile(r"[A-Za-z0-9_.\-]*$")
+_LEFT_WORD = re.compile(r"([A-Za-z][A-Za-z0-9_.\-]*)[ \u00a0]$")
+_RIGHT_WORD = re.compile(r"[ \u00a0]?([A-Za-z0-9][A-Za-z0-9_.\-]*|[\u3400-\u9fff]{1,2})")
+
+
+def _term_candidates(text: str, q: Quantity) -> list[tuple[str, bool]]:
+    """Strings to look up verbatim, most specific first; a bare number only where it carries a unit or magnitude."""
+    core_start = q.num_start - 1 if q.count and q.num_start > 0 and text[q.num_start - 1] in "×xX" else q.num_start
+    core = text[core_start : q.end]
+    glued = _LEFT_GLUED.search(text, 0, core_start)
+    lg = glued.group() if glued else ""
+    before = core_start - len(lg)
+    lw = _LEFT_WORD.search(text, max(0, before - 40), before)
+    left = (lw.group(0) if lw else "") + lg
+    rm = _RIGHT_WORD.match(text, q.end)
+    right = rm.group(0) if rm and not (rm.group(1)[0].isdigit() and not rm.group(1)[-1].isalpha()) else ""
+    out: list[tuple[str, bool]] = []
+    for cand in (left + core + right, left + core, core + right):
+        if cand != core and cand not in [c for c, _ in out]:
+            out.append((cand, True))
+    if q.unit or q.magnitude or q.count:
+        out.append((core, False))
+    return out
+
+
+def _find_bounded(norm: tuple[str, frozenset[int]], needle: str) -> bool:
+    """`needle` in normalised text not as part of a longer number or word (`4盘` must not match in `14盘`)."""
+    hay, cuts = norm
+    i = hay.find(needle)
+    while i >= 0:
+        before = hay[i - 1] if i > 0 and i not in cuts else ""
+        after = hay[i + len(needle)] if i + len(needle) < len(hay) and i + len(needle) not in cuts else ""
+        ok_b = not (
+            needle[0].isalnum() and needle[0].isascii() and ((before.isascii() and before.isalnum()) or before == ".")
+        )
+        ok_a = not (
+            needle[-1].isascii()
+            and needle[-1].isalnum()
+            and after.isascii()
+            and (after.isalnum() or (after == "." and needle[-1].isdigit()))
+        )
+        if ok_b and ok_a:
+            return True
+        i = hay.find(needle, i + 1)
+    return False

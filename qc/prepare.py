@@ -1,0 +1,549 @@
+"""Report preparation: each report's figures by dimension and value, tables, rows, pages, made once per index."""
+
+from __future__ import annotations
+
+import re
+import sys
+import threading
+from bisect import bisect_left, bisect_right
+from collections import OrderedDict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from itertools import pairwise
+from typing import Any
+
+from evidence.models import Figure, Page
+from qc.context import context_tokens, id_shapes, lazy, merge_ids, norm_cuts, num_text
+from qc.index import EvidenceIndex
+from qc.models import Source
+from qc.numbers import NUM_RE
+from qc.units import Unit, aliases, display, parse_unit
+
+_BOUND_BEFORE = re.compile(
+    r"(≥|>=|⩾|不低于|不少于|至少|at least|≤|<=|⩽|不超过|最多|最高|up to|at most|>|超过|<|低于)\s*$", re.I
+)
+_BOUND_SIGN = {"≥": "≥", ">=": "≥", "⩾": "≥", "不低于": "≥", "不少于": "≥", "至少": "≥", "at least": "≥", "≤": "≤",
+               "<=": "≤", "⩽": "≤", "不超过": "≤", "最多": "≤", "最高": "≤", "up to": "≤", "at most": "≤", ">": ">",
+               "超过": ">", "<": "<", "低于": "<"}  # fmt: skip
+
+
+@dataclass(eq=False)
+class Fig:
+    f: Figure
+    unit: Unit
+    base: float  # |value| in the dimension's base unit
+    tokens: frozenset[str]
+    bound: str | None
+    table: str | None  # figures of one printed table share this key
+    row: str | None
+    raw_num: str
+    col: frozenset[str] | None = None  # labels naming the column within its row (None outside tables)
+    listed: bool = False  # its number names a choice in a list or an identifier, not a measurement
+    ids: dict[str, frozenset[str]] = field(
+        default_factory=dict
+    )  # identifier tokens (p90, 70b, tp8) by shape (p#, #b, tp#)
+
+    @lazy
+    def beyond(self) -> dict[int, frozenset[str]]:
+        """`g.tokens - self.tokens` for table mates g (by id), filled as they are compared."""
+        return {}
+
+    @lazy
+    def col_tokens(self) -> frozenset[str]:
+        """The words of the labels naming its column (empty outside tables)."""
+        return frozenset().union(*(context_tokens(lab) for lab in self.col)) if self.col else frozenset()
+
+    @lazy
+    def label_unit(self) -> Unit | None:
+        """The unit its labels carry (a column header's or a caption's), for figures printed without one."""
+        return next((u for lab in self.f.labels if (u := header_unit(lab)) is not None), None)
+
+    @lazy
+    def found(self) -> str:
+        """The message of a number verified by this figure (made once per figure, not per number)."""
+        labs = labels_of(self.f)
+        return f"{self.f.report} p.{self.f.page}: {shown(self)}" + (f" ({labs})" if labs else "")
+
+
+_IS_CAPTION = re.compile(r"\s*(?:表|图|Table|Fig\.?|Figure)\s*[A-Z]?\d", re.I)
+
+
+def _figure_bound(f: Figure, raw_num: str) -> str | None:
+    for text in (f.raw, f.quote):
+        i = text.find(raw_num) if raw_num else -1
+        if i > 0 and (m := _BOUND_BEFORE.search(text[:i])):
+            return _BOUND_SIGN.get(m.group(1).lower(), _BOUND_SIGN.get(m.group(1)))
+    return None
+
+
+@dataclass(eq=False)
+class ReportPrep:
+    """One report's figures and pages, prepared once and shared by every index (and sub-index) that holds them."""
+
+    rid: str
+    figs: list[Fig]
+    page_list: list[Page]
+    pure: bool  # every figure names this report (so per-report look-ups see exactly its figures)
+    dims: list[str] = field(default_factory=list)  # dimensions in order of first appearance
+    by_dim: dict[str, tuple[list[float], list[Fig]]] = field(default_factory=dict)  # sorted by base value
+    dim_figs: dict[str, list[Fig]] = field(default_factory=dict)  # in report order
+    with_unit: tuple[list[float], list[Fig]] = field(default_factory=lambda: ([], []))  # figures with a unit, by value
+    by_table: dict[str, list[Fig]] = field(default_factory=dict)
+    table_dims: dict[tuple[str, str], list[Fig]] = field(default_factory=dict)  # (table, dimension) → figures
+    rows: list[list[Fig]] = field(default_factory=list)
+    label_tokens: dict[str, frozenset[str]] = field(default_factory=dict)  # each label's words
+    _pages: list[tuple[Page, tuple[str, frozenset[int]]]] | None = None
+    _lines: dict[int, list[tuple[str, tuple[str, frozenset[int]]]]] = field(default_factory=dict)
+
+    @lazy
+    def row_info(self) -> list[tuple[frozenset[str], list[tuple[float, str, Unit]]]]:
+        """Each row's words and operands, for derivations: made on the first derivation, not per number."""
+        return [
+            (frozenset().union(*(x.tokens for x in r)), [(abs(x.f.value), x.raw_num or num_text(x.f.value), x.unit) for x in r])
+            for r in self.rows
+        ]  # fmt: skip
+
+    @lazy
+    def columns(self) -> list[list[Fig]]:
+        """Each table column's cells (figures of one table whose labels name the same column), for derivations."""
+        out: dict[tuple[str, frozenset[str]], list[Fig]] = {}
+        for x in self.figs:
+            if x.table and x.col:
+                out.setdefault((x.table, x.col), []).append(x)
+        return [members for members in out.values() if len(members) >= 2]
+
+    @lazy
+    def ints(self) -> dict[str, dict[str, list[tuple[Fig, str, frozenset[str]]]]]:
+        """report → integer token of a label → (figure, label, the label's other words), for row keys (`并发 8`);
+        made on the first such look-up."""
+        label_ints = {
+            lab: [(tok, toks - {tok}) for tok in toks if tok.isdigit()] for lab, toks in self.label_tokens.items()
+        }
+        out: dict[str, dict[str, list[tuple[Fig, str, frozenset[str]]]]] = {}
+        for x in self.figs:
+            for lab in x.f.labels:
+                for tok, rest in label_ints[lab]:
+                    out.setdefault(x.f.report, {}).setdefault(tok, []).append((x, lab, rest))
+        return out
+
+    def pages(self) -> list[tuple[Page, tuple[str, frozenset[int]]]]:
+        """Normalised page texts, made on the first verbatim look-up in this report."""
+        if self._pages is None:
+            self._pages = [(p, norm_cuts(p.text)) for p in self.page_list]
+        return self._pages
+
+    def lines(self, i: int) -> list[tuple[str, tuple[str, frozenset[int]]]]:
+        """Page `i`'s lines (and pairs of lines) normalised, for quoting a verbatim hit."""
+        out = self._lines.get(i)
+        if out is None:
+            out = self._lines[i] = _page_lines(self.page_list[i].text)
+        return out
+
+
+def _prepare_report(rid: str, figures: list[Figure], pages: list[Page]) -> ReportPrep:
+    figs: list[Fig] = []
+    label_tokens: dict[str, frozenset[str]] = {}
+    # Identifier shapes per label, merged per figure: most labels hold none, so most figures share one empty map
+    # (maps are read-only once made); merging per label instead of per token set is most of preparing a report.
+    label_ids: dict[str, dict[str, frozenset[str]]] = {}
+    merged: dict[tuple[str, ...], dict[str, frozenset[str]]] = {}
+    no_ids: dict[str, frozenset[str]] = {}
+    caption: dict[str, bool] = {}
+    for f in figures:
+        unit = parse_unit(f.unit)
+        m = NUM_RE.search(f.raw or "")
+        raw_num = m.group() if m else ""
+        table = None
+        toks: set[str] = set()
+        for lab in f.labels:
+            cap = caption.get(lab)
+            if cap is None:
+                cap = caption[lab] = bool(_IS_CAPTION.match(lab))
+            if cap and table is None:
+                table = f"{rid}\x1f{lab}"
+            lt = label_tokens.get(lab)
+            if lt is None:
+                lt = label_tokens[lab] = context_tokens(lab)
+                label_ids[lab] = id_shapes(lt)
+            toks |= lt
+        row = f"{rid}\x1f{f.page}\x1f{f.quote}" if f.kind == "cell" and f.quote else None
+        ftoks = frozenset(toks)
+        with_ids = tuple(lab for lab in f.labels if label_ids[lab])
+        if not with_ids:
+            ids = no_ids
+        elif len(with_ids) == 1:
+            ids = label_ids[with_ids[0]]
+        else:
+            ids = merged.get(with_ids) or merged.setdefault(with_ids, merge_ids([label_ids[lab] for lab in with_ids]))
+        figs.append(Fig(f, unit, abs(f.value) * unit.factor, ftoks, _figure_bound(f, raw_num), table, row, raw_num,
+                         listed=_listed(f, raw_num), ids=ids))  # fmt: skip
+    aliases = report_aliases(pages)
+    if aliases:  # `ArrayBlockingQueue (ABQ)`: the report's abbreviation and its full name are one term
+        for x in figs:
+            more: set[str] = set()
+            for short, long in aliases:
+                if short in x.tokens:
+                    more |= long
+                elif long <= x.tokens:
+                    more.add(short)
+            if more - x.tokens:
+                x.tokens = x.tokens | more
+    rp = ReportPrep(rid, figs, pages, pure=all(x.f.report == rid for x in figs))
+    for x in figs:
+        rp.dim_figs.setdefault(x.unit.dim, []).append(x)
+        if x.table:
+            rp.by_table.setdefault(x.table, []).append(x)
+            rp.table_dims.setdefault((x.table, x.unit.dim), []).append(x)
+    rp.dims = list(rp.dim_figs)
+    for dim, lst in rp.dim_figs.items():  # (a figure naming a choice in a list is never looked up by value)
+        ordered = sorted((x for x in lst if not x.listed), key=lambda x: x.base)
+        rp.by_dim[dim] = ([x.base for x in ordered], ordered)
+    ordered = sorted((x for x in figs if x.unit.dim), key=lambda x: x.base)
+    rp.with_unit = ([x.base for x in ordered], ordered)
+    # Tables without a caption label: figures sharing two or more labels count as one table.
+    rows: dict[str, list[Fig]] = {}
+    for x in figs:
+        if x.row:
+            rows.setdefault(x.row, []).append(x)
+    rp.rows = [members for members in rows.values() if len(members) >= 2]
+    for members in rows.values():  # a row's own labels (row keys) vs each cell's column labels
+        measured = [x for x in members if x.unit.dim] or members
+        if len(measured) > 1:
+            common = set(measured[0].f.labels).intersection(*(x.f.labels for x in measured[1:]))
+            for x in members:
+                x.col = frozenset(x.f.labels).difference(common)
+    for members in rp.by_table.values():  # one-cell rows: the labels they share with other rows name the column
+        seen: dict[str, set[str | None]] = {}
+        for x in members:
+            for lab in x.f.labels:
+                seen.setdefault(lab, set()).add(x.row)
+        n_rows = len({x.row for x in members})
+        for x in members:
+            if x.col is None and x.row is not None:
+                x.col = frozenset(lab for lab in x.f.labels if 1 < len(seen[lab]) < n_rows or n_rows == 1)
+    rp.label_tokens = label_tokens  # for `ints`, made when first asked
+    return rp
+
+
+# Prepared reports by the identity of their figure and page lists (held here, so an id is never reused while cached):
+# a build checks each article against a sub-index sharing the full index's lists, and must not prepare them again.
+_ReportKey = tuple[str, int, int, int, int]
+REPORT_CACHE: OrderedDict[_ReportKey, tuple[list[Figure] | None, list[Page] | None, ReportPrep]] = OrderedDict()
+REPORT_CACHE_KEEP = 32  # beyond this many, drop reports whose lists no index holds any more
+_REPORT_CACHE_MAX = 512
+_REPORT_LOCK = threading.Lock()
+
+
+def _held_elsewhere(lst: list[Any] | None) -> bool:
+    # References: the cache's tuple, this argument, getrefcount's own; more means an index still holds the list.
+    # (Should an interpreter count otherwise, a report is at worst prepared again: never a wrong result.)
+    return lst is not None and sys.getrefcount(lst) > 3
+
+
+def _report_prep(rid: str, figures: list[Figure] | None, pages: list[Page] | None) -> ReportPrep:
+    key = (rid, id(figures), len(figures or ()), id(pages), len(pages or ()))
+    with _REPORT_LOCK:  # `publish serve` may check from several threads
+        hit = REPORT_CACHE.get(key)
+        if hit is not None and hit[0] is figures and hit[1] is pages:
+            REPORT_CACHE.move_to_end(key)
+            return hit[2]
+    rp = _prepare_report(rid, figures or [], pages or [])
+    with _REPORT_LOCK:
+        _remember(key, figures, pages, rp)
+    return rp
+
+
+def _remember(key: _ReportKey, figures: list[Figure] | None, pages: list[Page] | None, rp: ReportPrep) -> None:
+    REPORT_CACHE[key] = (figures, pages, rp)
+    if len(REPORT_CACHE) > REPORT_CACHE_KEEP:
+        # (entries are read by index, not unpacked: a local name would count as one more holder)
+        for k in [k for k, e in REPORT_CACHE.items() if not (_held_elsewhere(e[0]) or _held_elsewhere(e[1]))]:
+            del REPORT_CACHE[k]
+    while len(REPORT_CACHE) > _REPORT_CACHE_MAX:
+        REPORT_CACHE.popitem(last=False)
+
+
+class Prep:
+    """An index's prepared reports, in the index's order; look-ups give the same figures in the same order as one
+    index-wide table would."""
+
+    def __init__(self, reports: list[ReportPrep]) -> None:
+        self.reports = reports
+        self.by_rid = {rp.rid: rp for rp in reports}
+        self.pure = all(rp.pure for rp in reports)
+        self.dims = list(dict.fromkeys(d for rp in reports for d in rp.dims))
+        self.dim_rank = {d: i for i, d in enumerate(self.dims)}
+        self._ints: dict[str, dict[str, list[tuple[Fig, str, frozenset[str]]]]] = {}
+        self._holding: dict[tuple[str, ...], tuple[list[ReportPrep], frozenset[str]]] = {}
+
+    def holding(self, rids: Iterable[str]) -> list[ReportPrep]:
+        """The prepared reports whose figures may belong to `rids`, in index order."""
+        if not self.pure:
+            return self.reports
+        wanted = set(rids)
+        return [rp for rp in self.reports if rp.rid in wanted]
+
+    def scope(self, rids: Iterable[str]) -> tuple[list[ReportPrep], frozenset[str]]:
+        """`holding(rids)` and the set of `rids`, remembered per scope (articles cite few distinct sets)."""
+        key = tuple(rids)
+        hit = self._holding.get(key)
+        if hit is None:
+            hit = self._holding[key] = (self.holding(key), frozenset(key))
+        return hit
+
+    def table(self, key: str) -> list[Fig]:
+        """The figures of one printed table (its key starts with the report id)."""
+        rp = self.by_rid.get(key.split("\x1f", 1)[0])
+        return rp.by_table.get(key, []) if rp else []
+
+    def table_dim(self, key: str, dim: str) -> list[Fig]:
+        """The figures of one table in one dimension, in table order."""
+        rp = self.by_rid.get(key.split("\x1f", 1)[0])
+        return rp.table_dims.get((key, dim), []) if rp else []
+
+    @property
+    def figs(self) -> list[Fig]:
+        """Every figure, in index order (for tools; checking looks figures up per report)."""
+        return [x for rp in self.reports for x in rp.figs]
+
+    @property
+    def by_table(self) -> dict[str, list[Fig]]:
+        return {k: v for rp in self.reports for k, v in rp.by_table.items()}
+
+    def rows(self, rid: str) -> tuple[list[list[Fig]], list[tuple[frozenset[str], list[tuple[float, str, Unit]]]]]:
+        rp = self.by_rid.get(rid)
+        return (rp.rows, rp.row_info) if rp else ([], [])
+
+    def ints(self, rid: str) -> dict[str, list[tuple[Fig, str, frozenset[str]]]]:
+        out = self._ints.get(rid)
+        if out is None:
+            out = {}
+            for rp in self.holding([rid]):
+                for key, lst in rp.ints.get(rid, {}).items():
+                    out.setdefault(key, []).extend(lst)
+            self._ints[rid] = out
+        return out
+
+    def figs_of(self, rid: str, dim: str) -> Iterable[Fig]:
+        """Figures of report `rid` in dimension `dim`, in index order."""
+        for rp in self.holding([rid]):
+            for x in rp.dim_figs.get(dim, ()):
+                if x.f.report == rid:
+                    yield x
+
+
+def prepare(index: EvidenceIndex) -> Prep:
+    figures, pages = index.figures, index.pages
+    sig = tuple((rid, id(figs), len(figs)) for rid, figs in figures.items()) + tuple(
+        (rid, id(p), len(p)) for rid, p in pages.items()
+    )
+    cached = getattr(index, "_qc_prep", None)
+    if cached and cached[0] == sig:
+        return cached[1]
+    rids = list(figures) + [rid for rid in pages if rid not in figures]
+    prep = Prep([_report_prep(rid, figures.get(rid), pages.get(rid)) for rid in rids])
+    index._qc_prep = (sig, prep)  # type: ignore[attr-defined]  # cache on the instance; keyed by content identity
+    return prep
+
+
+def _matches_any_unit(
+    prep: Prep, holding: list[ReportPrep], wanted: frozenset[str] | None, v: float, step: float
+) -> list[Fig]:
+    """`matches` for a number without a unit: figures of every dimension, listed dimension by dimension (in the
+    index's order of dimensions), each by value, as one query per dimension would list them."""
+    tol_bare = step / 2 * (1 + 1e-9) + 1e-12  # against figures without a unit: within the printed precision
+    # a bare integer stands for a measured figure only when printed exactly
+    tol_unit = 1e-9 * max(v, 1.0) if step >= 1 else tol_bare
+    hits: list[Fig] = []
+    for rp in holding:
+        for (bases, figs), tol in ((rp.by_dim.get("", ([], [])), tol_bare), (rp.with_unit, tol_unit)):
+            lo = bisect_left(bases, v - tol)
+            hi = bisect_right(bases, v + tol, lo)
+            if lo < hi:
+                hits.extend(figs[lo:hi] if wanted is None else [x for x in figs[lo:hi] if x.f.report in wanted])
+    if len(hits) > 1:
+        rank = prep.dim_rank
+        hits.sort(key=lambda x: (rank[x.unit.dim], x.base))  # stable: ties stay in index order
+    return hits
+
+
+def _page_lines(text: str) -> list[tuple[str, tuple[str, frozenset[int]]]]:
+    lines = [ln.strip() for ln in text.replace("\x00", "").split("\n") if ln.strip()]
+    out = [(ln, norm_cuts(ln)) for ln in lines]
+    out += [(a + " " + b, norm_cuts(a + " " + b)) for a, b in pairwise(lines)]
+    return out
+
+
+def matches(prep: Prep, value: float, step: float, unit: Unit, reports: Iterable[str] | None) -> list[Fig]:
+    """Figures equal to `value` within the printed precision (`step`), in compatible units."""
+    if reports is None:
+        holding, wanted = prep.reports, None
+    else:
+        holding, wanted = prep.scope(reports)
+    if not holding:
+        return []
+    if prep.pure:  # the reports held are exactly the wanted ones
+        wanted = None
+    v = abs(value)
+    if not unit.dim:
+        return _matches_any_unit(prep, holding, wanted, v, step)
+    out: list[Fig] = []
+    for dim in (unit.dim, ""):
+        factor = unit.factor if dim else 1.0
+        tol = step * factor / 2 * (1 + 1e-9) + 1e-12
+        lo_v, hi_v = v * factor - tol, v * factor + tol
+        hits: list[Fig] = []
+        sources = 0
+        for rp in holding:
+            pair = rp.by_dim.get(dim)
+            if pair is None:
+                continue
+            bases, figs = pair
+            lo = bisect_left(bases, lo_v)
+            hi = bisect_right(bases, hi_v, lo)
+            if lo < hi:
+                hits.extend(figs[lo:hi] if wanted is None else [x for x in figs[lo:hi] if x.f.report in wanted])
+                sources += 1
+        if sources > 1:  # as one index-wide sorted table would list them: by value, ties in index order
+            hits.sort(key=lambda x: x.base)
+        if not dim and not countable(unit):
+            # A figure printed without a unit backs a number with one only where its column or table carries that
+            # very unit (`66GB/s` is no `66` in a Gbps column, `94 ms` no `94` in a seconds column).
+            hits = [x for x in hits if (lu := x.label_unit) is not None and lu.dim == unit.dim
+                    and abs(lu.factor - unit.factor) <= 1e-9 * unit.factor]  # fmt: skip
+        out.extend(hits)
+    return out
+
+
+_KNOWN = frozenset(aliases())
+_COUNTED = frozenset({"token", "requests"})
+
+
+def countable(unit: Unit) -> bool:
+    """Units that count things (`卡`, `nodes`, `tokens`): a bare figure of a count column is one of them."""
+    return unit.dim.startswith("count:") or unit.dim in _COUNTED
+
+
+_HEAD_PAREN = re.compile(r"[((\[]\s*([^()()\[\]]+?)\s*[))\]]\s*$")
+_HEAD_NOTE = re.compile(
+    r"(?:单位|unit|units|in)\s*[::]?\s*([A-Za-z%][A-Za-z%/]*|[\u3400-\u9fff]{1,2})\s*[))]?\s*$", re.I
+)
+_HEAD_SLASH = re.compile(r"(?<=[A-Za-z0-9\u3400-\u9fff])\s*/\s*([A-Za-z%][A-Za-z%/]*)\s*$")
+
+
+def known_unit(text: str) -> Unit | None:
+    """The unit `text` names when the unit table knows it (`MiB/s`, `ms/frame`, `倍`); None for other words."""
+    t = text.strip()
+    if not t:
+        return None
+    u = parse_unit(t)
+    if t in _KNOWN or t.lower() in _KNOWN or (u.dim and u.dim != u.name.lower()):
+        return u
+    return None
+
+
+def header_unit(label: str) -> Unit | None:
+    """The unit a column header or caption carries: `MiB/s`, `读带宽 (GB/s)`, `p50/ms`, `Detection (ms/frame)`."""
+    whole = known_unit(label)
+    if whole is not None:
+        return whole
+    m = _HEAD_PAREN.search(label)
+    if m and (u := known_unit(m.group(1))) is not None:
+        return u
+    m = _HEAD_NOTE.search(label)  # a caption's note: `(单位:ms)`, `单位:GB/s`, `unit: ms`, `in ms`
+    if m and (u := known_unit(m.group(1))) is not None:
+        return u
+    m = _HEAD_SLASH.search(label)
+    return known_unit(m.group(1)) if m else None
+
+
+_DEFINED = re.compile(r"[((]\s*([A-Z][A-Za-z0-9]{1,7})\s*[))]")
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9-]*|[\u3400-\u9fff]+")
+
+
+def report_aliases(pages: list[Page]) -> list[tuple[str, frozenset[str]]]:
+    """The abbreviations a report defines, each with its full name's context words: `ArrayBlockingQueue (ABQ)`,
+    `time to first token (TTFT)`, `首 token 延迟(TTFT)`. An English full name is the shortest run of words before
+    the parenthesis whose initials (and inner capitals) spell the abbreviation; a Chinese one the CJK run there."""
+    out: dict[str, frozenset[str]] = {}
+    for page in pages:
+        text = page.text
+        if "(" not in text and "(" not in text:
+            continue
+        for m in _DEFINED.finditer(text):
+            abbr = m.group(1)
+            if abbr.lower() in out or (not abbr.isupper() and not abbr[:-1].isupper()):
+                continue
+            before = _WORD.findall(text[max(0, m.start() - 80) : m.start()])
+            long = _spelled(before, abbr.rstrip("s"))
+            if long:
+                toks = context_tokens(long)
+                if toks and abbr.lower() not in toks:
+                    out[abbr.lower()] = toks
+    return list(out.items())
+
+
+def _spelled(words: list[str], abbr: str) -> str | None:
+    if words and "\u3400" <= words[-1][0] <= "\u9fff":  # 首 token 延迟(TTFT): the words since the last CJK-free gap
+        run: list[str] = []
+        for w in reversed(words[-4:]):
+            run.insert(0, w)
+            if len("".join(run)) >= 2 and "\u3400" <= run[0][0] <= "\u9fff" and len(run) > 1:
+                break
+        return " ".join(run) if len("".join(w for w in run if "\u3400" <= w[0] <= "\u9fff")) >= 2 else None
+    for k in range(1, min(len(abbr), len(words)) + 1):
+        cand = words[-k:]
+        initials = "".join(c for w in cand for i, c in enumerate(w) if i == 0 or c.isupper())
+        if initials.lower() == abbr.lower():
+            return " ".join(cand)
+    return None
+
+
+def _listed(f: Figure, raw_num: str) -> bool:
+    """The figure's number stands in a list or an identifier (`Option 2/3/4/5/7`, `batch=1/4/8/16`, `方案 3`): it
+    names a choice, it measures nothing."""
+    if f.unit or not raw_num:
+        return False
+    for text in (f.raw, f.quote):
+        if not text or ("/" not in text and not _CHOICE_WORD.search(text)):
+            continue
+        for m in re.finditer(rf"(?<![\d.]){re.escape(raw_num)}(?![\d.])", text):
+            a, b = m.start(), m.end()
+            if _IN_LIST.match(text, b) or _LIST_BEFORE.search(text, max(0, a - 12), a) or _CHOICE.search(text, 0, a):
+                return True
+    return False
+
+
+_IN_LIST = re.compile(r"\s*/\s*\d+(?:\s*/\s*\d+)+")  # 2/3/4: this one and two more after it
+_LIST_BEFORE = re.compile(r"\d+\s*/\s*(?:\d+\s*/\s*)*$")
+_CHOICE_WORD = re.compile(r"option|case|config|方案|选项|配置项?|编号", re.I)
+_CHOICE = re.compile(r"(?:option|case|config|方案|选项|编号)\s*#?\s*$", re.I)
+
+
+def labels_of(f: Figure, limit: int = 4) -> str:
+    labs = [lab for lab in f.labels if lab and lab != f.quote][:limit]
+    return ", ".join(labs)
+
+
+def source_of(x: Fig) -> Source:
+    f = x.f
+    return Source(report=f.report, figure=f.id, page=f.page, value=f.value, unit=x.unit.name, quote=f.quote or f.raw,
+                  version=f.version, page_label=f.page_label, labels=list(f.labels))  # fmt: skip
+
+
+def shown(x: Fig) -> str:
+    """A figure as printed (`26.0%`, `29.8K token`, `7.53 s`), falling back to its value."""
+    raw = (x.f.raw or "").strip()
+    if not raw or not NUM_RE.search(raw):
+        return display(x.f.value, x.unit)
+    name = x.unit.name
+    if not name or name in raw or (name == "x" and re.search(r"[倍x×]", raw)):
+        return raw
+    if name == "x":
+        return raw + "×"
+    return raw + ("" if name == "%" else " ") + name
+
+
+def say(x: Fig) -> str:
+    labs = labels_of(x.f)
+    return f"{x.f.report} p.{x.f.page} says {shown(x)}" + (f" ({labs})" if labs else "")
