@@ -196,6 +196,11 @@ _EXACT = re.compile("|".join(re.escape(a) for a in sorted(_BY_ALIAS, key=len, re
 _FOLDABLE = sorted((a for a in _FOLD if len(a) >= 3 and a.isascii() and a[-1:].isalpha()), key=len, reverse=True)
 _FOLDED = re.compile("|".join(re.escape(a) for a in _FOLDABLE), re.IGNORECASE)
 _ASCII_ALNUM = re.compile(r"[A-Za-z0-9_]")
+_REPEATED = re.compile(
+    r"\b(?:test(?:ed)?|runs?|ran|repeat(?:ed)?|execut(?:e|ed)|measur(?:e|ed)|iterat(?:e|ed)|loop(?:ed)?|call(?:ed)?"
+    r"|invok(?:e|ed)|tried|performed|sampled)\b(?:\s+[A-Za-z]+){0,2}\s+[\d.,]+\s*$",
+    re.IGNORECASE,
+)
 
 
 def canonical(text: str) -> str | None:
@@ -226,4 +231,7 @@ def unit_at(text: str, pos: int) -> tuple[str, int] | None:
     if i > pos and raw in ("x", "X", "A", "V"):  # `4 x 8`, `8 A100`: these letters count only when glued
         return None
     name = canonical(raw)
+    # "tested 10 times" counts repetitions; only "10 times faster", "10 times the …" is a multiple.
+    if name == "x" and raw.lower() == "times" and _REPEATED.search(text, max(0, pos - 80), pos):
+        return None
     return (name, end) if name else None

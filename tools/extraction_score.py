@@ -167,8 +167,9 @@ def load_one(path: Path) -> Expected:
 
 
 def fold(text: str) -> str:
-    """Case-insensitive, whitespace-folded form used for label containment."""
-    return re.sub(r"\s+", " ", text).strip().casefold()
+    """Case-insensitive form without white space, used for label containment: a label wrapped over two lines is
+    joined with or without a space (`1MB 顺序` + `大块读取`), and either must match."""
+    return re.sub(r"\s+", "", text).casefold()
 
 
 def same_unit(a: str, b: str) -> bool:
@@ -293,3 +294,22 @@ def plumber_figures(tables_by_page: Iterable[tuple[int, list[list[list[str | Non
                     unit = got[1] or header_unit(header[c]) or header_unit(key)
                     out.append(Fig(page, got[0], unit, (key, header[c]), "cell"))
     return out
+
+
+def clear_known_limits(expected: Expected, found: set[int]) -> list[int]:
+    """Drop from `expected`'s file the known limits that are found now (the ratchet's one way); return them.
+
+    Only whole `- {index: N, why: …}` lines are removed, so the file's comments and layout stay as written. A miss
+    is never added here: a new known limit needs its reason written by hand.
+    """
+    fixed = sorted(i for i in expected.known_limits if i in found)
+    if not fixed:
+        return []
+    drop = re.compile(r"^\s*-\s*\{\s*index:\s*(" + "|".join(map(str, fixed)) + r")\s*,.*\}\s*$")
+    lines = expected.path.read_text(encoding="utf-8").split("\n")
+    kept = [line for line in lines if not drop.match(line)]
+    assert len(lines) - len(kept) == len(fixed), f"{expected.path.name}: known_limits not one line each"
+    text = "\n".join(kept)
+    text = re.sub(r"^known_limits:\s*\n(?![ \t]*-)", "known_limits: []\n", text, flags=re.M)
+    expected.path.write_text(text, encoding="utf-8")
+    return fixed
