@@ -16,8 +16,6 @@ from qc.match import Verdict
 from qc.models import ALL_STATUSES, ERROR_STATUSES, OK_STATUSES, STRENGTHS, FileResult, NumberCheck, Source, TermCheck
 from qc.numbers import Quantity, extract
 from qc.prepare import header_unit, labels_of, matches, prepare, say, source_of
-from qc.prepare import matches as _matches  # noqa: F401  # the names tools/qc_accuracy.py imports
-from qc.prepare import prepare as _prepare  # noqa: F401
 from qc.scope import article_index, number_scope, require_known
 from qc.units import NONE, Unit, parse_unit
 
