@@ -278,9 +278,7 @@ PERIOD = re.compile(r"^\s*(?:FY\s*)?(?:19|20)\d{2}\s*[AEFHQ]?\d?\s*$", re.IGNORE
 class _Part:
     """What one picked group gives a section: its headline, list items and table."""
 
-    def __init__(
-        self, p: Pick, w: Lang, want: str, *, force_table: bool = False, avoid: Avoid = frozenset()
-    ) -> None:
+    def __init__(self, p: Pick, w: Lang, want: str, *, force_table: bool = False, avoid: Avoid = frozenset()) -> None:
         self.force_table = force_table
         self.pick = p
         self.headline = ""

@@ -165,7 +165,10 @@ def _table_group(rid: str, key: tuple[int, str], figs: list[Figure], position: i
             for lbl in f.labels:
                 label_rows[lbl].add(q)
     # The caption and each cell's section heading (a table may run on under the next heading) name no row.
-    structural = {caption, *(next((lb for lb in f.labels if HEADING.match(lb) and not CAPTION.match(lb)), "") for f in figs)}
+    structural = {
+        caption,
+        *(next((lb for lb in f.labels if HEADING.match(lb) and not CAPTION.match(lb)), "") for f in figs),
+    }
     rows: list[Row] = []
     for fs in by_row.values():
         own = [[lbl for lbl in f.labels if lbl not in structural and not NUMBERED_HEADING.match(lbl)] for f in fs]
