@@ -454,7 +454,9 @@ def write_offline(brief: Brief, index: EvidenceIndex, avoid: Avoid = frozenset()
                 intro.append(sentence(lead_text, [], w.lang))
         intro, items = _unique(intro, seen), _unique(items, seen)
         if not items and not tables and not any(numbers_in(s.text) for s in intro) and mine:
-            # Everything this question's figures say was said for an earlier question: show them as a table.
+            # Said for an earlier question: the rows this question names, one item each, else a table of them.
+            items = _unique([sentence(t, [p.group.report], w.lang) for p in mine for t in _asked(p, w, avoid)], seen)
+        if not items and not tables and not any(numbers_in(s.text) for s in intro) and mine:
             for p in mine:
                 fallback = _Part(p, w, asks[qi].extreme, force_table=True, avoid=avoid).table
                 if fallback is not None and _new_rows(typeset := _typeset(fallback, w), seen):
@@ -511,6 +513,21 @@ def _unique(sentences: list[Sentence], seen: set[str]) -> list[Sentence]:
             seen.add(key)
             out.append(s)
     return out
+
+
+def _asked(p: Pick, w: Lang, avoid: Avoid) -> list[str]:
+    """The rows a question names (`concurrency 32`) as list items: their comparison, else their asked columns."""
+    if not p.rows:
+        return []
+    rows = [p.group.rows[i] for i in p.rows]
+    names = {KEYSEP.join(r.keys) for r in rows}
+    out = [_comparison(c, w) for c in p.group.comparisons if c.row in names]
+    if not p.group.comparisons:
+        for r in rows:
+            keys, text = _names(KEYSEP.join(r.keys), w), _row_cells(r, p.columns[:ITEM_COLUMNS], w)
+            if keys and text:
+                out.append(w("row_prefix", row=keys) + text)
+    return [t for t in out[:ITEMS_PER_GROUP] if numbers_in(t) <= ITEM_NUMBERS and backed(t, avoid)]
 
 
 def _new_rows(table: Table, seen: set[str]) -> bool:
