@@ -39,6 +39,7 @@ def corpus_root(where: Path) -> CorpusRoot:
     for entry in registry["reports"]:
         target = where / "reports" / entry["file"]
         if not target.exists():
+            target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(CORPUS / entry["file"], target)
     shutil.copyfile(BRIEFS / "reports.yaml", where / "reports" / "reports.yaml")
     briefs = []

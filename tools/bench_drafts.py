@@ -120,20 +120,19 @@ def section(rows: list[dict[str, Any]]) -> str:
         "cited scope. `checked figures` are numbers QC verified or derived; `most numbers in a sentence` counts "
         "non-exempt numbers of one sentence, list item or table row.\n\n"
         f"The answering rule {rule}\n\n{table(rows)}\n\n"
-        "c3's errors are a QC gap, not the drafter's: QC reads `540 ms/frame` in a sentence as `540 ms` while the "
-        "store holds the figure in `ms/frame` (tests/test_draft_corpus.py marks it strict-xfail). c5 and c10 print "
-        "their figures only as unlabelled chart data, which no sentence can state in context; c7's and c13's tables "
+        "The drafter checks its own draft with the reviewer's QC and leaves out what QC cannot back. c5 and c10 "
+        "print their figures only as unlabelled chart data, and c18's FPS table reaches the store with neither column "
+        "header nor unit, which no sentence can state in context; c7's and c13's tables "
         "come out of the PDF parser with labels fused to values, so few of their figures meet the rule.\n"
     )
 
 
 def write(doc: Path, text: str) -> None:
-    old = doc.read_text(encoding="utf-8") if doc.exists() else "# Benchmarks\n"
-    i = old.find(HEADING)
-    if i >= 0:  # replace this section (it is the last one, or ends at the next `## `)
-        j = old.find("\n## ", i + len(HEADING))
-        old = old[:i].rstrip() + ("\n\n" + old[j + 1 :] if j >= 0 else "")
-    doc.write_text(old.rstrip() + "\n\n" + text, encoding="utf-8")
+    """Replace this tool's section of `doc`, leaving the other tools' sections alone."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from doc_sections import replace_section
+
+    replace_section(text, doc)
 
 
 def main(argv: list[str] | None = None) -> int:

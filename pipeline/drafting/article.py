@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,7 +12,7 @@ from evidence.fsutil import atomic_write
 from pipeline.brief import Brief
 from pipeline.config import ContentRoot
 from pipeline.drafting import fileformat
-from pipeline.drafting.offline import write_offline
+from pipeline.drafting.offline import ITEM_NUMBERS, Avoid, _plain, write_offline
 from pipeline.drafting.verdict import judge
 from pipeline.errors import DraftError
 from qc.draft import Draft, parse_draft
@@ -19,6 +20,7 @@ from qc.index import EvidenceIndex
 from qc.models import FileResult
 
 Echo = Callable[..., None]
+SELF_CHECKS = 4  # rounds of the offline drafter's own QC (each leaves out what the previous could not back)
 
 
 @dataclass
@@ -100,10 +102,22 @@ def draft_article(
 
     date, updated = fileformat.dates(old_text, path, max_bytes)
     if cfg.model == "offline":
-        content = write_offline(brief, index)
-        text = fileformat.render_draft(brief, content, drafter=cfg.model, inputs=inputs, date=date, updated=updated)
-        draft = parse_draft(text, path, max_bytes=max_bytes)
-        result = judge(draft, index, severity)
+        # The drafter's own QC, the reviewer's verdict: what it cannot back is left out and the draft written again.
+        avoid: Avoid = frozenset()
+        for _ in range(SELF_CHECKS):
+            content = write_offline(brief, index, avoid)
+            text = fileformat.render_draft(brief, content, drafter=cfg.model, inputs=inputs, date=date, updated=updated)
+            draft = parse_draft(text, path, max_bytes=max_bytes)
+            result = judge(draft, index, severity)
+            # A sentence QC reads with more numbers than a list item may state is left out too (reference density).
+            per_sentence: dict[tuple[str, str], list[str]] = defaultdict(list)
+            for n in result.numbers:
+                per_sentence[(n.field, n.sentence)].append(n.text)
+            dense = {(_plain(s), texts[0]) for (_, s), texts in per_sentence.items() if len(texts) > ITEM_NUMBERS}
+            found = avoid | dense | {(_plain(n.sentence), n.text) for n in result.errors()}
+            if found == avoid:
+                break
+            avoid = found
     else:
         from pipeline.drafting.llm import llm_draft  # LangChain is imported only when a model drafts
 

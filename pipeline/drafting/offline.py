@@ -132,7 +132,7 @@ def _comparison(c: Comparison, w: Lang, *, metric: str = "", with_change: bool =
 
 
 def _caption(g: Group) -> str:
-    caption = re.sub(r"^\s*(?:表|Table|Tab\.)\s*[A-Z]?[\d.-]*\s*[::.]?\s*", "", g.caption).strip()
+    caption = re.sub(r"^\s*(?:(?:表|Table|Tab\.)\s*[A-Z]?[\d.-]*\s*[::.]?|\d+(?:\.\d+)+)\s*", "", g.caption).strip()
     return caption or re.sub(r"^\s*[\d.]+\s*", "", g.section).strip()
 
 
@@ -246,6 +246,29 @@ def _row_cells(row: Row, cols: list[str], w: Lang) -> str:
     return w("list_joiner").join(parts)
 
 
+# --- what QC could not back -----------------------------------------------------------------------------------------
+
+# (a sentence as QC read it, the number in it QC could not back), from a previous round of this draft's own QC.
+Avoid = frozenset[tuple[str, str]]
+_PLAIN = re.compile(r"【[^】]*】|\[\s*source\s*:[^\]]*\]|[\s|*`" + KEEP[0] + KEEP[1] + r"]+")
+
+
+def _plain(text: str) -> str:
+    return _PLAIN.sub("", text)
+
+
+def backed(text: str, avoid: Avoid) -> bool:
+    """False if `text` holds a number QC could not back in an earlier round: the drafter then leaves it out."""
+    if not avoid or not text:
+        return True
+    mine = _plain(text)
+    for said, number in avoid:
+        num = _plain(number)
+        if said and (said in mine or (mine in said and num in mine)):
+            return False
+    return True
+
+
 # --- a section ------------------------------------------------------------------------------------------------------
 
 
@@ -255,7 +278,7 @@ PERIOD = re.compile(r"^\s*(?:FY\s*)?(?:19|20)\d{2}\s*[AEFHQ]?\d?\s*$", re.IGNORE
 class _Part:
     """What one picked group gives a section: its headline, list items and table."""
 
-    def __init__(self, p: Pick, w: Lang, want: str, *, force_table: bool = False) -> None:
+    def __init__(self, p: Pick, w: Lang, want: str, *, force_table: bool = False, avoid: Avoid = frozenset()) -> None:
         self.force_table = force_table
         self.pick = p
         self.headline = ""
@@ -268,7 +291,14 @@ class _Part:
             self._fact_table(p, w, want)
         elif g.facts:
             self.headline = _facts(g.facts, w)
-        self.items = [i for i in self.items if numbers_in(i) <= ITEM_NUMBERS]
+        self.items = [i for i in self.items if numbers_in(i) <= ITEM_NUMBERS and backed(i, avoid)]
+        if not backed(self.headline, avoid):
+            self.headline = ""
+        if self.table is not None:
+            self.table.rows = [r for r in self.table.rows if backed(" ".join(r), avoid)]
+            head = " ".join(self.table.columns)
+            if not self.table.rows or not backed(self.table.lead.text, avoid) or not backed(head, avoid):
+                self.table = None
         self.reports = [rid]
 
     def _comparisons(self, g: Group, w: Lang) -> None:
@@ -330,8 +360,20 @@ def _period_rows(p: Pick) -> list[Row]:
     return [p.group.rows[i] for i in p.rows] if p.rows else p.group.rows[:1]
 
 
+_PERIOD_KIND = {"A": ("实际", "actual"), "E": ("预测", "est."), "F": ("预测", "forecast")}
+
+
+def _period(col: str, w: Lang) -> str:
+    """`2024A` as a reader (and QC's date reader) reads it: `2024 (actual)`, `2026 年(预测)`."""
+    m = re.fullmatch(r"\s*(?:FY\s*)?((?:19|20)\d{2})\s*([AEF])\s*", col, re.IGNORECASE)
+    if not m:
+        return w.name(col)
+    zh, en = _PERIOD_KIND[m.group(2).upper()]
+    return f"{m.group(1)} 年({zh})" if w.lang == "zh" else f"{m.group(1)} ({en})"
+
+
 def _period_row(row: Row, periods: list[str], w: Lang) -> str:
-    values = [w("fact", label=w.name(col), value=_show(f, w)).strip() for col in periods if (f := _cell(row, col))]
+    values = [w("fact", label=_period(col, w), value=_show(f, w)).strip() for col in periods if (f := _cell(row, col))]
     return w("period_row", metric=_names(KEYSEP.join(row.keys), w), values=w("list_joiner").join(values))
 
 
@@ -366,8 +408,11 @@ def _fit(headlines: list[tuple[str, list[str]]], limit: int) -> list[tuple[str, 
     return out
 
 
-def write_offline(brief: Brief, index: EvidenceIndex) -> DraftSchema:
-    """The whole article from templates: every number a figure as printed or a change computed from one row."""
+def write_offline(brief: Brief, index: EvidenceIndex, avoid: Avoid = frozenset()) -> DraftSchema:
+    """The whole article from templates: every number a figure as printed or a change computed from one row.
+
+    `avoid` lists what QC could not back in an earlier round (`article.draft_article`): such text is left out.
+    """
     w = Lang(brief.lang)
     asks = asks_of(brief, index)
     picks = select(brief, index)
@@ -378,7 +423,7 @@ def write_offline(brief: Brief, index: EvidenceIndex) -> DraftSchema:
     seen: set[str] = set()
     for qi, (q, mine) in enumerate(zip(brief.questions, picks, strict=True)):
         mine = sorted(mine, key=lambda p: (confidential(p.group, index), -p.score, p.group.order))
-        parts = [_Part(p, w, asks[qi].extreme) for p in mine]
+        parts = [_Part(p, w, asks[qi].extreme, avoid=avoid) for p in mine]
         parts.sort(key=lambda pt: not pt.pick.group.comparisons)  # results before the setting they were measured in
         heads = [(pt.headline, pt.reports) for pt in parts if pt.headline]
         per_q.append(heads)
@@ -400,23 +445,28 @@ def write_offline(brief: Brief, index: EvidenceIndex) -> DraftSchema:
                     text = w("table_lead_cols", topic=topic, cols=cols)
                     table.lead = sentence(text, [pt.reports[0]], w.lang)
                 _unique([table.lead], seen)
-                tables.append(table)
+                if _new_rows(table, seen):
+                    tables.append(table)
         if items and lead:
             named = dict.fromkeys(t for pt in parts if pt.items and (t := _topic(pt.pick.group, w)))
             topics = w("list_joiner").join(list(named)[:2])
-            if topics:
-                intro.append(sentence(w("intro_list", topics=topics), [], w.lang))
+            if topics and backed(lead_text := w("intro_list", topics=topics), avoid):
+                intro.append(sentence(lead_text, [], w.lang))
         intro, items = _unique(intro, seen), _unique(items, seen)
         if not items and not tables and not any(numbers_in(s.text) for s in intro) and mine:
-            # Everything this question's figures say was said for an earlier question: show them as a table.
-            fallback = _Part(mine[0], w, asks[qi].extreme, force_table=True).table
-            if fallback is not None:
-                tables.append(_typeset(fallback, w))
+            # Said for an earlier question: the rows this question names, one item each, else a table of them.
+            items = _unique([sentence(t, [p.group.report], w.lang) for p in mine for t in _asked(p, w, avoid)], seen)
+        if not items and not tables and not any(numbers_in(s.text) for s in intro) and mine:
+            for p in mine:
+                fallback = _Part(p, w, asks[qi].extreme, force_table=True, avoid=avoid).table
+                if fallback is not None and _new_rows(typeset := _typeset(fallback, w), seen):
+                    tables.append(typeset)
+                    break
         if not intro and not items and not tables:  # the reports' headline figures, in a table
             for p in headlines(brief, index):
-                headline = _Part(p, w, "", force_table=True).table
-                if headline is not None and headline.rows:
-                    tables.append(_typeset(headline, w))
+                headline = _Part(p, w, "", force_table=True, avoid=avoid).table
+                if headline is not None and _new_rows(typeset := _typeset(headline, w), seen):
+                    tables.append(typeset)
                     break
         if not intro and not items and not tables:
             none = _unique([sentence(w("intro_none"), [], w.lang)], seen)
@@ -463,6 +513,33 @@ def _unique(sentences: list[Sentence], seen: set[str]) -> list[Sentence]:
             seen.add(key)
             out.append(s)
     return out
+
+
+def _asked(p: Pick, w: Lang, avoid: Avoid) -> list[str]:
+    """The rows a question names (`concurrency 32`) as list items: their comparison, else their asked columns."""
+    if not p.rows:
+        return []
+    rows = [p.group.rows[i] for i in p.rows]
+    names = {KEYSEP.join(r.keys) for r in rows}
+    out = [_comparison(c, w) for c in p.group.comparisons if c.row in names]
+    if not p.group.comparisons:
+        for r in rows:
+            keys, text = _names(KEYSEP.join(r.keys), w), _row_cells(r, p.columns[:ITEM_COLUMNS], w)
+            if keys and text:
+                out.append(w("row_prefix", row=keys) + text)
+    return [t for t in out[:ITEMS_PER_GROUP] if numbers_in(t) <= ITEM_NUMBERS and backed(t, avoid)]
+
+
+def _new_rows(table: Table, seen: set[str]) -> bool:
+    """Keep the rows no earlier table printed (a row shown twice is a repeated sentence); False if none is left."""
+    rows = []
+    for row in table.rows:
+        key = "\x1e" + "|".join(row)
+        if key not in seen:
+            seen.add(key)
+            rows.append(row)
+    table.rows = rows
+    return bool(rows)
 
 
 def _merge(reports: object) -> list[str]:

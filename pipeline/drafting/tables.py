@@ -19,6 +19,8 @@ NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?[KkMB万亿]?")
 QUALIFIER = re.compile(r"(约|≈|~|≥|≤|>|<|about|up to)\s*$", re.IGNORECASE)
 KEYSEP = "\x1f"
 LETTER = re.compile(r"[A-Za-z\u3400-\u9fff]")
+# A heading as office suites number it (`4. 测试结果`, `3.1 Multi-CPU`, `第1节 …`): it names the section, not a row.
+NUMBERED_HEADING = re.compile(r"^\s*(?:第\s*[\d一二三四五六七八九十]+\s*[节章]|\d+(?:\.\d+)*\.\s|\d+(?:\.\d+)+\s)")
 RUNNING = re.compile(r"^\s*(?:[一二三四五六七八九十]+、|(?:序号|No\.?|#)\s*\d+\s*$)", re.IGNORECASE)
 # Tables that describe the test bed (hardware, software, settings) answer no question about results.
 ENVIRONMENT = re.compile(
@@ -162,10 +164,14 @@ def _table_group(rid: str, key: tuple[int, str], figs: list[Figure], position: i
         for f in fs:
             for lbl in f.labels:
                 label_rows[lbl].add(q)
-    structural = {caption, section}
+    # The caption and each cell's section heading (a table may run on under the next heading) name no row.
+    structural = {
+        caption,
+        *(next((lb for lb in f.labels if HEADING.match(lb) and not CAPTION.match(lb)), "") for f in figs),
+    }
     rows: list[Row] = []
     for fs in by_row.values():
-        own = [[lbl for lbl in f.labels if lbl not in structural] for f in fs]
+        own = [[lbl for lbl in f.labels if lbl not in structural and not NUMBERED_HEADING.match(lbl)] for f in fs]
         if len(fs) > 1:  # within a row, the row's labels repeat on its cells and each column header is on one
             shared = list(dict.fromkeys(lbl for o in own for lbl in o if sum(lbl in x for x in own) > 1))
         else:  # a one-cell row: a label found on other rows too is the column header
@@ -179,6 +185,9 @@ def _table_group(rid: str, key: tuple[int, str], figs: list[Figure], position: i
         longest = max(own, key=len)  # a value cell lists the row's labels in their printed order
         keys = sorted(shared, key=lambda lbl: longest.index(lbl) if lbl in longest else len(longest))
         cells = [c for c in cells if not _is_key(c, keys)]
+        # A value neither a column header nor a unit names (`6` beside `168` in a headerless row) says nothing a
+        # reader can check: it is not stated.
+        cells = [c for c in cells if c.col or c.fig.unit]
         rows.append(Row(keys, cells))
     group = Group(rid, (page, position), caption, section, "")
     group.comparisons, group.facts = _compare(rows)
