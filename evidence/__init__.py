@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from evidence.lazy import exporter
 
 # The public API. Names load on first use (PEP 562), so `import evidence.errors` stays as cheap as it is: the
 # CLI's start-up budget has no room for pypdf or SQLite when a command needs neither.
@@ -48,7 +49,4 @@ if TYPE_CHECKING:
     from evidence.store import Store
 
 
-def __getattr__(name: str) -> Any:
-    if name in _EXPORTS:
-        return getattr(import_module(_EXPORTS[name]), name)
-    raise AttributeError(f"module 'evidence' has no attribute {name!r}")
+__getattr__ = exporter("evidence", _EXPORTS)

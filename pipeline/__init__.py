@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from evidence.lazy import exporter
 
 __version__ = "0.1.0"
 
@@ -48,7 +49,4 @@ if TYPE_CHECKING:
     from pipeline.scaffold import init_root
 
 
-def __getattr__(name: str) -> Any:
-    if name in _EXPORTS:
-        return getattr(import_module(_EXPORTS[name]), name)
-    raise AttributeError(f"module 'pipeline' has no attribute {name!r}")
+__getattr__ = exporter("pipeline", _EXPORTS)

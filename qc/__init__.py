@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from evidence.lazy import exporter
 
 # The public API, loaded on first use (PEP 562) so that importing one QC module never pulls in the others.
 _EXPORTS = {
@@ -50,7 +51,4 @@ if TYPE_CHECKING:
     from qc.review import Approval, approval_status, article_index, is_approved, snapshot
 
 
-def __getattr__(name: str) -> Any:
-    if name in _EXPORTS:
-        return getattr(import_module(_EXPORTS[name]), name)
-    raise AttributeError(f"module 'qc' has no attribute {name!r}")
+__getattr__ = exporter("qc", _EXPORTS)
