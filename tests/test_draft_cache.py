@@ -109,6 +109,25 @@ def test_redraft_backs_up_the_edit(example_root: Path, index: EvidenceIndex) -> 
     assert outcome.backup.read_text(encoding="utf-8") == edited
 
 
+def test_backups_within_one_second_never_overwrite_each_other(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import datetime as dt
+
+    from pipeline.drafting import fileformat
+
+    class _Frozen(dt.datetime):
+        @classmethod
+        def now(cls, tz: dt.tzinfo | None = None) -> _Frozen:
+            return cls(2026, 12, 1, 12, 0, 0)
+
+    monkeypatch.setattr(fileformat.dt, "datetime", _Frozen)
+    draft = tmp_path / "a.md"
+    kept = [fileformat.backup(draft, f"edit {n}\n", "machine draft\n") for n in range(4)]
+    assert len({p for p in kept if p}) == 4
+    assert [p.read_text(encoding="utf-8") for p in kept if p] == [f"edit {n}\n" for n in range(4)]
+    # The same text twice is kept once.
+    assert fileformat.backup(draft, "edit 2\n", "machine draft\n") == kept[2]
+
+
 def test_draft_records_its_hashes(example_root: Path, index: EvidenceIndex) -> None:
     _fresh(example_root)
     outcome = _run(example_root, index)

@@ -11,7 +11,7 @@ from typing import Any
 
 import yaml
 
-from evidence.errors import PublishError
+from evidence.errors import InputError, PublishError
 from evidence.fsutil import atomic_write, sha256_bytes
 from pipeline.brief import Brief, DrafterChoice
 from pipeline.config import ContentRoot, DrafterConfig
@@ -110,13 +110,20 @@ def dates(old_text: str | None, path: Path, max_bytes: int) -> tuple[dt.date, dt
 
 
 def backup(path: Path, old_text: str, new_text: str) -> Path | None:
+    """Keep the replaced draft beside it: `x.md.bak`, else a dated name; an existing backup is never overwritten."""
     if old_text == new_text:
         return None
-    backup = path.with_name(path.name + ".bak")
-    if backup.exists() and backup.read_text(encoding="utf-8", errors="replace") != old_text:
-        backup = path.with_name(f"{path.name}.{dt.datetime.now():%Y%m%d-%H%M%S}.bak")
-    atomic_write(backup, old_text)
-    return backup
+    stamp = f"{dt.datetime.now():%Y%m%d-%H%M%S}"
+    names = [f"{path.name}.bak", f"{path.name}.{stamp}.bak"]
+    names += (f"{path.name}.{stamp}-{n}.bak" for n in range(2, 1000))
+    for name in names:
+        candidate = path.with_name(name)
+        if not candidate.exists():
+            atomic_write(candidate, old_text)
+            return candidate
+        if candidate.is_file() and candidate.read_text(encoding="utf-8", errors="replace") == old_text:
+            return candidate  # this very text is kept already
+    raise InputError(f"{path}: too many backups named {path.name}.{stamp}*.bak; move some away")
 
 
 _END = "。.!?!?;;::"
