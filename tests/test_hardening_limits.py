@@ -173,3 +173,34 @@ def test_pdf_over_the_size_limit_through_publish_toml(example_root: Path) -> Non
     _limit(example_root, "max_pdf_bytes = 10000")
     r = _publish("evidence", "ingest", "--root", str(example_root))
     assert r.returncode == 2 and "-byte limit" in r.stderr, r.stdout + r.stderr
+
+
+def _bomb(path: Path, inflated: int) -> Path:
+    """A one-page PDF whose content stream is a few hundred KB that inflate to `inflated` bytes."""
+    import zlib
+
+    comp = zlib.compress(b"0 0 m\n" * (inflated // 6), 6)
+    objs = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
+        b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(comp) + comp + b"\nendstream",
+    ]
+    out, offsets = bytearray(b"%PDF-1.4\n"), []
+    for n, obj in enumerate(objs, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % n + obj + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
+    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer << /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
+    path.write_bytes(bytes(out))
+    return path
+
+
+def test_compression_bomb_is_named_as_such(tmp_path: Path) -> None:
+    bomb = _bomb(tmp_path / "bomb.pdf", 120_000_000)
+    assert bomb.stat().st_size < 1_000_000
+    with pytest.raises(LimitError, match="compression bomb") as e:
+        parse_pdf(bomb)
+    assert str(bomb) in str(e.value) and "scanned" not in str(e.value) and "corrupt" not in str(e.value)

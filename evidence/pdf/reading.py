@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from evidence.errors import EvidenceError
+from evidence.errors import EvidenceError, LimitError
 from evidence.models import Figure, IngestLimits, Page
 from evidence.pdf import speedups
 from evidence.pdf.layout import lines_of
@@ -122,7 +122,7 @@ def parse_pdf(
             return _parse(path, limits, sha, report_id, version, deadline, on_page)
     except _Timeout:
         raise EvidenceError(f"reading took longer than {limits.seconds_per_file:g} s; giving up", path=path) from None
-    except EvidenceError:
+    except (EvidenceError, LimitError):
         raise
     except RecursionError as e:
         raise EvidenceError("corrupt PDF (nesting too deep)", path=path) from e
@@ -130,6 +130,24 @@ def parse_pdf(
         raise EvidenceError(f"corrupt or truncated PDF: {type(e).__name__}: {e}", path=path) from e
     finally:
         pypdf_log.setLevel(level)
+
+
+def _refuse_bomb(page: Any, number: int, path: Path) -> None:
+    """pypdf reads a page whose stream inflates past its limit as empty: say it is a compression bomb, not a scan."""
+    from pypdf.errors import LimitReachedError
+
+    try:
+        contents = page.get_contents()
+        if contents is not None:
+            contents.get_data()
+    except LimitReachedError as e:
+        raise LimitError(
+            f"page {number}: a content stream inflates past pypdf's decompression limit (a compression bomb?); "
+            "refused",
+            path=path,
+        ) from e
+    except Exception:
+        return  # anything else wrong with the stream: the page is simply empty, as pypdf read it
 
 
 def _parse(
@@ -166,6 +184,8 @@ def _parse(
         label = labels[i] if has_labels and i < len(labels) else None
         text, runs = speedups.read_page(page, caches)
         plain = normalize(text)
+        if not plain.strip():
+            _refuse_bomb(page, number, path)
         text_chars += len(plain.strip())
         box = page.mediabox
         width, height = float(box.width), float(box.height)
