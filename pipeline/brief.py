@@ -10,9 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 
 from evidence.errors import InputError
 from evidence.yamlio import read_yaml, validate
-from qc.draft import citations
+from qc.draft import SLUG, citations
 
-SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,99}\Z")  # \Z, not $: `$` also matches before a trailing newline
 
 
 class DrafterChoice(BaseModel):

@@ -77,7 +77,17 @@ class Draft(BaseModel):
 
     @property
     def slug(self) -> str:
-        return self.meta.slug or Path(self.path).stem
+        """The name of the article's page and approval: `slug:` in the front matter, else the file's name."""
+        if self.meta.slug:
+            return self.meta.slug
+        stem = Path(self.path).stem
+        if not SLUG.fullmatch(stem):
+            raise InputError(
+                f"file name {stem!r} is no slug (lower-case letters, digits and dashes); rename the file or set "
+                "`slug:` in its front matter",
+                path=self.path,
+            )
+        return stem
 
 
 def split_front_matter(text: str, path: str) -> tuple[str, str, int]:

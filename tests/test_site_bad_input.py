@@ -111,3 +111,18 @@ def test_a_full_disk_names_the_path(example_root: Path, corpus: Path, monkeypatc
         build(root)
     assert e.value.exit_code == 2 and ".publish" in str(e.value) and "No space left" in str(e.value)
     assert not (root / "public").exists()  # nothing half-written
+
+
+def test_a_draft_whose_file_name_is_no_slug_is_refused_before_approval(example_root: Path) -> None:
+    """The one slug rule holds for approve as for the build: no approval is written for a page that can't exist."""
+    articles = example_root / "articles"
+    bad = articles / "KV Cache.md"
+    text = (articles / "kv-cache-ttft.md").read_text(encoding="utf-8").replace("slug: kv-cache-ttft\n", "")
+    assert "slug:" not in text.split("---")[1]
+    bad.write_text(text, encoding="utf-8")
+    before = sorted(p.name for p in (example_root / "approvals").iterdir())
+    r = _publish("approve", str(bad), "--reviewer", "x")
+    _one_error_line(r, "KV Cache.md")
+    assert "rename" in r.stderr
+    assert sorted(p.name for p in (example_root / "approvals").iterdir()) == before
+    _one_error_line(_publish("build", "--root", str(example_root)), "KV Cache.md")

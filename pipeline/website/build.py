@@ -439,7 +439,6 @@ def _full_build(
     t0: float,
     inputs: _Inputs,
 ) -> BuildSummary:
-    from pipeline.brief import SLUG
     from pipeline.website import article, pages, search
     from pipeline.website.contexts import ArticleLink, site_context
     from qc.draft import parse_draft, stray_citations
@@ -462,9 +461,7 @@ def _full_build(
             say(f"warning: {f.path}:{line}: {marker} is not a citation; write 【出处:…】 or [source: …]", err=True)
         items.append(_item(f.name, f.path, f.sha, draft))
     seen: dict[str, Path] = {}
-    for it in items:
-        if not SLUG.match(it.slug):
-            raise InputError(f"slug {it.slug!r} must be lower-case letters, digits and dashes", path=it.path)
+    for it in items:  # each slug was checked by Draft.slug, the one slug rule
         if it.slug in seen:
             raise InputError(f"slug {it.slug!r} is also used by {seen[it.slug].name}", path=it.path)
         seen[it.slug] = it.path
