@@ -206,3 +206,28 @@ def test_a_note_is_the_sections_explanatory_text_and_is_checked(tmp_path: Path) 
     assert first.text.startswith("Engines keep earlier turns' KV blocks") and first.reports == ["R2"]
     assert "[source" not in first.text  # the marker is the drafter's to place
     assert all(not s.text.startswith("Engines") for sec in content.sections[1:] for s in sec.intro)
+
+
+def test_english_labels_drop_the_chinese_half_of_a_bilingual_label() -> None:
+    from pipeline.drafting.lang import Lang
+
+    en = Lang("en")
+    assert en.label("待机功耗 Standby power") == "Standby power"
+    assert en.label("代表性结果 value") == "value"
+    assert en.label("合格 PASS ()") == "PASS"
+    assert en.label("完全没有英文") == "完全没有英文"  # nothing to fall back on: the printed label stays
+    assert Lang("zh").label("待机功耗 Standby power") == "待机功耗 Standby power"
+
+
+def test_a_cell_repeating_its_row_key_is_no_result() -> None:
+    from evidence.models import Figure
+    from pipeline.drafting.tables import Cell, _is_key
+
+    def cell(raw: str, value: float, unit: str) -> Cell:
+        fig = Figure(id="f", report="R", version=1, page=1, value=value, unit=unit, raw=raw, labels=[], quote="")
+        return Cell(fig, "value")
+
+    assert _is_key(cell("4KB", 4, "KB"), ["value 4KB", "batch 16"])
+    assert _is_key(cell("4 KB", 4, "KB"), ["value 4KB"])
+    assert not _is_key(cell("4KB", 4, "KB"), ["value 64KB"])
+    assert not _is_key(cell("139.86 MiB/s", 139.86, "MiB/s"), ["value 4KB", "batch 1"])

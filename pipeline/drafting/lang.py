@@ -14,6 +14,8 @@ from pipeline.resources import templates_dir
 
 PROMPTS = templates_dir() / "prompts"  # prompt templates, sentence templates and the glossary
 CJK = re.compile(r"[\u3400-\u9fff]")
+CJK_RUN = re.compile(r"[\u3400-\u9fff\u3000-\u303f\uff01-\uff0f\uff1a-\uff20]+")
+LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
 WORD = re.compile(r"[a-z0-9]+|[\u3400-\u9fff]+")
 RATIO_UNITS = frozenset({"x", "倍", "×"})
 KEEP = ("\x02", "\x03")  # brackets around report labels inside generated text (removed before output)
@@ -59,8 +61,12 @@ class Lang:
         for zh, en in self._glossary:
             if zh in text:
                 text = text.replace(zh, f" {en} ")
+        if CJK.search(text) and LATIN_WORD.search(CJK_RUN.sub(" ", text)):
+            # A bilingual label (`待机功耗 Standby power`) or one the glossary half translated: its English words.
+            text = CJK_RUN.sub(" ", text)
         text = re.sub(r"\s+", " ", text)
-        return re.sub(r"\s+([),.;:])", r"\1", re.sub(r"([(])\s+", r"\1", text)).strip()
+        text = re.sub(r"\(\s*\)|\[\s*\]", "", text)
+        return re.sub(r"\s+([),.;:])", r"\1", re.sub(r"([(])\s+", r"\1", text)).strip(" ,;:·-")
 
     def name(self, text: str) -> str:
         """A label for output; zh marks it so typesetting never changes its inside (verbatim terms stay verbatim)."""

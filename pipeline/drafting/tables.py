@@ -92,8 +92,13 @@ def _common(a: str, b: str) -> str:
 
 
 def _is_key(cell: Cell, keys: list[str]) -> bool:
+    """A cell that repeats its row's key (`4KB` in the row `value 4KB`): the condition of the row, not a result."""
     raw = cell.fig.raw.strip()
-    return not cell.fig.unit and any(raw in k.split() for k in keys)
+    if not cell.fig.unit:
+        return any(raw in k.split() for k in keys)
+    compact = re.escape(re.sub(r"\s+", "", raw))
+    tight = re.compile(rf"(?<![\d.]){compact}(?![\d.])", re.IGNORECASE)
+    return any(tight.search(re.sub(r"\s+", "", k)) for k in keys)
 
 
 def report_groups(index: EvidenceIndex, rid: str) -> list[Group]:
