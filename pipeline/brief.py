@@ -13,7 +13,6 @@ from evidence.yamlio import read_yaml, validate
 from qc.draft import SLUG, citations
 
 
-
 class DrafterChoice(BaseModel):
     """A brief's own drafter setting, overriding `publish.toml`'s."""
 

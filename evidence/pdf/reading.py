@@ -142,8 +142,7 @@ def _refuse_bomb(page: Any, number: int, path: Path) -> None:
             contents.get_data()
     except LimitReachedError as e:
         raise LimitError(
-            f"page {number}: a content stream inflates past pypdf's decompression limit (a compression bomb?); "
-            "refused",
+            f"page {number}: a content stream inflates past pypdf's decompression limit (a compression bomb?); refused",
             path=path,
         ) from e
     except Exception:
