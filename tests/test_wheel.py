@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -28,9 +29,16 @@ def _source_packages() -> set[str]:
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
+    # Built from a copy of the sources: setuptools leaves `build/` beside them, and a stale `build/lib` in the
+    # repository would put modules deleted since into the wheel.
+    src = tmp_path_factory.mktemp("src") / "proofpress"
+    skip = shutil.ignore_patterns(
+        ".git", ".venv", "build", "dist", "*.egg-info", "tests", "__pycache__", ".*cache", ".bench"
+    )
+    shutil.copytree(REPO, src, ignore=skip, symlinks=True)
     # No build isolation: the build backend is the pinned setuptools of the dev venv, so no network is needed.
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", str(out), str(REPO)],
+        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", str(out), str(src)],
         check=True,
         capture_output=True,
         cwd=out,

@@ -11,10 +11,7 @@ from typing import Any
 
 import yaml
 
-try:  # the product's one unit table (issue #17 moves it to evidence/); qc.units until then
-    from evidence.units import parse_unit  # type: ignore[import-not-found,unused-ignore]
-except ImportError:
-    from qc.units import parse_unit
+from evidence.units import parse_unit
 
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = REPO / "tests" / "corpus"
