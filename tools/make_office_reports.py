@@ -153,12 +153,15 @@ def _docx(report: dict[str, Any], path: Path) -> None:
                 doc.add_paragraph(item)
         elif "table" in block:
             t = block["table"]
-            doc.add_paragraph(t["caption"])
+            if t["caption"] and not t.get("caption_below"):
+                doc.add_paragraph(t["caption"])
             if t.get("unit_line"):
                 doc.add_paragraph(t["unit_line"])
             rows = _rows(t)
             ncol = len(t["header"][-1]) if len(t["header"]) == 1 else len(rows[0])
             table = doc.add_table(rows=0, cols=ncol)
+            if t.get("style"):  # Word's "Table Grid": the bordered table Insert → Table gives
+                table.style = doc.styles[t["style"]]
             table.autofit = not t.get("touching")
             mar = OxmlElement("w:tblCellMar")
             for side in ("left", "right"):
@@ -170,7 +173,7 @@ def _docx(report: dict[str, Any], path: Path) -> None:
             for header in t["header"]:
                 cells = table.add_row().cells
                 for n, c in enumerate(header):
-                    cells[n].text = _plain(c)
+                    cells[n].text = _text(c).replace("<br>", "\n")  # a line break inside the header cell
                 if t.get("repeat_header"):
                     tr_pr = table.rows[-1]._tr.get_or_add_trPr()
                     el = OxmlElement("w:tblHeader")
@@ -189,6 +192,8 @@ def _docx(report: dict[str, Any], path: Path) -> None:
                     w = Pt(6.2 * widths[n] + (10 if any(ord(ch) > 0x3000 for ch in _plain(t["header"][0][n])) else 0))
                     for cell in col.cells:
                         cell.width = w
+            if t["caption"] and t.get("caption_below"):
+                doc.add_paragraph(t["caption"])
     doc.core_properties.author = "Proofpress test corpus"
     doc.core_properties.created = __import__("datetime").datetime(2026, 1, 1)
     doc.save(str(path))
@@ -281,7 +286,8 @@ def _expected(report: dict[str, Any], pdf: Path) -> dict[str, Any]:
             here = _page_of(pages, [c for c in cells[keys:] if c], cursor)
             cursor = here - 1
             row_unit = next((m.group(1) for c in cells[:keys] if (m := _UNIT_IN.search(c))), "")
-            for c in range(keys):  # a numeric row key (`4KB`, batch `16`) is a figure too, named by its column
+            for c in range(keys if t.get("key_figures", True) else 0):
+                # A numeric row key (`4KB`, batch `16`) is a figure too, named by its column.
                 if re.fullmatch(r"[\d.,]+\s*[A-Za-z]*", cells[c]) and (got := _cell_value(cells[c])):
                     head = t["columns"][c]["labels"]
                     figures.append(
@@ -336,6 +342,10 @@ def main(argv: list[str] | None = None) -> int:
                 src.write_text(_html(report), encoding="utf-8")
             _print(src, pdf, via)
         expected = _expected(report, pdf)
+        old = EXPECTED / f"office__{name}.yaml"
+        if old.exists():  # the known limits are a human's notes: kept while their figure still exists
+            kept = yaml.safe_load(old.read_text(encoding="utf-8")).get("known_limits") or []
+            expected["known_limits"] = [k for k in kept if k["index"] < len(expected["figures"])]
         (EXPECTED / f"office__{name}.yaml").write_text(
             "# Written by tools/make_office_reports.py from tests/corpus/office/reports.yaml (what the document says);\n"
             "# pages located with poppler's pdftotext.\n"

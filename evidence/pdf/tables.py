@@ -213,6 +213,8 @@ def _caption(lines: list[Line], above: int, below: int, data: list[Line], header
     if not caption:
         for k in range(below, min(below + 3, len(lines))):
             t = lines[k].text
+            if is_heading(t):  # a caption past the next heading is the next section's table's
+                break
             unit = unit or table_unit(t)
             if is_caption(t):
                 caption = spaced_caption(t)
@@ -293,6 +295,7 @@ def _headers(header: list[Line], rows: list[Line], cols: list[list[float]]) -> l
     ncol = len(cols)
     out = [""] * ncol
     slots, align = _slots(rows, cols)
+    placed: list[tuple[Seg, int]] = []  # header cells put on one column, for the lines wrapped under them
     for k, hl in enumerate(header):
         groups = _groups(hl, header[k + 1 :], cols, slots)
         if groups is not None:
@@ -303,8 +306,21 @@ def _headers(header: list[Line], rows: list[Line], cols: list[list[float]]) -> l
         if _in_order(hl, cols):
             for n, seg in enumerate(hl.segs):
                 out[n] = (out[n] + " " + seg.text).strip()
+                placed.append((seg, n))
             continue
         for seg in hl.segs:
+            # A header cell wrapped onto this line (`Throughput` / `(GB/s)`) lines up with its first line: same
+            # left edge, right edge or centre as the cell placed above it.
+            under = {
+                n
+                for above, n in placed
+                if min(abs(seg.x0 - above.x0), abs(seg.x1 - above.x1), abs(seg.x0 + seg.x1 - above.x0 - above.x1) / 2)
+                < 0.3 * seg.size
+            }
+            if len(under) == 1:
+                (n,) = under
+                out[n] = (out[n] + " " + seg.text).strip()
+                continue
             overlaps = [min(b, seg.x1) - max(a, seg.x0) for a, b in slots]
             best = max(range(ncol), key=lambda n: overlaps[n])
             if overlaps[best] <= 0:
@@ -375,7 +391,8 @@ def _column_of(seg: Seg, cols: list[list[float]]) -> int:
 
 _KEY_HEADER = re.compile(
     r"序号|编号|档位|并发|批|batch|Batch|size|Size|case|Case|配置|场景|轮次|线程|threads|Threads|cores|Cores|"
-    r"clients|Clients|#|No\.|Index|index|ID|层数|layers|年份|Year|year|模型|Model|model|参数|Parameter"
+    r"clients|Clients|#|No\.|Index|index|ID|层数|layers|年份|Year|year|模型|Model|model|参数|Parameter|"
+    r"上下文|长度|[Cc]ontext|[Ll]ength|节点|[Nn]odes|队列深度|[Qq]ueue depth|iodepth|QD"
 )
 
 
@@ -557,7 +574,7 @@ def _key_columns(cells: list[list[str]], headers: list[str]) -> list[int]:
             break
         ints = all(re.fullmatch(r"\d+\s*(?:[KMG]i?B|B|K|k)?", v.strip()) for v in numeric)
         repeats = len(set(values)) < len(values)
-        if ints and (repeats or _KEY_HEADER.search(headers[c] or "")):
+        if ints and (repeats or _KEY_HEADER.search(headers[c] or "") or (c == 0 and _sweep(numeric))):
             keys.append(c)
             continue
         break
@@ -568,6 +585,18 @@ def _key_columns(cells: list[list[str]], headers: list[str]) -> list[int]:
         if values and sum(1 for v in values if number_cell(v)) < len(values) / 2:
             keys.append(c)
     return keys
+
+
+def _sweep(values: list[str]) -> bool:
+    """A parameter swept upward (`32K, 64K, 128K`, `1, 4, 16, 64`): the condition of each row, not a result."""
+    scale = {"": 1, "K": 1e3, "k": 1e3, "M": 1e6, "G": 1e9}
+    nums = []
+    for v in values:
+        m = re.fullmatch(r"(\d+)\s*([KMGk]?)(?:i?B)?", v.strip())
+        if not m:
+            return False
+        nums.append(int(m.group(1)) * scale[m.group(2)])
+    return len(nums) >= 3 and all(b > a for a, b in itertools.pairwise(nums))
 
 
 def _run_of(key_cols: list[int], c: int) -> list[int]:
