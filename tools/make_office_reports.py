@@ -137,11 +137,12 @@ def _docx(report: dict[str, Any], path: Path) -> None:
     from docx.shared import Pt
 
     doc = Document()
-    style = doc.styles["Normal"]
-    style.font.size = Pt(10)
-    font = CJK_FONT if report["lang"] == "zh" else "Liberation Sans"
-    style.font.name = font
-    style.element.rPr.rFonts.set(qn("w:eastAsia"), CJK_FONT)
+    if not report.get("default_style"):  # else Word's own Normal style, as a user who never changes it writes
+        style = doc.styles["Normal"]
+        style.font.size = Pt(10)
+        font = CJK_FONT if report["lang"] == "zh" else "Liberation Sans"
+        style.font.name = font
+        style.element.rPr.rFonts.set(qn("w:eastAsia"), CJK_FONT)
     doc.add_heading(report["title"], level=1)
     for block in report["blocks"]:
         if "h" in block:

@@ -136,6 +136,7 @@ def find_tables(lines: list[Line], page_width: float) -> list[Table]:
         while (
             j < len(lines)
             and _continuation(lines[j])
+            and _within_cells(lines[j], lines[last])
             and lines[last].y - lines[j].y < 1.3 * max(lines[j].size, min(lines[last].size, 2 * lines[j].size))
         ):
             j += 1
@@ -179,6 +180,12 @@ def continue_tables(tables: list[Table], ctx: PageContext) -> None:
             table.caption, table.unit = ctx.last_table[1], table.unit or ctx.last_table[2]
         if table.caption:
             ctx.last_table = (head, table.caption, table.unit)
+
+
+def _within_cells(line: Line, row: Line) -> bool:
+    """Each piece of `line` lies under one cell of `row` (a wrapped cell); a paragraph under the table runs across
+    several cells."""
+    return all(sum(1 for c in row.segs if min(c.x1, s.x1) - max(c.x0, s.x0) > 0) <= 1 for s in line.segs)
 
 
 def _continuation(line: Line) -> bool:
