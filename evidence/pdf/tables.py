@@ -104,7 +104,7 @@ def _ticks(segs: list[Seg]) -> bool:
 def _is_header(line: Line, page_width: float) -> bool:
     if len(line.segs) < 2 or any(s.x1 - s.x0 > 0.5 * page_width for s in line.segs):
         return False
-    if is_caption(line.text) or SENTENCE_END.search(line.text.rstrip("。.")):
+    if is_caption(line.text) or _sentence(line.text.rstrip("。.")):
         return False
     numeric = [s for s in line.segs if number_cell(s.text) and re.search(r"\d", s.text)]
     return all(re.fullmatch(r"(?:19|20)\d{2}[AEFHQ]?", s.text.strip()) for s in numeric)
@@ -129,6 +129,12 @@ def find_tables(lines: list[Line], page_width: float) -> list[Table]:
                 rows.append(j)
             elif not _continuation(lines[j]):
                 break
+            elif (
+                len(lines[j].segs) >= 3
+                and _is_header(lines[j], page_width)
+                and step > 1.8 * max(lines[rows[-1]].size, _pitch(lines, rows))
+            ):
+                break  # a header row after a gap starts the next table (two tables under one heading, no caption)
             j += 1
         # Lines after the last row belong to the table only when they sit right under it (a wrapped last cell).
         last = rows[-1]
@@ -139,35 +145,57 @@ def find_tables(lines: list[Line], page_width: float) -> list[Table]:
             and lines[last].y - lines[j].y < 1.3 * max(lines[j].size, min(lines[last].size, 2 * lines[j].size))
         ):
             j += 1
-        # A wrapped label of the first row may sit just above it (`480P 32*32` over `single face 395 493 0 890`).
+        # A wrapped label of the first row may sit just above it (`480P 32*32` over `single face 395 493 0 890`), and
+        # so may a row-group label one row pitch above it, in the label column (`1st` over `ACL/NEON 3.2593 …`).
+        pitch = lines[i].y - lines[i + 1].y if len(rows) > 1 and rows[1] == i + 1 else 0.0
         while i > 0 and i - 1 not in used and _continuation(lines[i - 1]) and len(lines[i - 1].segs) == 1:
-            if lines[i - 1].y - lines[i].y > 1.3 * lines[i].size or _is_header(lines[i - 1], page_width):
+            gap = lines[i - 1].y - lines[i].y
+            if _is_header(lines[i - 1], page_width) or gap > max(1.3 * lines[i].size, 1.15 * pitch):
+                break
+            if gap > 1.3 * lines[i].size and abs(lines[i - 1].segs[0].x0 - lines[i].segs[0].x0) > 0.5 * lines[i].size:
                 break
             i -= 1
         data = [lines[k] for k in range(i, j)]
         n_rows = sum(1 for k in range(i, j) if is_row(lines[k], page_width))
         # Header lines: right above the first row, several cells, no measured numbers; a multi-line header is tight.
+        # (Word pads bordered cells, so its header lines stand up to twice their size apart.) A header cell wrapped
+        # onto a line of its own under the others (`(ms) in 5 seconds`) is taken once a header line stands above it.
         header: list[Line] = []
+        pending: list[Line] = []
         k = i - 1
-        while k >= 0 and k not in used and len(header) < 3:
+        top = i - 1
+        while k >= 0 and k not in used and len(header) + len(pending) < 4:
             cand = lines[k]
-            below = header[0] if header else lines[i]
-            limit = 1.7 if header else 3.4
+            below = (pending or header or [lines[i]])[0]
+            limit = 2.0 if header or pending else 3.4
             if cand.y - below.y > limit * max(cand.size, below.size):
                 break
-            if is_caption(cand.text) or is_heading(cand.text) or SENTENCE_END.search(cand.text.rstrip("。.")):
+            if is_caption(cand.text) or is_heading(cand.text) or _sentence(cand.text.rstrip("。.")):
                 break
             if _is_header(cand, page_width) or (header and len(cand.text) < 40):
-                header.insert(0, cand)
+                header[0:0] = [cand, *pending]
+                pending = []
+                top = k - 1
+                k -= 1
+                continue
+            if len(cand.segs) == 1 and len(header) < 2 and _continuation(cand) and len(cand.text) < 40:
+                pending.insert(0, cand)
                 k -= 1
                 continue
             break
+        k = top
         if n_rows >= 2 or (n_rows >= 1 and header):
             caption, unit = _caption(lines, k, j, data, header)
             tables.append(Table(data, header, caption, unit))
             used.update(range(k + 1, j))
         i = j
     return tables
+
+
+def _pitch(lines: list[Line], rows: list[int]) -> float:
+    """The smallest step between consecutive data rows so far (0 with fewer than two)."""
+    steps = [lines[a].y - lines[b].y for a, b in itertools.pairwise(rows) if b == a + 1]
+    return min(steps, default=0.0)
 
 
 def continue_tables(tables: list[Table], ctx: PageContext) -> None:
@@ -181,6 +209,14 @@ def continue_tables(tables: list[Table], ctx: PageContext) -> None:
             ctx.last_table = (head, table.caption, table.unit)
 
 
+_ABBREV = re.compile(r"\b[A-Za-z]{1,4}\.(?=\s+\S)")
+
+
+def _sentence(text: str) -> bool:
+    """Sentence punctuation in a line, abbreviations aside (`Avg. Time`, `No. 3` end no sentence)."""
+    return bool(SENTENCE_END.search(_ABBREV.sub("", text)))
+
+
 def _continuation(line: Line) -> bool:
     """A wrapped row label, or a row without numbers, between table rows: short, no sentence, no `label:`."""
     t = line.text
@@ -188,7 +224,7 @@ def _continuation(line: Line) -> bool:
         len(t) <= 60
         and not is_caption(t)
         and not is_heading(t)
-        and not SENTENCE_END.search(t)
+        and not _sentence(t)
         and not re.search(r"[:：]", t)
         and not is_code(t)
         and not any(number_cell(s.text) and re.search(r"\d", s.text) for s in line.segs)
@@ -406,6 +442,11 @@ def table_figures(table: Table, page_width: float, heading: str) -> list[tuple[R
             # Under a one-row "table" of KPI cards the line below names each value's unit: `MiB/s, 1MB batch=4`.
             for n, text in enumerate(row):
                 footers[n] = (footers[n] + " " + text).strip()
+    sections = _sections(wrapped, cells, row_lines)
+    wrapped = [w for w in wrapped if w not in sections]
+    section_of: list[str] = []
+    for r in range(len(cells)):
+        section_of.append(next((text for pos, _y, text, _c in reversed(sections) if pos <= r), ""))
     # A wrapped label belongs to the nearer of the rows around it (the one below when it sits midway).
     labels_extra: dict[int, list[str]] = {}  # row → label texts, prefixed "0" (above the row) or "1" (below)
     # A label alone in a column that most rows leave empty names a group of rows (`随机读` centred over three).
@@ -463,7 +504,8 @@ def table_figures(table: Table, page_width: float, heading: str) -> list[tuple[R
             for k in group if not key else [k for k in group if k != c]:
                 if row[k]:
                     row_labels.append(f"{headers[k]} {row[k]}".strip() if number_cell(row[k]) else row[k])
-                    row_unit = row_unit or header_unit(row[k], loose=False)
+                    if (u := header_unit(row[k], loose=False)) and u not in COUNT_WORDS:
+                        row_unit = row_unit or u  # (`ACL/GPU` names a row, not a unit of its cells)
             if labels_extra.get(r):
                 above = [t[1:] for t in labels_extra[r] if t[0] == "0"]
                 below = [t[1:] for t in labels_extra[r] if t[0] == "1"]
@@ -480,10 +522,32 @@ def table_figures(table: Table, page_width: float, heading: str) -> list[tuple[R
                 if not unit and not key:
                     unit = row_unit or group_unit or table.unit or header_unit(heading, loose=False) or ""
                 if key:
-                    labels = [table.caption, headers[c], *row_labels, heading]
+                    labels = [table.caption, headers[c], section_of[r], *row_labels, heading]
                 else:
-                    labels = [table.caption, *row_labels, headers[c], heading]
+                    labels = [table.caption, section_of[r], *row_labels, headers[c], heading]
                 out.append((Raw(num.value, unit, num.raw, clean_labels(labels), quote, "cell"), ln))
+    return out
+
+
+def _sections(
+    wrapped: list[tuple[int, float, str, int]], cells: list[list[str]], row_lines: list[Line]
+) -> list[tuple[int, float, str, int]]:
+    """Row-group labels on rows of their own (`1st`, `Avg. Time` over rows that each name themselves): a label line
+    in the first column one full row pitch from the rows around it, in a table whose rows are padded (bordered Word
+    tables) so that a wrapped label line, at line spacing, is no such line. Each names the rows down to the next."""
+    steps = sorted(a.y - b.y for a, b in itertools.pairwise(row_lines))
+    if not steps:
+        return []
+    pitch = steps[len(steps) // 2]
+    out = []
+    for pos, y, text, col in wrapped:
+        if col != 0 or pos >= len(cells) or not cells[pos][0] or number_cell(text):
+            continue
+        size = row_lines[pos].size
+        below = y - row_lines[pos].y
+        above = row_lines[pos - 1].y - y if pos else float("inf")
+        if below > 1.3 * size and min(below, above) >= 0.85 * pitch and pitch > 1.3 * size:
+            out.append((pos, y, text, col))
     return out
 
 
