@@ -35,6 +35,7 @@ class PageContext:
     version: int
     heading: str = ""
     last_table: tuple[str, str, str | None] | None = None  # (header text, caption, unit) of the last captioned table
+    stated_unit: str | None = None  # `The data in the below tables are in the unit of second.`
 
 
 @dataclass
@@ -198,9 +199,32 @@ def _pitch(lines: list[Line], rows: list[int]) -> float:
     return min(steps, default=0.0)
 
 
-def continue_tables(tables: list[Table], ctx: PageContext) -> None:
+_STATED = re.compile(
+    r"\bin (?:the )?units? of ([A-Za-z]+)"
+    r"|\bunits? of (?:all )?(?:the )?(?:data|values|numbers|figures|results)\b[^.。]{0,60}?\b(?:is|are) (?:in )?([A-Za-z/]+)"
+    r"|(?:以下|下表|下列|本节)[^。]{0,30}?单位(?:为|是|均为)\s*([^\s，。,;；)）]+)"
+)
+
+
+def stated_unit(text: str) -> str | None:
+    """A unit the prose declares for the tables below it: `… are in the unit of second`, `以下数据单位均为毫秒`."""
+    m = _STATED.search(text)
+    return printed_unit(next(g for g in m.groups() if g)) if m else None
+
+
+def continue_tables(tables: list[Table], ctx: PageContext, lines: list[Line] | None = None) -> None:
     """A table without a caption under the same header as the last captioned one (on this page or the one before)
-    continues it: the header a word processor repeats after a page break. It takes that table's caption and unit."""
+    continues it: the header a word processor repeats after a page break. It takes that table's caption and unit.
+
+    A unit the prose declares for the tables below (`lines`, the page in reading order) is the unit of every later
+    table that prints none, on this page and the next ones, until another is declared."""
+    starts = {id(t.header[0] if t.header else t.lines[0]): t for t in tables}
+    for ln in lines or []:
+        if id(ln) in starts:
+            table = starts[id(ln)]
+            table.unit = table.unit or ctx.stated_unit
+        elif unit := stated_unit(ln.text):
+            ctx.stated_unit = unit
     for table in tables:
         head = re.sub(r"\s+", "", " ".join(ln.text for ln in table.header))
         if not table.caption and head and ctx.last_table is not None and ctx.last_table[0] == head:
@@ -534,21 +558,26 @@ def _sections(
 ) -> list[tuple[int, float, str, int]]:
     """Row-group labels on rows of their own (`1st`, `Avg. Time` over rows that each name themselves): a label line
     in the first column one full row pitch from the rows around it, in a table whose rows are padded (bordered Word
-    tables) so that a wrapped label line, at line spacing, is no such line. Each names the rows down to the next."""
+    tables) so that a wrapped label line, at line spacing, is no such line, or in a tight table two or more such
+    lines each over two rows or more (a wrapped label names one row). Each names the rows down to the next."""
     steps = sorted(a.y - b.y for a, b in itertools.pairwise(row_lines))
     if not steps:
         return []
     pitch = steps[len(steps) // 2]
-    out = []
+    lone = []
     for pos, y, text, col in wrapped:
         if col != 0 or pos >= len(cells) or not cells[pos][0] or number_cell(text):
             continue
-        size = row_lines[pos].size
         below = y - row_lines[pos].y
         above = row_lines[pos - 1].y - y if pos else float("inf")
-        if below > 1.3 * size and min(below, above) >= 0.85 * pitch and pitch > 1.3 * size:
-            out.append((pos, y, text, col))
-    return out
+        if min(below, above) >= 0.85 * pitch:
+            lone.append((pos, y, text, col))
+    positions = [pos for pos, *_ in lone] + [len(cells)]
+    spans = [b - a for a, b in itertools.pairwise(positions)]
+    if len(lone) >= 2 and min(spans) >= 2 and len({pos for pos, *_ in wrapped}) == len(wrapped):
+        return lone
+    padded = [(pos, y, t, c) for pos, y, t, c in lone if min(y - row_lines[pos].y, pitch) > 1.3 * row_lines[pos].size]
+    return padded
 
 
 def _row_groups(
