@@ -153,6 +153,8 @@ def find_tables(lines: list[Line], page_width: float) -> list[Table]:
             gap = lines[i - 1].y - lines[i].y
             if _is_header(lines[i - 1], page_width) or gap > max(1.3 * lines[i].size, 1.15 * pitch):
                 break
+            if _over_values(lines[i - 1], lines[i]):
+                break  # a header cell over the values (`FPS`, `(%)`), not a label of the row
             if gap > 1.3 * lines[i].size and abs(lines[i - 1].segs[0].x0 - lines[i].segs[0].x0) > 0.5 * lines[i].size:
                 break
             i -= 1
@@ -180,7 +182,11 @@ def find_tables(lines: list[Line], page_width: float) -> list[Table]:
                 k -= 1
                 continue
             if len(cand.segs) == 1 and len(header) < 2 and _continuation(cand) and len(cand.text) < 40:
-                pending.insert(0, cand)
+                if not header and not pending and _over_values(cand, lines[i]):
+                    header = [cand]  # the one header cell of a table whose label column has none (`FPS`)
+                    top = k - 1
+                else:
+                    pending.insert(0, cand)
                 k -= 1
                 continue
             break
@@ -191,6 +197,11 @@ def find_tables(lines: list[Line], page_width: float) -> list[Table]:
             used.update(range(k + 1, j))
         i = j
     return tables
+
+
+def _over_values(line: Line, row: Line) -> bool:
+    """A one-cell line standing wholly right of the row's label cell, over its values."""
+    return len(row.segs) > 1 and line.segs[0].x0 > row.segs[0].x1 and line.segs[0].x0 < row.segs[-1].x1
 
 
 def _pitch(lines: list[Line], rows: list[int]) -> float:
