@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from evidence.pdf.layout import SENTENCE_END, Line, Seg, is_caption, is_heading, spaced_caption
@@ -36,6 +36,7 @@ class PageContext:
     heading: str = ""
     last_table: tuple[str, str, str | None] | None = None  # (header text, caption, unit) of the last captioned table
     stated_unit: str | None = None  # `The data in the below tables are in the unit of second.`
+    tail: Table | None = None  # the table that ended the last page, which the next page may continue
 
 
 @dataclass
@@ -63,6 +64,8 @@ class Table:
     header: list[Line]
     caption: str
     unit: str | None
+    carried: list[Line] = field(default_factory=list)  # the header of the table this one continues (page before)
+    lone: bool = False  # one headerless row at the top of a page: a table only if it continues one
 
 
 def is_row(line: Line, page_width: float) -> bool:
@@ -155,7 +158,10 @@ def find_tables(lines: list[Line], page_width: float) -> list[Table]:
                 break
             if _over_values(lines[i - 1], lines[i]):
                 break  # a header cell over the values (`FPS`, `(%)`), not a label of the row
-            if gap > 1.3 * lines[i].size and abs(lines[i - 1].segs[0].x0 - lines[i].segs[0].x0) > 0.5 * lines[i].size:
+            label, first = lines[i - 1].segs[0], lines[i].segs
+            if gap > 1.3 * lines[i].size and (
+                abs(label.x0 - first[0].x0) > 0.5 * lines[i].size or len(first) < 2 or label.x1 > first[1].x0
+            ):
                 break
             i -= 1
         data = [lines[k] for k in range(i, j)]
@@ -170,7 +176,7 @@ def find_tables(lines: list[Line], page_width: float) -> list[Table]:
         while k >= 0 and k not in used and len(header) + len(pending) < 4:
             cand = lines[k]
             below = (pending or header or [lines[i]])[0]
-            limit = 2.0 if header or pending else 3.4
+            limit = (2.0 if len(cand.segs) > 1 else 1.7) if header or pending else 3.4
             if cand.y - below.y > limit * max(cand.size, below.size):
                 break
             if is_caption(cand.text) or is_heading(cand.text) or _sentence(cand.text.rstrip("。.")):
@@ -191,9 +197,9 @@ def find_tables(lines: list[Line], page_width: float) -> list[Table]:
                 continue
             break
         k = top
-        if n_rows >= 2 or (n_rows >= 1 and header):
+        if n_rows >= 2 or (n_rows >= 1 and (header or i == 0)):
             caption, unit = _caption(lines, k, j, data, header)
-            tables.append(Table(data, header, caption, unit))
+            tables.append(Table(data, header, caption, unit, lone=n_rows < 2 and not header))
             used.update(range(k + 1, j))
         i = j
     return tables
@@ -208,6 +214,37 @@ def _pitch(lines: list[Line], rows: list[int]) -> float:
     """The smallest step between consecutive data rows so far (0 with fewer than two)."""
     steps = [lines[a].y - lines[b].y for a, b in itertools.pairwise(rows) if b == a + 1]
     return min(steps, default=0.0)
+
+
+_FOLIO = re.compile(r"^\s*(?:[-–]\s*)?\d{1,4}(?:\s*/\s*\d{1,4})?(?:\s*[-–])?\s*$|^\s*(?:Page|第)\s*\d+")
+
+
+def _carry(prev: Table, table: Table) -> None:
+    """A headerless table at the top of a page whose cells stand in the columns of the table that ended the page
+    before continues it (Word repeats no header unless told to): it takes that table's header, caption and unit."""
+    header = prev.header or prev.carried
+    if not header:
+        return
+    old_rows = [ln for ln in prev.lines if len(ln.segs) >= 2]
+    new_rows = [ln for ln in table.lines if len(ln.segs) >= 2]
+    if not new_rows:
+        return
+    if old_rows:
+        cols = _columns(old_rows)
+    else:  # only the header: its cells stand over the values, the row labels left of them
+        first = min(sg.x0 for r in new_rows for sg in r.segs)
+        cols = [[first, header[-1].segs[0].x0 - 1], *([sg.x0, sg.x1] for sg in header[-1].segs)]
+    for row in new_rows:
+        if len(row.segs) > len(cols):
+            return
+        for sg in row.segs:
+            if not any(min(b, sg.x1) - max(a, sg.x0) > -0.3 * sg.size for a, b in cols):
+                return
+    if max(len(r.segs) for r in new_rows) < len(cols) - 1:
+        return
+    table.carried = header
+    table.caption = table.caption or prev.caption
+    table.unit = table.unit or prev.unit
 
 
 _STATED = re.compile(
@@ -229,6 +266,13 @@ def continue_tables(tables: list[Table], ctx: PageContext, lines: list[Line] | N
 
     A unit the prose declares for the tables below (`lines`, the page in reading order) is the unit of every later
     table that prints none, on this page and the next ones, until another is declared."""
+    if tables and lines and ctx.tail is not None and tables[0].lines[0] is lines[0] and not tables[0].header:
+        _carry(ctx.tail, tables[0])
+    tables[:] = [t for t in tables if not t.lone or t.carried]
+    content = [ln for ln in lines or [] if not _FOLIO.match(ln.text)]
+    ctx.tail = tables[-1] if tables and content and tables[-1].lines[-1] is content[-1] else None
+    if content and ctx.tail is None and len(content[-1].segs) >= 2 and _is_header(content[-1], float("inf")):
+        ctx.tail = Table([], [content[-1]], "", None)  # a header the page break parted from its rows
     starts = {id(t.header[0] if t.header else t.lines[0]): t for t in tables}
     for ln in lines or []:
         if id(ln) in starts:
@@ -458,7 +502,7 @@ def table_figures(table: Table, page_width: float, heading: str) -> list[tuple[R
     if left:
         cols.insert(0, [min(sg.x0 for sg in left), max(sg.x1 for sg in left)])
     ncol = len(cols)
-    headers = _headers(table.header, data_rows, cols)
+    headers = _headers(table.header or table.carried, data_rows, cols)
     cells: list[list[str]] = []
     row_lines: list[Line] = []
     wrapped: list[tuple[int, float, str, int]] = []  # (rows seen so far, y, text, column) of label lines between rows
