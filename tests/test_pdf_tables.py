@@ -27,7 +27,9 @@ def _ctx() -> PageContext:
 
 
 def _find(figs: list[Raw], value: float, *labels: str) -> Raw:
-    hits = [f for f in figs if f.kind == "cell" and f.value == value and all(lb in " | ".join(f.labels) for lb in labels)]
+    hits = [
+        f for f in figs if f.kind == "cell" and f.value == value and all(lb in " | ".join(f.labels) for lb in labels)
+    ]
     assert len(hits) == 1, (value, labels, [(f.value, f.unit, f.labels) for f in figs if f.value == value])
     return hits[0]
 
