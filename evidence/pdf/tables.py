@@ -136,7 +136,8 @@ def find_tables(lines: list[Line], page_width: float) -> list[Table]:
             elif (
                 len(lines[j].segs) >= 3
                 and _is_header(lines[j], page_width)
-                and step > 1.8 * max(lines[rows[-1]].size, _pitch(lines, rows))
+                and j > i + 1
+                and step > 1.8 * max(lines[rows[-1]].size, _pitch(lines, i, j))
             ):
                 break  # a header row after a gap starts the next table (two tables under one heading, no caption)
             j += 1
@@ -210,10 +211,9 @@ def _over_values(line: Line, row: Line) -> bool:
     return len(row.segs) > 1 and line.segs[0].x0 > row.segs[0].x1 and line.segs[0].x0 < row.segs[-1].x1
 
 
-def _pitch(lines: list[Line], rows: list[int]) -> float:
-    """The smallest step between consecutive data rows so far (0 with fewer than two)."""
-    steps = [lines[a].y - lines[b].y for a, b in itertools.pairwise(rows) if b == a + 1]
-    return min(steps, default=0.0)
+def _pitch(lines: list[Line], start: int, end: int) -> float:
+    """The smallest step between consecutive lines of the table so far (0 with fewer than two)."""
+    return min((lines[k - 1].y - lines[k].y for k in range(start + 1, end)), default=0.0)
 
 
 _FOLIO = re.compile(r"^\s*(?:[-–]\s*)?\d{1,4}(?:\s*/\s*\d{1,4})?(?:\s*[-–])?\s*$|^\s*(?:Page|第)\s*\d+")
