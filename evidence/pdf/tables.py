@@ -129,6 +129,8 @@ def find_tables(lines: list[Line], page_width: float) -> list[Table]:
             step = lines[j - 1].y - lines[j].y
             if step > 3.3 * max(lines[j].size, lines[j - 1].size) or step < -0.5 * lines[j].size:
                 break  # a gap, or the jump to the top of the next column
+            if lines[j].size > 1.4 * lines[i].size:
+                break  # a heading in a larger type (`3.1.2 4X A53 CPU performance`), however many numbers it holds
             if is_row(lines[j], page_width):
                 rows.append(j)
             elif not _continuation(lines[j]):
