@@ -249,6 +249,8 @@ class _Scanner:
         c2 = t[s - 2] if s > 1 else ""
         if c1.isascii() and (c1.isalpha() or c1 == "_"):
             return self.ident(s, m.end())
+        if c1 == "@" and c2.isascii() and c2.isalnum():  # `A53@1.42GHz` names a core, as the evidence reads it
+            return self.ident(s, m.end())
         if c1 == "." and c2.isdigit():
             return None
         if c1 == "-" and c2.isascii() and c2.isalnum():  # DeepSeek-32B is a model size; Llama-3 a name

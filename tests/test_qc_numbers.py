@@ -109,6 +109,7 @@ def test_approximations_and_bounds(text: str, shown: str, approx: bool, bound: s
         ("全机 TP4×2", ["TP4×2"]),
         ("见表 4-1", ["4-1"]),
         ("Qwen2.5 and v1.2.3 at 10.0.0.1", ["Qwen2.5", "v1.2.3", "10.0.0.1"]),
+        ("On CPU1 A53@1.42GHz 480P", ["CPU1", "A53", "1.42GHz", "480P"]),  # a core's name, as the evidence reads it
     ],
 )
 def test_identifiers_are_exempt(text: str, ids: list[str]) -> None:

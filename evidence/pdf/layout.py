@@ -61,12 +61,13 @@ def lines_of(runs: list[tuple[float, float, float, float, str]]) -> list[Line]:
     items.sort(key=lambda r: (-r[2], r[0]))
     lines: list[Line] = []
     for x0, x1, y, size, text in items:
-        line = next((ln for ln in reversed(lines[-3:]) if abs(ln.y - y) <= 0.45 * min(ln.size, size)), None)
+        line = next((ln for ln in reversed(lines[-3:]) if _same_line(ln, y, size, x0, x1)), None)
         if line is None:
             line = Line(y, size)
             lines.append(line)
         line.segs.append(Seg(x0, x1, text, size))
-        line.size = max(line.size, size)
+        if size > line.size:
+            line.y, line.size = y, size  # a line stands where its body text does, not where a superscript does
     for line in lines:
         line.segs.sort(key=lambda s: s.x0)
         # Printed spaces matter only where two runs sit close enough to be merged.
@@ -89,6 +90,17 @@ def lines_of(runs: list[tuple[float, float, float, float, str]]) -> list[Line]:
         line.segs = [s for s in merged if s.text.strip()]
     lines.sort(key=lambda ln: -ln.y)
     return [ln for ln in lines if ln.segs]
+
+
+def _same_line(line: Line, y: float, size: float, x0: float, x1: float) -> bool:
+    """A run at this height joins the line; a smaller run raised or lowered by up to half the line's size is a
+    superscript or subscript of it when it touches one of its runs (`1` + raised `st`, `m` + `2`)."""
+    if abs(line.y - y) <= 0.45 * min(line.size, size):
+        return True
+    small, big = min(size, line.size), max(size, line.size)
+    if small > 0.8 * big or abs(line.y - y) > 0.5 * big:
+        return False
+    return any(s.x0 - 0.2 * big <= x1 and x0 <= s.x1 + 0.2 * big for s in line.segs)
 
 
 def _unspaced_gap(prev: Seg, seg: Seg, spaces: list[tuple[float, float]]) -> bool:

@@ -119,7 +119,7 @@ def page_figures(plain: str, lines: list[Line], page_width: float, page_height: 
             heading_at[i] = ln.text.strip()
     position = {id(ln): i for i, ln in enumerate(body)}
     plain_tokens = Counter(_token(n.raw) for n in find_numbers(plain, keep_years=True, bytes_ok=True))
-    continue_tables(tables, ctx)
+    continue_tables(tables, ctx, body)
     for table in tables:
         top = position[id(table.header[0] if table.header else table.lines[0])]
         heading = next((heading_at[i] for i in sorted(heading_at, reverse=True) if i < top), None) or ctx.heading

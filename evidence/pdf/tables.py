@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from evidence.pdf.layout import SENTENCE_END, Line, Seg, is_caption, is_heading, spaced_caption
@@ -35,6 +35,8 @@ class PageContext:
     version: int
     heading: str = ""
     last_table: tuple[str, str, str | None] | None = None  # (header text, caption, unit) of the last captioned table
+    stated_unit: str | None = None  # `The data in the below tables are in the unit of second.`
+    tail: Table | None = None  # the table that ended the last page, which the next page may continue
 
 
 @dataclass
@@ -62,6 +64,8 @@ class Table:
     header: list[Line]
     caption: str
     unit: str | None
+    carried: list[Line] = field(default_factory=list)  # the header of the table this one continues (page before)
+    lone: bool = False  # one headerless row at the top of a page: a table only if it continues one
 
 
 def is_row(line: Line, page_width: float) -> bool:
@@ -104,7 +108,7 @@ def _ticks(segs: list[Seg]) -> bool:
 def _is_header(line: Line, page_width: float) -> bool:
     if len(line.segs) < 2 or any(s.x1 - s.x0 > 0.5 * page_width for s in line.segs):
         return False
-    if is_caption(line.text) or SENTENCE_END.search(line.text.rstrip("。.")):
+    if is_caption(line.text) or _sentence(line.text.rstrip("。.")):
         return False
     numeric = [s for s in line.segs if number_cell(s.text) and re.search(r"\d", s.text)]
     return all(re.fullmatch(r"(?:19|20)\d{2}[AEFHQ]?", s.text.strip()) for s in numeric)
@@ -125,10 +129,19 @@ def find_tables(lines: list[Line], page_width: float) -> list[Table]:
             step = lines[j - 1].y - lines[j].y
             if step > 3.3 * max(lines[j].size, lines[j - 1].size) or step < -0.5 * lines[j].size:
                 break  # a gap, or the jump to the top of the next column
+            if lines[j].size > 1.4 * lines[i].size:
+                break  # a heading in a larger type (`3.1.2 4X A53 CPU performance`), however many numbers it holds
             if is_row(lines[j], page_width):
                 rows.append(j)
             elif not _continuation(lines[j]):
                 break
+            elif (
+                len(lines[j].segs) >= 3
+                and _is_header(lines[j], page_width)
+                and j > i + 1
+                and step > 1.8 * max(lines[rows[-1]].size, _pitch(lines, i, j))
+            ):
+                break  # a header row after a gap starts the next table (two tables under one heading, no caption)
             j += 1
         # Lines after the last row belong to the table only when they sit right under it (a wrapped last cell).
         last = rows[-1]
@@ -140,40 +153,136 @@ def find_tables(lines: list[Line], page_width: float) -> list[Table]:
             and lines[last].y - lines[j].y < 1.3 * max(lines[j].size, min(lines[last].size, 2 * lines[j].size))
         ):
             j += 1
-        # A wrapped label of the first row may sit just above it (`480P 32*32` over `single face 395 493 0 890`).
+        # A wrapped label of the first row may sit just above it (`480P 32*32` over `single face 395 493 0 890`), and
+        # so may a row-group label one row pitch above it, in the label column (`1st` over `ACL/NEON 3.2593 …`).
+        pitch = lines[i].y - lines[i + 1].y if len(rows) > 1 and rows[1] == i + 1 else 0.0
         while i > 0 and i - 1 not in used and _continuation(lines[i - 1]) and len(lines[i - 1].segs) == 1:
-            if lines[i - 1].y - lines[i].y > 1.3 * lines[i].size or _is_header(lines[i - 1], page_width):
+            gap = lines[i - 1].y - lines[i].y
+            if _is_header(lines[i - 1], page_width) or gap > max(1.3 * lines[i].size, 1.15 * pitch):
+                break
+            if _over_values(lines[i - 1], lines[i]):
+                break  # a header cell over the values (`FPS`, `(%)`), not a label of the row
+            label, first = lines[i - 1].segs[0], lines[i].segs
+            if gap > 1.3 * lines[i].size and (
+                abs(label.x0 - first[0].x0) > 0.5 * lines[i].size or len(first) < 2 or label.x1 > first[1].x0
+            ):
                 break
             i -= 1
         data = [lines[k] for k in range(i, j)]
         n_rows = sum(1 for k in range(i, j) if is_row(lines[k], page_width))
         # Header lines: right above the first row, several cells, no measured numbers; a multi-line header is tight.
+        # (Word pads bordered cells, so its header lines stand up to twice their size apart.) A header cell wrapped
+        # onto a line of its own under the others (`(ms) in 5 seconds`) is taken once a header line stands above it.
         header: list[Line] = []
+        pending: list[Line] = []
         k = i - 1
-        while k >= 0 and k not in used and len(header) < 3:
+        top = i - 1
+        while k >= 0 and k not in used and len(header) + len(pending) < 4:
             cand = lines[k]
-            below = header[0] if header else lines[i]
-            limit = 1.7 if header else 3.4
+            below = (pending or header or [lines[i]])[0]
+            limit = (2.0 if len(cand.segs) > 1 else 1.7) if header or pending else 3.4
             if cand.y - below.y > limit * max(cand.size, below.size):
                 break
-            if is_caption(cand.text) or is_heading(cand.text) or SENTENCE_END.search(cand.text.rstrip("。.")):
+            if is_caption(cand.text) or is_heading(cand.text) or _sentence(cand.text.rstrip("。.")):
                 break
             if _is_header(cand, page_width) or (header and len(cand.text) < 40):
-                header.insert(0, cand)
+                header[0:0] = [cand, *pending]
+                pending = []
+                top = k - 1
+                k -= 1
+                continue
+            if len(cand.segs) == 1 and len(header) < 2 and _continuation(cand) and len(cand.text) < 40:
+                if not header and not pending and _over_values(cand, lines[i]):
+                    header = [cand]  # the one header cell of a table whose label column has none (`FPS`)
+                    top = k - 1
+                else:
+                    pending.insert(0, cand)
                 k -= 1
                 continue
             break
-        if n_rows >= 2 or (n_rows >= 1 and header):
+        k = top
+        if n_rows >= 2 or (n_rows >= 1 and (header or i == 0)):
             caption, unit = _caption(lines, k, j, data, header)
-            tables.append(Table(data, header, caption, unit))
+            tables.append(Table(data, header, caption, unit, lone=n_rows < 2 and not header))
             used.update(range(k + 1, j))
         i = j
     return tables
 
 
-def continue_tables(tables: list[Table], ctx: PageContext) -> None:
+def _over_values(line: Line, row: Line) -> bool:
+    """A one-cell line standing wholly right of the row's label cell, over its values."""
+    return len(row.segs) > 1 and line.segs[0].x0 > row.segs[0].x1 and line.segs[0].x0 < row.segs[-1].x1
+
+
+def _pitch(lines: list[Line], start: int, end: int) -> float:
+    """The smallest step between consecutive lines of the table so far (0 with fewer than two)."""
+    return min((lines[k - 1].y - lines[k].y for k in range(start + 1, end)), default=0.0)
+
+
+_FOLIO = re.compile(r"^\s*(?:[-–]\s*)?\d{1,4}(?:\s*/\s*\d{1,4})?(?:\s*[-–])?\s*$|^\s*(?:Page|第)\s*\d+")
+
+
+def _carry(prev: Table, table: Table) -> None:
+    """A headerless table at the top of a page whose cells stand in the columns of the table that ended the page
+    before continues it (Word repeats no header unless told to): it takes that table's header, caption and unit."""
+    header = prev.header or prev.carried
+    if not header:
+        return
+    old_rows = [ln for ln in prev.lines if len(ln.segs) >= 2]
+    new_rows = [ln for ln in table.lines if len(ln.segs) >= 2]
+    if not new_rows:
+        return
+    if old_rows:
+        cols = _columns(old_rows)
+    else:  # only the header: its cells stand over the values, the row labels left of them
+        first = min(sg.x0 for r in new_rows for sg in r.segs)
+        cols = [[first, header[-1].segs[0].x0 - 1], *([sg.x0, sg.x1] for sg in header[-1].segs)]
+    for row in new_rows:
+        if len(row.segs) > len(cols):
+            return
+        for sg in row.segs:
+            if not any(min(b, sg.x1) - max(a, sg.x0) > -0.3 * sg.size for a, b in cols):
+                return
+    if max(len(r.segs) for r in new_rows) < len(cols) - 1:
+        return
+    table.carried = header
+    table.caption = table.caption or prev.caption
+    table.unit = table.unit or prev.unit
+
+
+_STATED = re.compile(
+    r"\bin (?:the )?units? of ([A-Za-z]+)"
+    r"|\bunits? of (?:all )?(?:the )?(?:data|values|numbers|figures|results)\b[^.。]{0,60}?\b(?:is|are) (?:in )?([A-Za-z/]+)"
+    r"|(?:以下|下表|下列|本节)[^。]{0,30}?单位(?:为|是|均为)\s*([^\s，。,;；)）]+)"
+)
+
+
+def stated_unit(text: str) -> str | None:
+    """A unit the prose declares for the tables below it: `… are in the unit of second`, `以下数据单位均为毫秒`."""
+    m = _STATED.search(text)
+    return printed_unit(next(g for g in m.groups() if g)) if m else None
+
+
+def continue_tables(tables: list[Table], ctx: PageContext, lines: list[Line] | None = None) -> None:
     """A table without a caption under the same header as the last captioned one (on this page or the one before)
-    continues it: the header a word processor repeats after a page break. It takes that table's caption and unit."""
+    continues it: the header a word processor repeats after a page break. It takes that table's caption and unit.
+
+    A unit the prose declares for the tables below (`lines`, the page in reading order) is the unit of every later
+    table that prints none, on this page and the next ones, until another is declared."""
+    if tables and lines and ctx.tail is not None and tables[0].lines[0] is lines[0] and not tables[0].header:
+        _carry(ctx.tail, tables[0])
+    tables[:] = [t for t in tables if not t.lone or t.carried]
+    content = [ln for ln in lines or [] if not _FOLIO.match(ln.text)]
+    ctx.tail = tables[-1] if tables and content and tables[-1].lines[-1] is content[-1] else None
+    if content and ctx.tail is None and len(content[-1].segs) >= 2 and _is_header(content[-1], float("inf")):
+        ctx.tail = Table([], [content[-1]], "", None)  # a header the page break parted from its rows
+    starts = {id(t.header[0] if t.header else t.lines[0]): t for t in tables}
+    for ln in lines or []:
+        if id(ln) in starts:
+            table = starts[id(ln)]
+            table.unit = table.unit or ctx.stated_unit
+        elif unit := stated_unit(ln.text):
+            ctx.stated_unit = unit
     for table in tables:
         head = re.sub(r"\s+", "", " ".join(ln.text for ln in table.header))
         if not table.caption and head and ctx.last_table is not None and ctx.last_table[0] == head:
@@ -188,6 +297,14 @@ def _within_cells(line: Line, row: Line) -> bool:
     return all(sum(1 for c in row.segs if min(c.x1, s.x1) - max(c.x0, s.x0) > 0) <= 1 for s in line.segs)
 
 
+_ABBREV = re.compile(r"\b[A-Za-z]{1,4}\.(?=\s+\S)")
+
+
+def _sentence(text: str) -> bool:
+    """Sentence punctuation in a line, abbreviations aside (`Avg. Time`, `No. 3` end no sentence)."""
+    return bool(SENTENCE_END.search(_ABBREV.sub("", text)))
+
+
 def _continuation(line: Line) -> bool:
     """A wrapped row label, or a row without numbers, between table rows: short, no sentence, no `label:`."""
     t = line.text
@@ -195,7 +312,7 @@ def _continuation(line: Line) -> bool:
         len(t) <= 60
         and not is_caption(t)
         and not is_heading(t)
-        and not SENTENCE_END.search(t)
+        and not _sentence(t)
         and not re.search(r"[:：]", t)
         and not is_code(t)
         and not any(number_cell(s.text) and re.search(r"\d", s.text) for s in line.segs)
@@ -411,7 +528,7 @@ def table_figures(table: Table, page_width: float, heading: str) -> list[tuple[R
     if left:
         cols.insert(0, [min(sg.x0 for sg in left), max(sg.x1 for sg in left)])
     ncol = len(cols)
-    headers = _headers(table.header, data_rows, cols)
+    headers = _headers(table.header or table.carried, data_rows, cols)
     cells: list[list[str]] = []
     row_lines: list[Line] = []
     wrapped: list[tuple[int, float, str, int]] = []  # (rows seen so far, y, text, column) of label lines between rows
@@ -430,6 +547,11 @@ def table_figures(table: Table, page_width: float, heading: str) -> list[tuple[R
             # Under a one-row "table" of KPI cards the line below names each value's unit: `MiB/s, 1MB batch=4`.
             for n, text in enumerate(row):
                 footers[n] = (footers[n] + " " + text).strip()
+    sections = _sections(wrapped, cells, row_lines)
+    wrapped = [w for w in wrapped if w not in sections]
+    section_of: list[str] = []
+    for r in range(len(cells)):
+        section_of.append(next((text for pos, _y, text, _c in reversed(sections) if pos <= r), ""))
     # A wrapped label belongs to the nearer of the rows around it (the one below when it sits midway).
     labels_extra: dict[int, list[str]] = {}  # row → label texts, prefixed "0" (above the row) or "1" (below)
     # A label alone in a column that most rows leave empty names a group of rows (`随机读` centred over three).
@@ -487,7 +609,8 @@ def table_figures(table: Table, page_width: float, heading: str) -> list[tuple[R
             for k in group if not key else [k for k in group if k != c]:
                 if row[k]:
                     row_labels.append(f"{headers[k]} {row[k]}".strip() if number_cell(row[k]) else row[k])
-                    row_unit = row_unit or header_unit(row[k], loose=False)
+                    if (u := header_unit(row[k], loose=False)) and u not in COUNT_WORDS:
+                        row_unit = row_unit or u  # (`ACL/GPU` names a row, not a unit of its cells)
             if labels_extra.get(r):
                 above = [t[1:] for t in labels_extra[r] if t[0] == "0"]
                 below = [t[1:] for t in labels_extra[r] if t[0] == "1"]
@@ -504,11 +627,38 @@ def table_figures(table: Table, page_width: float, heading: str) -> list[tuple[R
                 if not unit and not key:
                     unit = row_unit or group_unit or table.unit or header_unit(heading, loose=False) or ""
                 if key:
-                    labels = [table.caption, headers[c], *row_labels, heading]
+                    labels = [table.caption, headers[c], section_of[r], *row_labels, heading]
                 else:
-                    labels = [table.caption, *row_labels, headers[c], heading]
+                    labels = [table.caption, section_of[r], *row_labels, headers[c], heading]
                 out.append((Raw(num.value, unit, num.raw, clean_labels(labels), quote, "cell"), ln))
     return out
+
+
+def _sections(
+    wrapped: list[tuple[int, float, str, int]], cells: list[list[str]], row_lines: list[Line]
+) -> list[tuple[int, float, str, int]]:
+    """Row-group labels on rows of their own (`1st`, `Avg. Time` over rows that each name themselves): a label line
+    in the first column one full row pitch from the rows around it, in a table whose rows are padded (bordered Word
+    tables) so that a wrapped label line, at line spacing, is no such line, or in a tight table two or more such
+    lines each over two rows or more (a wrapped label names one row). Each names the rows down to the next."""
+    steps = sorted(a.y - b.y for a, b in itertools.pairwise(row_lines))
+    if not steps:
+        return []
+    pitch = steps[len(steps) // 2]
+    lone = []
+    for pos, y, text, col in wrapped:
+        if col != 0 or pos >= len(cells) or not cells[pos][0] or number_cell(text):
+            continue
+        below = y - row_lines[pos].y
+        above = row_lines[pos - 1].y - y if pos else float("inf")
+        if min(below, above) >= 0.85 * pitch:
+            lone.append((pos, y, text, col))
+    positions = [pos for pos, *_ in lone] + [len(cells)]
+    spans = [b - a for a, b in itertools.pairwise(positions)]
+    if len(lone) >= 2 and min(spans) >= 2 and len({pos for pos, *_ in wrapped}) == len(wrapped):
+        return lone
+    padded = [(pos, y, t, c) for pos, y, t, c in lone if min(y - row_lines[pos].y, pitch) > 1.3 * row_lines[pos].size]
+    return padded
 
 
 def _row_groups(

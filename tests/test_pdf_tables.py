@@ -1,0 +1,165 @@
+"""Tables as Word prints them: padded header lines, row-group label rows, stated units, tables across pages."""
+
+from __future__ import annotations
+
+from evidence.pdf.layout import lines_of
+from evidence.pdf.prose import page_figures
+from evidence.pdf.tables import PageContext, Raw, stated_unit
+
+Row = tuple[float, list[tuple[float, str]]]
+WIDTH, HEIGHT = 595.0, 842.0
+
+
+def _runs(rows: list[Row], size: float) -> list[tuple[float, float, float, float, str]]:
+    return [(x, x + 0.5 * size * len(text), y, size, text) for y, cells in rows for x, text in cells]
+
+
+def _page(rows: list[Row], ctx: PageContext, size: float = 11.0, extra: list | None = None) -> list[Raw]:
+    """The figures of one page of positioned cells (plain text is the same cells, line by line)."""
+    runs = _runs(rows, size) + (extra or [])
+    plain = "\n".join(" ".join(t for _x, t in cells) for _y, cells in rows)
+    plain += "\n" + "\n".join(r[4] for r in extra or [])
+    return page_figures(plain, lines_of(runs), WIDTH, HEIGHT, ctx)
+
+
+def _ctx() -> PageContext:
+    return PageContext("0" * 64, "R", 1)
+
+
+def _find(figs: list[Raw], value: float, *labels: str) -> Raw:
+    hits = [
+        f for f in figs if f.kind == "cell" and f.value == value and all(lb in " | ".join(f.labels) for lb in labels)
+    ]
+    assert len(hits) == 1, (value, labels, [(f.value, f.unit, f.labels) for f in figs if f.value == value])
+    return hits[0]
+
+
+COLS = [234.0, 296.0, 349.0]
+
+
+def _bordered(y: float, pitch: float, header: list[Row]) -> list[Row]:
+    """A Caffe-HRT shape: label column, row-group rows `1st` / `Avg. Time`, three value columns."""
+    body = [(y, [(110.0, "1st")])]
+    values = [["3.2593", "0.1744", "2.7276"], ["2.4794", "0.1822", "0.0648"]]
+    for n, label in enumerate(["ACL/NEON", "ACL/GPU"]):
+        body.append((y - pitch * (n + 1), [(110.0, label), *zip(COLS, values[n], strict=True)]))
+    body.append((y - 3 * pitch, [(110.0, "Avg. Time")]))
+    avg = [["0.5908", "0.0011", "0.5811"], ["0.1542", "0.0022", "0.0127"]]
+    for n, label in enumerate(["ACL/NEON", "ACL/GPU"]):
+        body.append((y - pitch * (n + 4), [(110.0, label), *zip(COLS, avg[n], strict=True)]))
+    return header + body
+
+
+def test_padded_header_lines_and_row_group_rows_of_a_bordered_word_table() -> None:
+    # Word pads bordered cells: the header's second line `(s)` is 1.9 sizes under its first, rows 1.4 sizes apart.
+    header = [
+        (692.5, [(110.0, "Table 2 AlexNet performance for configuration")]),
+        (671.0, [(240.0, "TPI"), (300.0, "Allocate"), (356.0, "Run")]),
+        (650.0, [(242.0, "(s)"), (306.0, "(s)"), (360.0, "(s)")]),
+    ]
+    figs = _page(_bordered(634.6, 15.4, header), _ctx())
+    first = _find(figs, 3.2593, "ACL/NEON", "TPI", "1st")
+    assert first.unit == "s" and "Avg. Time" not in " ".join(first.labels)
+    assert _find(figs, 0.5811, "ACL/NEON", "Run", "Avg. Time").unit == "s"
+    # A row named `ACL/GPU` is no unit `GPU` of its cells.
+    assert _find(figs, 0.0648, "ACL/GPU", "Run", "1st").unit == "s"
+    assert _find(figs, 0.0127, "ACL/GPU", "Avg. Time").unit == "s"
+
+
+def test_tight_table_row_groups_superscript_and_a_unit_the_prose_states() -> None:
+    ctx = _ctx()
+    prose = [(700.0, [(54.0, "The data in the below tables are in the unit of second.")])]
+    header = [(406.0, [(240.0, "TPI"), (300.0, "Allocate"), (356.0, "Run")])]
+    rows = _bordered(393.0, 13.1, header)
+    rows[1] = (393.0, [(110.0, "1")])  # `1` with a raised `st` in a smaller size, as Word prints 1st
+    superscript = [(116.0, 121.0, 397.0, 7.0, "st")]
+    figs = _page(prose + rows, ctx, extra=superscript)
+    assert _find(figs, 3.2593, "ACL/NEON", "TPI", "1st").unit == "s"
+    assert _find(figs, 0.5908, "ACL/NEON", "TPI", "Avg. Time").unit == "s"
+    # The statement holds for the tables on the pages after it too.
+    later = _page(header + _bordered(393.0, 13.1, [])[1:], ctx)
+    assert _find(later, 0.5908, "ACL/NEON", "TPI", "Avg. Time").unit == "s"
+
+
+def test_stated_units() -> None:
+    assert stated_unit("time. The data in the below tables are in the unit of second.") == "s"
+    assert stated_unit("The unit of all the data columns in tests below is second.") == "s"
+    assert stated_unit("以下数据单位均为毫秒。") == "ms"
+    assert stated_unit("The unit of work is a batch.") is None
+
+
+def test_header_cell_wrapped_under_the_header_and_a_one_cell_header() -> None:
+    rows: list[Row] = [
+        (285.2, [(288.0, "FPS"), (352.0, "Avg. gesture detection time")]),
+        (273.1, [(352.0, "(ms) in 5 seconds")]),
+        (241.4, [(132.0, "1xA53@1.42G"), (288.0, "6"), (352.0, "168")]),
+        (228.8, [(132.0, "1xA72@1.80G"), (288.0, "14.3"), (352.0, "69")]),
+    ]
+    figs = _page(rows, _ctx(), size=10.6)
+    assert _find(figs, 6, "1xA53@1.42G", "FPS").unit == "fps"
+    assert _find(figs, 168, "1xA53@1.42G", "detection time").unit == "ms"
+    # The label column has no header: the one header cell stands over the values alone.
+    lone: list[Row] = [
+        (560.0, [(185.0, "FPS")]),
+        (545.7, [(88.0, "1xA53"), (185.0, "6")]),
+        (531.4, [(88.0, "1xA72"), (185.0, "19")]),
+    ]
+    figs = _page(lone, _ctx(), size=12.0)
+    six = _find(figs, 6, "1xA53")
+    assert six.unit == "fps" and "FPS 1xA53" not in six.labels
+
+
+def test_a_header_row_after_a_gap_starts_the_next_table() -> None:
+    rows: list[Row] = [
+        (393.4, [(210.0, "TPI"), (266.0, "Allocate"), (336.0, "Run")]),
+        (367.0, [(109.0, "ACL/NEON"), (215.0, "3.5360"), (278.0, "0.1931"), (336.0, "2.8732")]),
+        (353.9, [(109.0, "OpenBLAS"), (215.0, "1.0270"), (278.0, "0.0100"), (336.0, "0.0200")]),
+        (319.5, [(210.0, "TPI"), (266.0, "CONV"), (336.0, "FC")]),
+        (306.4, [(109.0, "ACL/NEON"), (215.0, "3.5360"), (278.0, "0.2846"), (336.0, "3.1980")]),
+        (293.3, [(109.0, "OpenBLAS"), (215.0, "1.0270"), (278.0, "0.1856"), (336.0, "0.3922")]),
+    ]
+    figs = _page(rows, _ctx())
+    conv = _find(figs, 0.2846, "ACL/NEON")
+    assert "CONV" in conv.labels and "Allocate" not in conv.labels
+    assert "Allocate" in _find(figs, 0.1931, "ACL/NEON").labels
+
+
+def test_a_table_continued_on_the_next_page_takes_its_header() -> None:
+    ctx = _ctx()
+    page1: list[Row] = [
+        (191.4, [(59.0, "Library"), (279.0, "AlexNet(s)"), (348.0, "GoogleNet")]),
+        (173.3, [(348.0, "(s)")]),
+        (154.8, [(59.0, "CaffeOnACL(Neon)"), (221.0, "Acc-top1"), (279.0, "0.5661"), (348.0, "0.6918")]),
+        (136.3, [(221.0, "Acc-top5"), (279.0, "0.8015"), (348.0, "0.8954")]),
+        (117.9, [(59.0, "CaffeOnACL(Mixed"), (221.0, "Acc-top1"), (279.0, "0.5662"), (348.0, "0.6919")]),
+        (51.9, [(295.0, "5 / 6")]),  # the folio under the table: the table still ends the page
+    ]
+    _page(page1, ctx, size=10.6)
+    page2: list[Row] = [
+        (706.3, [(59.0, "S)"), (221.0, "Acc-top5"), (279.0, "0.8016"), (348.0, "0.8955")]),
+        (656.4, [(139.0, "Accuracy of different models on CaffeOnACL, as measured")]),
+    ]
+    figs = _page(page2, ctx, size=10.6)
+    assert _find(figs, 0.8016, "Acc-top5", "AlexNet").unit == "s"
+    assert "GoogleNet" in " ".join(_find(figs, 0.8955, "Acc-top5").labels)
+
+
+def test_a_header_the_page_break_parted_from_its_one_row() -> None:
+    ctx = _ctx()
+    _page([(89.7, [(253.0, "ObjectTracker-KCF"), (424.0, "ObjectTracker-DSST")]), (51.9, [(298.0, "4 / 7")])], ctx)
+    figs = _page([(708.9, [(60.0, "On FOUR A53@1.42GHz 480P"), (287.0, "6 fps"), (461.0, "5 fps")])], ctx)
+    assert "ObjectTracker-KCF" in _find(figs, 6, "On FOUR A53").labels
+    assert "ObjectTracker-DSST" in _find(figs, 5, "On FOUR A53").labels
+
+
+def test_a_lone_row_at_the_top_of_a_page_that_continues_nothing_is_no_table() -> None:
+    figs = _page([(708.9, [(60.0, "Throughput"), (287.0, "6 fps"), (461.0, "5 fps")])], _ctx())
+    assert all(f.kind != "cell" for f in figs)
+
+
+def test_a_raised_superscript_joins_its_line() -> None:
+    lines = lines_of([(109.0, 115.0, 380.2, 11.0, "1"), (115.0, 120.0, 384.2, 7.0, "st")])
+    assert [(round(ln.y, 1), ln.text) for ln in lines] == [(380.2, "1st")]
+    # A smaller line well below is a line of its own.
+    lines = lines_of([(109.0, 160.0, 380.0, 11.0, "Body text"), (109.0, 160.0, 372.0, 7.0, "note")])
+    assert [ln.text for ln in lines] == ["Body text", "note"]
