@@ -7,7 +7,7 @@ import math
 from bisect import bisect_right
 
 from qc.blocks import Block, body_blocks, cite_ids, line_starts
-from qc.claims import Sentence, sentence, sentences, shift
+from qc.claims import Sentence, per_frame, sentence, sentences, shift
 from qc.context import num_text
 from qc.derive import Derivations
 from qc.draft import Draft
@@ -154,6 +154,7 @@ class _Checker(Derivations):
         sents = sentences(ftext)
         for sent in sents:
             sent.quantities = [q for q in quantities if sent.start <= q.start < sent.end]
+            per_frame(sent)
         for sent in sents:
             self._emit(bl, sent, sent.quantities)
 

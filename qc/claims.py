@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from qc.blocks import FULL_END, SENT_END, cite_ids, markers_only
 from qc.context import context_tokens, id_shapes, lazy, positions
 from qc.numbers import Quantity, markers
+from qc.units import parse_unit
 
 
 @dataclass(eq=False)
@@ -97,3 +99,17 @@ def shift(q: Quantity, by: int) -> None:
     q.num_end += by
     if q.low_end:
         q.low_end += by
+
+
+# A sentence about frames (`a 480P frame … in 329 ms`, `每帧`), not about a frame rate (`frames/s`, `fps`, `帧/秒`).
+_FRAMES = re.compile(r"\bframes?\b(?![ \u00a0]*(?:/|per)[ \u00a0]*s)|帧(?![ \u00a0]*/[ \u00a0]*(?:秒|s))", re.I)
+_RATE = re.compile(r"\bfps\b|frames?[ \u00a0]*/[ \u00a0]*s|帧/秒|每秒", re.I)
+
+
+def per_frame(sent: Sentence) -> None:
+    """`from 540 ms to 185 ms per frame`, `process a frame … in 329 ms`: every time of a sentence that speaks of
+    frames is a time per frame (the `ms/frame` a report's column prints)."""
+    timed = [q for q in sent.quantities if not q.exempt and q.unit and parse_unit(q.unit).dim == "time"]
+    if timed and _FRAMES.search(sent.chunk) and not _RATE.search(sent.chunk):
+        for q in timed:
+            q.unit = parse_unit(q.unit + "/frame").name

@@ -36,7 +36,7 @@ class Derivations(Matching):
                 continue
             u = parse_unit(other.unit)
             for v, _ in other.endpoints():
-                ops.append((abs(v), num_text(v), u))
+                ops.append((v, num_text(v), u))
         hit = formula(ops, target, tol, unit, q, direction, gap, faster=faster)
         if hit:
             return Verdict("derived", derivation=hit[0], message="derived from numbers of the sentence",
@@ -154,7 +154,8 @@ _DOWN = re.compile(
 _UP = re.compile(r"提升|提高|增加|增长|增幅|上升|升至|多了|高了|rose|rises?|gain|higher|increas|grow|more|improv", re.I)
 _GAP = re.compile(
     r"相差|差距|差值|差了|少|多|快|慢|缩短|节省|节约|减少|降低|提升|提高|增加|高出|低于|高于|lower by|higher by|"
-    r"faster by|slower by|less than|more than|difference|gap|sav|by\b",
+    r"faster|slower|quicker|less|more|fewer|longer|shorter|above|below|ahead|behind|span|spread|apart|"
+    r"difference|gap|sav|by\b|跨度|温差|超出|领先|落后",
     re.I,
 )
 
@@ -185,11 +186,19 @@ def formula(
     shown = q.text[max(0, q.num_start - q.start) :].strip()
     for i, (a, ta, ua) in enumerate(ops):
         for j, (b, tb, ub) in enumerate(ops):
-            if i == j or not (ua.dim or bare) or ua.dim != ub.dim or ua.dim in ("%", "x") or a <= 0 or b <= 0:
+            if i == j or not (ua.dim or bare) or ua.dim != ub.dim:
                 continue  # (`bare`: two cells of one column, counts printed without a unit, may be operands)
             a_, b_ = a * ua.factor, b * ub.factor
             if a_ == b_:
                 continue
+            if unit.dim == "pp":  # percentage points: the difference of two percentages, never a percent change
+                if ua.dim == "%" and i < j and abs(abs(a_ - b_) - target) <= tol:
+                    return f"{ta}% − {tb}% = {fmt(a_ - b_)} pp ≈ {shown}", i, j
+                continue
+            if ua.dim in ("%", "x"):
+                continue
+            if unit.dim in ("%", "x") and (a <= 0 or b <= 0):
+                continue  # a change or a ratio is of two positive amounts
             if unit.dim == "%":
                 if (direction == "down" and a_ < b_) or (direction == "up" and a_ > b_):
                     continue  # a fall is relative to the larger figure, a rise to the smaller
@@ -204,7 +213,7 @@ def formula(
                     return f"{ta}/{tb} = {fmt(r)} ≈ {shown}{note}", i, j
                 if faster and r >= 1 and abs(r - 1 - target) <= tol:  # 快 3 倍 read as 3 times more: ratio 4
                     return f"{ta}/{tb} − 1 = {fmt(r - 1)} ≈ {shown} (ambiguous: read as {fmt(r - 1)} more)", i, j
-            elif gap and unit.dim == ua.dim and i < j:
+            elif gap and unit.dim == ua.dim and i < j:  # (signed: -253 °C to 4827 °C spans 5080 °C)
                 d = abs(a_ - b_) / unit.factor
                 if abs(d - target) <= tol:
                     return (f"{ta}−{tb} = {fmt(d)} ≈ {shown}" if a_ > b_ else f"{tb}−{ta} = {fmt(d)} ≈ {shown}"), i, j
