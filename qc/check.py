@@ -7,7 +7,7 @@ import math
 from bisect import bisect_right
 
 from qc.blocks import Block, body_blocks, cite_ids, line_starts
-from qc.claims import Sentence, per_frame, sentence, sentences, shift
+from qc.claims import Sentence, comparative_units, per_frame, sentence, sentences, shift
 from qc.context import num_text
 from qc.derive import Derivations
 from qc.draft import Draft
@@ -155,6 +155,7 @@ class _Checker(Derivations):
         for sent in sents:
             sent.quantities = [q for q in quantities if sent.start <= q.start < sent.end]
             per_frame(sent)
+            comparative_units(sent, ftext)
         for sent in sents:
             self._emit(bl, sent, sent.quantities)
 
@@ -168,7 +169,7 @@ class _Checker(Derivations):
             else self.check(bl, q, sent, scope)
             for q in qs
         ]
-        self._pairs(bl.text, qs, verdicts)
+        self._pairs(bl.text, qs, verdicts, sent)
         self._changes(sent, qs, verdicts)
         for q, v in zip(qs, verdicts, strict=True):
             start, end = bl.offset + q.start, bl.offset + q.end

@@ -113,3 +113,26 @@ def per_frame(sent: Sentence) -> None:
     if timed and _FRAMES.search(sent.chunk) and not _RATE.search(sent.chunk):
         for q in timed:
             q.unit = parse_unit(q.unit + "/frame").name
+
+
+# `6729 more than tool&agent's 8596`: a difference stated after the number, the other operand after `than`.
+COMPARATIVE = re.compile(
+    r"[ \u00a0]*(?:more|less|fewer|higher|lower|above|below|faster|slower|longer|shorter|larger|smaller)\b", re.I
+)
+_THAN = re.compile(r"[^,;:.。,;:]*?\bthan\b[^,;:.。,;:\d]*$", re.I)
+
+
+def comparative_units(sent: Sentence, text: str) -> None:
+    """`15325 tokens on average, 6729 more than tool&agent's 8596`: the bare numbers of a comparison with a number
+    that carries a unit (the one before it in the sentence) are in that unit."""
+    qs = [q for q in sent.quantities if not q.exempt and not q.count]
+    for i, q in enumerate(qs):
+        if q.unit or q.is_range or not COMPARATIVE.match(text, q.end):
+            continue
+        before = next((o for o in reversed(qs[:i]) if o.unit), None)
+        if before is None or parse_unit(before.unit).dim in ("%", "x", "pp"):
+            continue
+        q.unit = before.unit
+        after = qs[i + 1] if i + 1 < len(qs) else None
+        if after is not None and not after.unit and _THAN.search(text, q.end, after.start):
+            after.unit = before.unit

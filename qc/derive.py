@@ -6,12 +6,12 @@ import re
 from itertools import pairwise
 
 from qc.blocks import CLAUSE
-from qc.claims import Sentence
-from qc.context import fmt, id_shapes, num_text
+from qc.claims import COMPARATIVE, Sentence
+from qc.context import context_tokens, fmt, id_shapes, num_text
 from qc.match import Matching, Verdict
 from qc.numbers import CHANGE_RE, Quantity
 from qc.prepare import Fig, labels_of, say, source_of
-from qc.units import Unit, parse_unit
+from qc.units import NONE, Unit, parse_unit
 
 
 class Derivations(Matching):
@@ -22,9 +22,16 @@ class Derivations(Matching):
     ) -> Verdict | None:
         """Percent change, ratio or difference of two numbers of the sentence, or of one table row of a cited report."""
         target = abs(value)
+        tol = step / 2 * (1 + 1e-9) + 1e-12
+        if not unit.dim and not q.count and COMPARATIVE.match(self._text, q.end):
+            # `0.934 TEDs …, 0.007 above HTML's 0.927`: a bare difference of two bare numbers of the sentence
+            bare = [(v, num_text(v), unit) for o in sent.quantities if o is not q and not (o.exempt or o.count
+                    or o.unit) for v, _ in o.endpoints()]  # fmt: skip
+            hit = formula(bare, target, tol, unit, q, gap=True, bare=True)
+            return Verdict("derived", derivation=hit[0], message="derived from numbers of the sentence",
+                           strength="stated derivation") if hit else None  # fmt: skip
         if not unit.dim or unit.dim.startswith("count:"):
             return None
-        tol = step / 2 * (1 + 1e-9) + 1e-12
         if q.approx:  # `约 20%`, `roughly 747 times`: the words round more coarsely than the digits (a round 20 more)
             tol = max(tol, target * (0.05 if step >= 1 and target % 10 == 0 else 0.025))
         cs, ce = self._clause_bounds(q, sent)
@@ -38,8 +45,22 @@ class Derivations(Matching):
             for v, _ in other.endpoints():
                 ops.append((v, num_text(v), u))
         hit = formula(ops, target, tol, unit, q, direction, gap, faster=faster)
+        if not hit and unit.dim in ("%", "x"):
+            # A stated pair: `from 7,368.67 to 2,237.75, a 69.6% drop` (unitless), `ROE 从 14.49% 降至 13.78%,
+            # 下降约 4.9%` (a relative change of two percentages; `66% is 65% above 40%` says so too).
+            pairs = self._stated_pairs(sent)
+            if unit.dim == "%" and COMPARATIVE.match(self._text, q.end):
+                pct = [(v, num_text(v), u) for v, _, u in ops if u.dim == "%"]
+                pairs += [(a, b) for a, b in pairwise(pct)]
+            for a, b in pairs:
+                hit = formula([a, b], target, tol, unit, q, direction, gap, bare=True, faster=faster, rel=True)
+                if hit:
+                    break
         if hit:
             return Verdict("derived", derivation=hit[0], message="derived from numbers of the sentence",
+                           strength="stated derivation")  # fmt: skip
+        if conv := converted(sent, q, value, tol, unit, self._text):
+            return Verdict("derived", derivation=conv, message="converted from a number of the sentence",
                            strength="stated derivation")  # fmt: skip
         dims = [u.dim for _, _, u in ops if u.dim not in ("%", "x")]
         paired = len(dims) > len(set(dims))  # the sentence states operands of its own
@@ -67,6 +88,14 @@ class Derivations(Matching):
                                message=f"derived from {first.f.report} p.{first.f.page} ({labels_of(first.f, 2)})")  # fmt: skip
         return self._from_column(q, target, tol, unit, sent, scope, direction, gap, clause)
 
+    def _stated_pairs(self, sent: Sentence) -> list[tuple[tuple[float, str, Unit], tuple[float, str, Unit]]]:
+        """The from→to pairs of the sentence printed without a unit (`from 7,368.67 to 2,237.75`) or in percent."""
+        live = [o for o in sent.quantities if not (o.exempt or o.count or o.is_range)]
+        return [((a.value or 0.0, num_text(a.value), parse_unit(a.unit)),
+                 (b.value or 0.0, num_text(b.value), parse_unit(b.unit)))
+                for a, b in pairwise(live) if a.unit == b.unit and a.unit in ("", "%")
+                and CHANGE_RE.fullmatch(self._text, a.end, b.start)]  # fmt: skip
+
     def _from_column(self, q: Quantity, target: float, tol: float, unit: Unit, sent: Sentence, scope: list[str],
                      direction: str | None, gap: bool, clause: frozenset[str]) -> Verdict | None:  # fmt: skip
         """`In the Conversation workload, the input is about 35 times the output`: two cells of the column the
@@ -90,8 +119,9 @@ class Derivations(Matching):
                                            f"{labels_of(b.f, 3)})")  # fmt: skip
         return None
 
-    def _pairs(self, text: str, qs: list[Quantity], verdicts: list[Verdict]) -> None:
-        """`从 A 降至 B`: A and B must be two figures of one row, or of one column, of the same table."""
+    def _pairs(self, text: str, qs: list[Quantity], verdicts: list[Verdict], sent: Sentence | None = None) -> None:
+        """`从 A 降至 B`: A and B must be two figures of one row, or of one column, of the same table (a column
+        whose rows differ only in what the sentence names: `OTSL cut … from 5.39 s to 2.73 s … than HTML`)."""
         live = [(q, v) for q, v in zip(qs, verdicts, strict=True) if not q.exempt]
         for (a, va), (b, vb) in pairwise(live):
             if a.is_range or b.is_range or va.status != "verified" or vb.status != "verified":
@@ -102,6 +132,8 @@ class Derivations(Matching):
             if not same_table or len(same_table) < len([(x, y) for x in va.cands for y in vb.cands]):
                 continue  # the pair spans tables or prose: nothing to compare
             if any(x is not y and (x.row == y.row or (x.col is not None and x.col == y.col)) for x, y in same_table):
+                continue
+            if sent is not None and any(x is not y and _named_apart(x, y, sent.tokens) for x, y in same_table):
                 continue
             x, y = same_table[0]
             mate = next((m for m in self.prep.table(x.table or "") if m.row == x.row and m is not x
@@ -179,10 +211,11 @@ def wording(text: str) -> tuple[str | None, bool]:
 
 def formula(
     ops: list[tuple[float, str, Unit]], target: float, tol: float, unit: Unit, q: Quantity,
-    direction: str | None = None, gap: bool = False, bare: bool = False, faster: bool = False,
+    direction: str | None = None, gap: bool = False, bare: bool = False, faster: bool = False, rel: bool = False,
 ) -> tuple[str, int, int] | None:  # fmt: skip
     """Percent change, ratio or (where the words state one) difference of two operands equal to `target` (within
-    `tol`): the derivation as shown and the operands' places. A fall is (a−b)/a, a rise (b−a)/a of the smaller."""
+    `tol`): the derivation as shown and the operands' places. A fall is (a−b)/a, a rise (b−a)/a of the smaller;
+    percentage points are the difference of two percentages."""
     shown = q.text[max(0, q.num_start - q.start) :].strip()
     for i, (a, ta, ua) in enumerate(ops):
         for j, (b, tb, ub) in enumerate(ops):
@@ -193,10 +226,11 @@ def formula(
                 continue
             if unit.dim == "pp":  # percentage points: the difference of two percentages, never a percent change
                 if ua.dim == "%" and i < j and abs(abs(a_ - b_) - target) <= tol:
-                    return f"{ta}% − {tb}% = {fmt(a_ - b_)} pp ≈ {shown}", i, j
+                    hi, lo = (ta, tb) if a_ > b_ else (tb, ta)
+                    return f"{hi}% − {lo}% = {fmt(abs(a_ - b_))} pp ≈ {shown}", i, j
                 continue
-            if ua.dim in ("%", "x"):
-                continue
+            if ua.dim == "x" or (ua.dim == "%" and not (rel and unit.dim in ("%", "x"))):
+                continue  # (`rel`: a stated pair of percentages changes by a percent too)
             if unit.dim in ("%", "x") and (a <= 0 or b <= 0):
                 continue  # a change or a ratio is of two positive amounts
             if unit.dim == "%":
@@ -216,8 +250,35 @@ def formula(
             elif gap and unit.dim == ua.dim and i < j:  # (signed: -253 °C to 4827 °C spans 5080 °C)
                 d = abs(a_ - b_) / unit.factor
                 if abs(d - target) <= tol:
-                    return (f"{ta}−{tb} = {fmt(d)} ≈ {shown}" if a_ > b_ else f"{tb}−{ta} = {fmt(d)} ≈ {shown}"), i, j
+                    hi, lo = (ta, tb) if a_ > b_ else (tb, ta)
+                    return f"{hi}−{lo if not lo.startswith('-') else f'({lo})'} = {fmt(d)} ≈ {shown}", i, j
     return None
+
+
+def _named_apart(x: Fig, y: Fig, words: frozenset[str]) -> bool:
+    """Two cells of one column (a header they share) whose other labels, the rows' keys, the sentence names each."""
+    if x.col is None or y.col is None or not (x.col & y.col):
+        return False
+    return all(context_tokens(lab) & words for lab in x.col ^ y.col)
+
+
+# `800 Gbps, or 100 GB/s`, `1,600 Gb/s(即 200 GB/s)`: the same amount restated in bytes (or bits).
+_RESTATED = re.compile(r"[ \u00a0]*(?:,|,)?[ \u00a0]*(?:or|i\.e\.|that is|即|约合|合|相当于|equivalent to|=|≈|[((])[ \u00a0]*$")
+_BITS_BYTES = {("bits/s", "bytes/s"), ("bytes/s", "bits/s"), ("bits", "bytes"), ("bytes", "bits")}
+
+
+def converted(sent: Sentence, q: Quantity, value: float, tol: float, unit: Unit, text: str) -> str | None:
+    """The number right before `q` in the sentence, restated in bytes where it was in bits (or the reverse)."""
+    prev = next((o for o in reversed(sent.quantities) if o.end <= q.start and not o.exempt), None)
+    if prev is None or prev.value is None or not prev.unit or not _RESTATED.search(text, prev.end, q.start):
+        return None
+    pu = parse_unit(prev.unit)
+    if (pu.dim, unit.dim) not in _BITS_BYTES:
+        return None
+    base = abs(prev.value) * pu.factor * (1 / 8 if pu.dim.startswith("bits") else 8)
+    if abs(base / unit.factor - abs(value)) > tol:
+        return None
+    return f"{num_text(prev.value)} {pu.name} = {num_text(base / unit.factor)} {unit.name} (8 bits a byte)"
 
 
 def _columns_conflict(x: Fig, y: Fig) -> bool:
