@@ -104,7 +104,9 @@ class _Checker(Derivations):
         if v:
             return v
         termish = counting or q.magnitude or not unit.dim
-        if not endpoint and termish:
+        # (a number with a unit that no figure holds in any context: printed as written, `16 核 / 120GB`, in a
+        # place the report's extraction read no figure from)
+        if not endpoint:
             term = self._verbatim(bl, q, scope)
             if term:
                 t, page, quote = term

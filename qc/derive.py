@@ -94,7 +94,7 @@ class Derivations(Matching):
         return [((a.value or 0.0, num_text(a.value), parse_unit(a.unit)),
                  (b.value or 0.0, num_text(b.value), parse_unit(b.unit)))
                 for a, b in pairwise(live) if a.unit == b.unit and a.unit in ("", "%")
-                and CHANGE_RE.fullmatch(self._text, a.end, b.start)]  # fmt: skip
+                and _PAIR_GAP.fullmatch(self._text, a.end, b.start)]  # fmt: skip
 
     def _from_column(self, q: Quantity, target: float, tol: float, unit: Unit, sent: Sentence, scope: list[str],
                      direction: str | None, gap: bool, clause: frozenset[str]) -> Verdict | None:  # fmt: skip
@@ -253,6 +253,11 @@ def formula(
                     hi, lo = (ta, tb) if a_ > b_ else (tb, ta)
                     return f"{hi}−{lo if not lo.startswith('-') else f'({lo})'} = {fmt(d)} ≈ {shown}", i, j
     return None
+
+
+# Between the two numbers of a from→to pair: a change word in one clause (`14.49% 降至 2026 年的 13.78%`).
+_PAIR_GAP = re.compile(rf"[^,,;;。\d]*?(?:{CHANGE_RE.pattern})[^,,;;。\d]*?|[^,,;;。]*?(?:{CHANGE_RE.pattern})"
+                       rf"(?:19|20)\d\d[ \u00a0]*年[^,,;;。\d]*")
 
 
 def _named_apart(x: Fig, y: Fig, words: frozenset[str]) -> bool:

@@ -273,7 +273,7 @@ class _Scanner:
                 end -= 1
             return Quantity(s, end, t[s:end], None, exempt="id", num_start=s, num_end=end)
         size = SIZE_RE.match(t, m.end())
-        if size and not (c1 in "*×" or UNIT_RE.match(t, size.end())):  # (`4×200 Gbps` is four 200 Gbps links)
+        if size and not ((c1 and c1 in "*×") or UNIT_RE.match(t, size.end())):  # (`4×200 Gbps` is four 200 Gbps links)
             return Quantity(s, size.end(), t[s : size.end()], None, exempt="id", num_start=s, num_end=size.end())
         q = self.atom(m)
         if q is None:
