@@ -84,6 +84,8 @@ _TABLE: list[tuple[str, str, float, tuple[str, ...]]] = [
     ("kW", "W", 1e3, ("kW", "千瓦")),
     ("MW", "W", 1e6, ("MW",)),
     ("GW", "W", 1e9, ("GW",)),
+    ("kWh", "Wh", 1e3, ("kWh", "kwh", "千瓦时")),
+    ("MWh", "Wh", 1e6, ("MWh",)),
     ("V", "V", 1.0, ("V",)),
     ("mV", "V", 1e-3, ("mV",)),
     ("kV", "V", 1e3, ("kV",)),

@@ -136,3 +136,9 @@ def comparative_units(sent: Sentence, text: str) -> None:
         after = qs[i + 1] if i + 1 < len(qs) else None
         if after is not None and not after.unit and _THAN.search(text, q.end, after.start):
             after.unit = before.unit
+
+
+def printed_unit(text: str, q: Quantity) -> bool:
+    """Whether `q` carries its unit as printed, whole (`120GB`; not a table header's, and not `0.39 元` of an
+    unread `0.39 元/MWh`)."""
+    return bool(q.unit) and q.end > q.num_end and not text.startswith("/", q.end)

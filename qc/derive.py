@@ -11,7 +11,7 @@ from qc.context import context_tokens, fmt, id_shapes, num_text
 from qc.match import Matching, Verdict
 from qc.numbers import CHANGE_RE, Quantity
 from qc.prepare import Fig, labels_of, say, source_of
-from qc.units import NONE, Unit, parse_unit
+from qc.units import Unit, parse_unit
 
 
 class Derivations(Matching):
@@ -89,12 +89,14 @@ class Derivations(Matching):
         return self._from_column(q, target, tol, unit, sent, scope, direction, gap, clause)
 
     def _stated_pairs(self, sent: Sentence) -> list[tuple[tuple[float, str, Unit], tuple[float, str, Unit]]]:
-        """The from→to pairs of the sentence printed without a unit (`from 7,368.67 to 2,237.75`) or in percent."""
+        """The from→to pairs of the sentence printed without a unit (`from 7,368.67 to 2,237.75`, right after one
+        another: `batch=1 to batch=4` are no operands) or in percent (`从 14.49% 降至 2026 年的 13.78%`)."""
         live = [o for o in sent.quantities if not (o.exempt or o.count or o.is_range)]
         return [((a.value or 0.0, num_text(a.value), parse_unit(a.unit)),
                  (b.value or 0.0, num_text(b.value), parse_unit(b.unit)))
                 for a, b in pairwise(live) if a.unit == b.unit and a.unit in ("", "%")
-                and _PAIR_GAP.fullmatch(self._text, a.end, b.start)]  # fmt: skip
+                and (CHANGE_RE.fullmatch(self._text, a.end, b.start) if not a.unit
+                     else _PAIR_GAP.fullmatch(between(self._text, sent.quantities, a, b)))]  # fmt: skip
 
     def _from_column(self, q: Quantity, target: float, tol: float, unit: Unit, sent: Sentence, scope: list[str],
                      direction: str | None, gap: bool, clause: frozenset[str]) -> Verdict | None:  # fmt: skip
@@ -142,6 +144,30 @@ class Derivations(Matching):
             msg = (f"{a.text.strip()} and {b.text.strip()} are not one before/after pair of {x.f.report} "
                    f"({labels_of(x.f, 3)} vs {labels_of(y.f, 3)})") + (f"; {say(mate)}" if mate else "")  # fmt: skip
             verdicts[verdicts.index(vb)] = Verdict("mismatch", source_of(target), message=msg, fig=target)
+
+    def _directions(self, sent: Sentence, qs: list[Quantity], verdicts: list[Verdict]) -> None:
+        """`从 0.8 元 降至 0.39 元`, `cut detection from 540 ms to 185 ms`: a from→to pair moves the way its words
+        say (two values swapped rise where the sentence says they fall)."""
+        live = [(k, q) for k, q in enumerate(qs) if not q.exempt and not q.is_range and q.value is not None]
+        text = self._text
+        for (_, a), (k, b) in pairwise(live):
+            if verdicts[k].status not in ("verified", "derived") or a.unit != b.unit or a.value == b.value:
+                continue
+            m = _PAIR_GAP.fullmatch(between(text, qs, a, b))
+            if not m:
+                continue
+            word = m.group()
+            said = "down" if _SAID_DOWN.search(word) else "up" if _SAID_UP.search(word) else None
+            if not said:  # `from A to B`: the verb of the clause before it (cut, lifted, fell, 缩短 …)
+                cs = max((c.end() for c in CLAUSE.finditer(text, sent.start, a.start)), default=sent.start)
+                said = wording(text[cs : a.start])[0]
+            rose = (b.value or 0.0) > (a.value or 0.0)
+            if said and (said == "up") != rose:
+                verdicts[k] = Verdict(
+                    "mismatch", verdicts[k].source, fig=verdicts[k].fig,
+                    message=f"from {a.text.strip()} to {b.text.strip()} is a {'rise' if rose else 'fall'}, "
+                            f"but the sentence says it {'fell' if said == 'down' else 'rose'} (two values swapped?)",
+                )  # fmt: skip
 
     def _changes(self, sent: Sentence, qs: list[Quantity], verdicts: list[Verdict]) -> None:
         """`从 10.17 s 降至 7.53 s(降低 26%)`: a percentage or ratio after a from→to pair in its clause is that change."""
@@ -192,6 +218,8 @@ _GAP = re.compile(
 )
 
 
+_SAID_DOWN = re.compile(r"降|减|缩短")
+_SAID_UP = re.compile(r"提升|提高|增|升")
 _FASTER = re.compile(r"[快慢高低多少大小]了?\s*(?:约|大约|近)?\s*$|(?:faster|slower|higher|lower|more|less)\s*$", re.I)
 
 
@@ -255,9 +283,18 @@ def formula(
     return None
 
 
-# Between the two numbers of a from→to pair: a change word in one clause (`14.49% 降至 2026 年的 13.78%`).
-_PAIR_GAP = re.compile(rf"[^,,;;。\d]*?(?:{CHANGE_RE.pattern})[^,,;;。\d]*?|[^,,;;。]*?(?:{CHANGE_RE.pattern})"
-                       rf"(?:19|20)\d\d[ \u00a0]*年[^,,;;。\d]*")
+# Between the two numbers of a from→to pair, dates and names blanked: a change word in one clause
+# (`14.49% 降至 2026 年的 13.78%`, `0.8 元/kwh 降至 2022 年 Q1 的 0.39 元/kwh`).
+_PAIR_GAP = re.compile(rf"[^,,;;。\d]*?(?:{CHANGE_RE.pattern})[^,,;;。\d]*?")
+
+
+def between(text: str, qs: list[Quantity], a: Quantity, b: Quantity) -> str:
+    """The text between `a` and `b` with the exempt tokens (dates, identifiers) there blanked."""
+    gap = list(text[a.end : b.start])
+    for o in qs:
+        if o.exempt and a.end <= o.start and o.end <= b.start:
+            gap[o.start - a.end : o.end - a.end] = " " * (o.end - o.start)
+    return "".join(gap)
 
 
 def _named_apart(x: Fig, y: Fig, words: frozenset[str]) -> bool:
@@ -268,7 +305,9 @@ def _named_apart(x: Fig, y: Fig, words: frozenset[str]) -> bool:
 
 
 # `800 Gbps, or 100 GB/s`, `1,600 Gb/s(即 200 GB/s)`: the same amount restated in bytes (or bits).
-_RESTATED = re.compile(r"[ \u00a0]*(?:,|,)?[ \u00a0]*(?:or|i\.e\.|that is|即|约合|合|相当于|equivalent to|=|≈|[((])[ \u00a0]*$")
+_RESTATED = re.compile(
+    r"[ \u00a0]*(?:,|,)?[ \u00a0]*(?:\bor|\bi\.e\.|\bthat is|即|约合|相当于|\bequivalent to|=|≈|[((])[ \u00a0]*$"
+)
 _BITS_BYTES = {("bits/s", "bytes/s"), ("bytes/s", "bits/s"), ("bits", "bytes"), ("bytes", "bits")}
 
 

@@ -223,8 +223,9 @@ class _Scanner:
                 unit = parse_unit(u).name
             pos = um.end()
             per = PER_RE.match(t, pos)
-            if per and not count and (cu := parse_unit(u + per.group())).dim != cu.name.lower():
-                unit, pos = cu.name, per.end()  # 756 ms/frame: one compound unit the unit table can read
+            if per and not count and ((cu := parse_unit(u + per.group())).dim != cu.name.lower()
+                                      or parse_unit(per.group()[1:]).dim != per.group()[1:].lower()):  # fmt: skip
+                unit, pos = cu.name, per.end()  # 756 ms/frame, 0.39 元/kwh: a compound of units the table knows
             if not count and parse_unit(unit).dim == "time":
                 if pf := PER_FRAME_AFTER.match(t, pos):
                     unit, pos = parse_unit(unit + "/frame").name, pf.end()

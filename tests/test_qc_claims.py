@@ -200,7 +200,9 @@ def test_a_stated_pair_without_units_and_a_bare_comparative_derive() -> None:
     above = "OTSL scores 0.934 TEDs on complex tables, {} above HTML's 0.927 [source: R3]."
     assert _status(index, above.format("0.007"), "0.007")[0] == "derived"
     assert _status(index, above.format("0.017"), "0.017")[0] != "derived"
-    assert _status(index, "OTSL scores 0.934 TEDs and HTML 0.927; the gap is 0.007 [source: R3].", "0.007")[0] != "derived"
+    assert (
+        _status(index, "OTSL scores 0.934 TEDs and HTML 0.927; the gap is 0.007 [source: R3].", "0.007")[0] != "derived"
+    )
 
 
 def test_a_comparison_carries_its_unit_and_bits_restate_as_bytes() -> None:
@@ -214,12 +216,15 @@ def test_a_comparison_carries_its_unit_and_bits_restate_as_bytes() -> None:
     assert _status(index, nic.format("100 GB/s"), "100 GB/s")[0] == "derived"
     assert _status(index, nic.format("800 GB/s"), "800 GB/s")[0] != "derived"
     assert _status(index, "The NIC bandwidth is 800 Gbps and 100 GB/s [source: R3].", "100 GB/s")[0] != "derived"
+    assert _status(index, "The NIC bandwidth is 800 Gbps for 100 GB/s [source: R3].", "100 GB/s")[0] != "derived"
 
 
 def test_a_quantity_printed_verbatim_where_no_figure_was_read_and_a_key_value_label_unit() -> None:
     from qc.prepare import header_unit
 
-    index = _index([(24.0, "GB", "24", ["表 4", "GPU"], "GPU RTX 4090 24GB")], "GPU RTX 4090 24GB CPU / 内存 16 核 / 120GB")
+    index = _index(
+        [(24.0, "GB", "24", ["表 4", "GPU"], "GPU RTX 4090 24GB")], "GPU RTX 4090 24GB CPU / 内存 16 核 / 120GB"
+    )
     assert _status(index, "The host has 120GB of memory [source: R3].", "120GB")[0] == "verified"
     assert _status(index, "The host has 130GB of memory [source: R3].", "130GB")[0] != "verified"
     assert _status(index, "The host has 120 TB of memory [source: R3].", "120 TB")[0] != "verified"
