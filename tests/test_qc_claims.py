@@ -230,3 +230,27 @@ def test_a_quantity_printed_verbatim_where_no_figure_was_read_and_a_key_value_la
     assert _status(index, "The host has 120 TB of memory [source: R3].", "120 TB")[0] != "verified"
     unit = header_unit("所属行业:机械设备当前价格(元):82.42")
     assert unit is not None and unit.name == "元" and header_unit("总市值(百万元):") is None
+
+
+def test_a_from_to_pair_may_span_two_rows_of_a_column_the_sentence_names() -> None:
+    t, inf = "Table 1 HPO", "Inference time (secs)"
+    index = _index([(5.39, "s", "5.39", [t, "HTML", inf], "HTML 6 5.39"), (2.73, "s", "2.73", [t, "OTSL", inf], "OTSL 6 2.73"),
+                    (3.77, "s", "3.77", [t, "HTML", inf], "HTML 4 3.77"), (1.97, "s", "1.97", [t, "OTSL", inf], "OTSL 4 1.97"),
+                    (8.0, "", "8", [t, "heads"], "heads 8")], t)  # fmt: skip
+    ok = "相比 HTML,OTSL 的推理时间从 5.39 s 降至 2.73 s【出处:R3 实测】。"
+    assert _status(index, ok, "2.73 s", "zh")[0] == "verified"
+    # rows whose difference the sentence does not name are no before/after pair
+    status, message = _status(index, "推理时间从 5.39 s 降至 2.73 s【出处:R3 实测】。", "2.73 s", "zh")
+    assert status == "mismatch" and "not one before/after pair" in message
+
+
+def test_a_from_to_pair_moves_the_way_its_words_say() -> None:
+    index = _index([(0.8, "元/kwh", "0.8", ["电力采购单价"], ""), (0.39, "元/kwh", "0.39", ["电力采购单价"], "")],
+                   "电力采购单价从 2019 年 0.8 元/kwh 降低到 2022 年 Q1 的 0.39 元/kwh")  # fmt: skip
+    ok = "电力采购单价从 2019 年的 0.8 元/kwh 降至 2022 年 Q1 的 0.39 元/kwh【出处:R3 实测】。"
+    assert _status(index, ok, "0.39 元/kwh", "zh")[0] == "verified"
+    status, message = _status(index, ok.replace("0.8 元/kwh 降至", "0.3 元/kwh 降至"), "0.39 元/kwh", "zh")
+    assert status == "mismatch" and "is a rise, but the sentence says it fell" in message
+    en = "The unit price fell from 0.39 元/kwh to 0.8 元/kwh [source: R3]."
+    assert _status(index, en, "0.8 元/kwh")[0] == "mismatch"
+    assert _status(index, en.replace("fell", "rose"), "0.8 元/kwh")[0] == "verified"
