@@ -62,6 +62,8 @@ class Derivations(Matching):
         if conv := converted(sent, q, value, tol, unit, self._text):
             return Verdict("derived", derivation=conv, message="converted from a number of the sentence",
                            strength="stated derivation")  # fmt: skip
+        if unit.dim == "pp" and sum(u.dim == "%" for _, _, u in ops) >= 2:
+            return None  # points between the sentence's own percentages: never two other cells of their row
         dims = [u.dim for _, _, u in ops if u.dim not in ("%", "x")]
         paired = len(dims) > len(set(dims))  # the sentence states operands of its own
         clause = self._clause_tokens(q, sent)

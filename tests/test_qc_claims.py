@@ -161,8 +161,9 @@ def test_a_unit_printed_once_covers_every_member_of_the_list() -> None:
     assert _status(index, body.format("1,621"), "1,621", "zh")[0] != "verified"
 
 
-PCT = _index([(14.49, "%", "14.49", ["加权平均ROE(%)", "2024A"], "ROE 14.49 13.78"),
-              (13.78, "%", "13.78", ["加权平均ROE(%)", "2026E"], "ROE 14.49 13.78")], "加权平均ROE")  # fmt: skip
+PCT = _index([(14.49, "%", "14.49", ["加权平均ROE(%)", "2024A"], "ROE 14.49 14.05 13.78"),
+              (14.05, "%", "14.05", ["加权平均ROE(%)", "2025E"], "ROE 14.49 14.05 13.78"),
+              (13.78, "%", "13.78", ["加权平均ROE(%)", "2026E"], "ROE 14.49 14.05 13.78")], "加权平均ROE")  # fmt: skip
 
 
 def test_percentage_points_are_the_difference_of_two_percentages() -> None:
@@ -171,6 +172,7 @@ def test_percentage_points_are_the_difference_of_two_percentages() -> None:
     assert _status(PCT, body.format("约 4.9%"), "约 4.9%", "zh")[0] == "derived"  # (14.49 − 13.78) / 14.49
     assert _status(PCT, body.format("0.71%"), "0.71%", "zh")[0] != "derived"  # points are no percent
     assert _status(PCT, body.format("4.9 个百分点"), "4.9 个百分点", "zh")[0] != "derived"
+    assert _status(PCT, body.format("0.44 个百分点"), "0.44 个百分点", "zh")[0] != "derived"  # 14.49 − 14.05
 
 
 BOIL = _index([(-253.0, "°C", "-253", ["Boiling Points °C", "Nonmetals", "min"], "Nonmetals -253 4827"),
