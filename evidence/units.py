@@ -82,6 +82,10 @@ _TABLE: list[tuple[str, str, float, tuple[str, ...]]] = [
     ("PFLOPS", "flop/s", 1e15, ("PFLOPS",)),
     ("W", "W", 1.0, ("W", "瓦")),
     ("kW", "W", 1e3, ("kW", "千瓦")),
+    ("MW", "W", 1e6, ("MW",)),
+    ("GW", "W", 1e9, ("GW",)),
+    ("kWh", "Wh", 1e3, ("kWh", "kwh", "千瓦时")),
+    ("MWh", "Wh", 1e6, ("MWh",)),
     ("V", "V", 1.0, ("V",)),
     ("mV", "V", 1e-3, ("mV",)),
     ("kV", "V", 1e3, ("kV",)),
@@ -146,6 +150,7 @@ _LOWER: dict[str, set[Unit]] = {}
 for _alias, _unit in _BY_ALIAS.items():
     _LOWER.setdefault(_alias.lower(), set()).add(_unit)
 _FOLD = {k: next(iter(v)) for k, v in _LOWER.items() if len(v) == 1}
+_PER_THING = {"frame": "frame", "帧": "frame", "fr": "frame"}  # denominators spelt several ways
 _MAGNITUDE = {"K": 1e3, "k": 1e3, "M": 1e6, "B": 1e9, "万": 1e4, "亿": 1e8}
 
 
@@ -178,7 +183,10 @@ def parse_unit(text: str | None) -> Unit:
         if base.dim and per.dim == "time":
             dim = {"bytes": "bytes/s", "bits": "bits/s", "token": "token/s"}.get(base.dim, f"{base.dim}/s")
             return Unit(f"{base.name}/{per.name}", dim, base.factor / per.factor)
-        if base.dim:
+        if base.dim:  # per thing: `ms/帧` is `ms/frame`
+            thing = _PER_THING.get(den.strip().lower())
+            if thing:
+                return Unit(f"{base.name}/{thing}", f"{base.dim}/{thing}", base.factor)
             return Unit(t, f"{base.dim}/{den.strip().lower()}", base.factor)
     return Unit(t, t.lower(), 1.0)
 

@@ -7,7 +7,7 @@ import math
 from bisect import bisect_right
 
 from qc.blocks import Block, body_blocks, cite_ids, line_starts
-from qc.claims import Sentence, sentence, sentences, shift
+from qc.claims import Sentence, comparative_units, per_frame, printed_unit, sentence, sentences, shift
 from qc.context import num_text
 from qc.derive import Derivations
 from qc.draft import Draft
@@ -104,7 +104,15 @@ class _Checker(Derivations):
         if v:
             return v
         termish = counting or q.magnitude or not unit.dim
-        if not endpoint and termish:
+        # A measure no figure of the cited reports holds in any context (nor as a bound): printed as written in a
+        # place the extraction read no figure from (`16 核 / 120GB`). Never a percentage or a ratio: those stand
+        # in too many places of a report to tell one from another by their text.
+        unread = (
+            unit.dim not in ("%", "x", "pp")
+            and printed_unit(bl.text, q)
+            and not matches(self.prep, value, step, unit, scope)
+        )
+        if not endpoint and (termish or unread):
             term = self._verbatim(bl, q, scope)
             if term:
                 t, page, quote = term
@@ -154,6 +162,8 @@ class _Checker(Derivations):
         sents = sentences(ftext)
         for sent in sents:
             sent.quantities = [q for q in quantities if sent.start <= q.start < sent.end]
+            per_frame(sent)
+            comparative_units(sent, ftext)
         for sent in sents:
             self._emit(bl, sent, sent.quantities)
 
@@ -167,8 +177,9 @@ class _Checker(Derivations):
             else self.check(bl, q, sent, scope)
             for q in qs
         ]
-        self._pairs(bl.text, qs, verdicts)
+        self._pairs(bl.text, qs, verdicts, sent)
         self._changes(sent, qs, verdicts)
+        self._directions(sent, qs, verdicts)
         for q, v in zip(qs, verdicts, strict=True):
             start, end = bl.offset + q.start, bl.offset + q.end
             text = q.text

@@ -6,8 +6,8 @@ import re
 from itertools import pairwise
 
 from qc.blocks import CLAUSE
-from qc.claims import Sentence
-from qc.context import fmt, id_shapes, num_text
+from qc.claims import COMPARATIVE, Sentence
+from qc.context import context_tokens, fmt, id_shapes, num_text
 from qc.match import Matching, Verdict
 from qc.numbers import CHANGE_RE, Quantity
 from qc.prepare import Fig, labels_of, say, source_of
@@ -22,9 +22,16 @@ class Derivations(Matching):
     ) -> Verdict | None:
         """Percent change, ratio or difference of two numbers of the sentence, or of one table row of a cited report."""
         target = abs(value)
+        tol = step / 2 * (1 + 1e-9) + 1e-12
+        if not unit.dim and not q.count and COMPARATIVE.match(self._text, q.end):
+            # `0.934 TEDs …, 0.007 above HTML's 0.927`: a bare difference of two bare numbers of the sentence
+            bare = [(v, num_text(v), unit) for o in sent.quantities if o is not q and not (o.exempt or o.count
+                    or o.unit) for v, _ in o.endpoints()]  # fmt: skip
+            hit = formula(bare, target, tol, unit, q, gap=True, bare=True)
+            return Verdict("derived", derivation=hit[0], message="derived from numbers of the sentence",
+                           strength="stated derivation") if hit else None  # fmt: skip
         if not unit.dim or unit.dim.startswith("count:"):
             return None
-        tol = step / 2 * (1 + 1e-9) + 1e-12
         if q.approx:  # `约 20%`, `roughly 747 times`: the words round more coarsely than the digits (a round 20 more)
             tol = max(tol, target * (0.05 if step >= 1 and target % 10 == 0 else 0.025))
         cs, ce = self._clause_bounds(q, sent)
@@ -36,11 +43,27 @@ class Derivations(Matching):
                 continue
             u = parse_unit(other.unit)
             for v, _ in other.endpoints():
-                ops.append((abs(v), num_text(v), u))
+                ops.append((v, num_text(v), u))
         hit = formula(ops, target, tol, unit, q, direction, gap, faster=faster)
+        if not hit and unit.dim in ("%", "x"):
+            # A stated pair: `from 7,368.67 to 2,237.75, a 69.6% drop` (unitless), `ROE 从 14.49% 降至 13.78%,
+            # 下降约 4.9%` (a relative change of two percentages; `66% is 65% above 40%` says so too).
+            pairs = self._stated_pairs(sent)
+            if unit.dim == "%" and COMPARATIVE.match(self._text, q.end):
+                pct = [(v, num_text(v), u) for v, _, u in ops if u.dim == "%"]
+                pairs += [(a, b) for a, b in pairwise(pct)]
+            for a, b in pairs:
+                hit = formula([a, b], target, tol, unit, q, direction, gap, bare=True, faster=faster, rel=True)
+                if hit:
+                    break
         if hit:
             return Verdict("derived", derivation=hit[0], message="derived from numbers of the sentence",
                            strength="stated derivation")  # fmt: skip
+        if conv := converted(sent, q, value, tol, unit, self._text):
+            return Verdict("derived", derivation=conv, message="converted from a number of the sentence",
+                           strength="stated derivation")  # fmt: skip
+        if unit.dim == "pp" and sum(u.dim == "%" for _, _, u in ops) >= 2:
+            return None  # points between the sentence's own percentages: never two other cells of their row
         dims = [u.dim for _, _, u in ops if u.dim not in ("%", "x")]
         paired = len(dims) > len(set(dims))  # the sentence states operands of its own
         clause = self._clause_tokens(q, sent)
@@ -67,6 +90,16 @@ class Derivations(Matching):
                                message=f"derived from {first.f.report} p.{first.f.page} ({labels_of(first.f, 2)})")  # fmt: skip
         return self._from_column(q, target, tol, unit, sent, scope, direction, gap, clause)
 
+    def _stated_pairs(self, sent: Sentence) -> list[tuple[tuple[float, str, Unit], tuple[float, str, Unit]]]:
+        """The from→to pairs of the sentence printed without a unit (`from 7,368.67 to 2,237.75`, right after one
+        another: `batch=1 to batch=4` are no operands) or in percent (`从 14.49% 降至 2026 年的 13.78%`)."""
+        live = [o for o in sent.quantities if not (o.exempt or o.count or o.is_range)]
+        return [((a.value or 0.0, num_text(a.value), parse_unit(a.unit)),
+                 (b.value or 0.0, num_text(b.value), parse_unit(b.unit)))
+                for a, b in pairwise(live) if a.unit == b.unit and a.unit in ("", "%")
+                and (CHANGE_RE.fullmatch(self._text, a.end, b.start) if not a.unit
+                     else _PAIR_GAP.fullmatch(between(self._text, sent.quantities, a, b)))]  # fmt: skip
+
     def _from_column(self, q: Quantity, target: float, tol: float, unit: Unit, sent: Sentence, scope: list[str],
                      direction: str | None, gap: bool, clause: frozenset[str]) -> Verdict | None:  # fmt: skip
         """`In the Conversation workload, the input is about 35 times the output`: two cells of the column the
@@ -90,8 +123,9 @@ class Derivations(Matching):
                                            f"{labels_of(b.f, 3)})")  # fmt: skip
         return None
 
-    def _pairs(self, text: str, qs: list[Quantity], verdicts: list[Verdict]) -> None:
-        """`从 A 降至 B`: A and B must be two figures of one row, or of one column, of the same table."""
+    def _pairs(self, text: str, qs: list[Quantity], verdicts: list[Verdict], sent: Sentence | None = None) -> None:
+        """`从 A 降至 B`: A and B must be two figures of one row, or of one column, of the same table (a column
+        whose rows differ only in what the sentence names: `OTSL cut … from 5.39 s to 2.73 s … than HTML`)."""
         live = [(q, v) for q, v in zip(qs, verdicts, strict=True) if not q.exempt]
         for (a, va), (b, vb) in pairwise(live):
             if a.is_range or b.is_range or va.status != "verified" or vb.status != "verified":
@@ -103,6 +137,8 @@ class Derivations(Matching):
                 continue  # the pair spans tables or prose: nothing to compare
             if any(x is not y and (x.row == y.row or (x.col is not None and x.col == y.col)) for x, y in same_table):
                 continue
+            if sent is not None and any(x is not y and _named_apart(x, y, sent.tokens) for x, y in same_table):
+                continue
             x, y = same_table[0]
             mate = next((m for m in self.prep.table(x.table or "") if m.row == x.row and m is not x
                          and m.unit.dim == y.unit.dim), None)  # fmt: skip
@@ -110,6 +146,30 @@ class Derivations(Matching):
             msg = (f"{a.text.strip()} and {b.text.strip()} are not one before/after pair of {x.f.report} "
                    f"({labels_of(x.f, 3)} vs {labels_of(y.f, 3)})") + (f"; {say(mate)}" if mate else "")  # fmt: skip
             verdicts[verdicts.index(vb)] = Verdict("mismatch", source_of(target), message=msg, fig=target)
+
+    def _directions(self, sent: Sentence, qs: list[Quantity], verdicts: list[Verdict]) -> None:
+        """`从 0.8 元 降至 0.39 元`, `cut detection from 540 ms to 185 ms`: a from→to pair moves the way its words
+        say (two values swapped rise where the sentence says they fall)."""
+        live = [(k, q) for k, q in enumerate(qs) if not q.exempt and not q.is_range and q.value is not None]
+        text = self._text
+        for (_, a), (k, b) in pairwise(live):
+            if verdicts[k].status not in ("verified", "derived") or a.unit != b.unit or a.value == b.value:
+                continue
+            m = _PAIR_GAP.fullmatch(between(text, qs, a, b))
+            if not m:
+                continue
+            word = m.group()
+            said = "down" if _SAID_DOWN.search(word) else "up" if _SAID_UP.search(word) else None
+            if not said:  # `from A to B`: the verb of the clause before it (cut, lifted, fell, 缩短 …)
+                cs = max((c.end() for c in CLAUSE.finditer(text, sent.start, a.start)), default=sent.start)
+                said = wording(text[cs : a.start])[0]
+            rose = (b.value or 0.0) > (a.value or 0.0)
+            if said and (said == "up") != rose:
+                verdicts[k] = Verdict(
+                    "mismatch", verdicts[k].source, fig=verdicts[k].fig,
+                    message=f"from {a.text.strip()} to {b.text.strip()} is a {'rise' if rose else 'fall'}, "
+                            f"but the sentence says it {'fell' if said == 'down' else 'rose'} (two values swapped?)",
+                )  # fmt: skip
 
     def _changes(self, sent: Sentence, qs: list[Quantity], verdicts: list[Verdict]) -> None:
         """`从 10.17 s 降至 7.53 s(降低 26%)`: a percentage or ratio after a from→to pair in its clause is that change."""
@@ -154,11 +214,14 @@ _DOWN = re.compile(
 _UP = re.compile(r"提升|提高|增加|增长|增幅|上升|升至|多了|高了|rose|rises?|gain|higher|increas|grow|more|improv", re.I)
 _GAP = re.compile(
     r"相差|差距|差值|差了|少|多|快|慢|缩短|节省|节约|减少|降低|提升|提高|增加|高出|低于|高于|lower by|higher by|"
-    r"faster by|slower by|less than|more than|difference|gap|sav|by\b",
+    r"faster|slower|quicker|less|more|fewer|longer|shorter|above|below|ahead|behind|span|spread|apart|"
+    r"difference|gap|sav|by\b|跨度|温差|超出|领先|落后",
     re.I,
 )
 
 
+_SAID_DOWN = re.compile(r"降|减|缩短")
+_SAID_UP = re.compile(r"提升|提高|增|升")
 _FASTER = re.compile(r"[快慢高低多少大小]了?\s*(?:约|大约|近)?\s*$|(?:faster|slower|higher|lower|more|less)\s*$", re.I)
 
 
@@ -178,18 +241,28 @@ def wording(text: str) -> tuple[str | None, bool]:
 
 def formula(
     ops: list[tuple[float, str, Unit]], target: float, tol: float, unit: Unit, q: Quantity,
-    direction: str | None = None, gap: bool = False, bare: bool = False, faster: bool = False,
+    direction: str | None = None, gap: bool = False, bare: bool = False, faster: bool = False, rel: bool = False,
 ) -> tuple[str, int, int] | None:  # fmt: skip
     """Percent change, ratio or (where the words state one) difference of two operands equal to `target` (within
-    `tol`): the derivation as shown and the operands' places. A fall is (a−b)/a, a rise (b−a)/a of the smaller."""
+    `tol`): the derivation as shown and the operands' places. A fall is (a−b)/a, a rise (b−a)/a of the smaller;
+    percentage points are the difference of two percentages."""
     shown = q.text[max(0, q.num_start - q.start) :].strip()
     for i, (a, ta, ua) in enumerate(ops):
         for j, (b, tb, ub) in enumerate(ops):
-            if i == j or not (ua.dim or bare) or ua.dim != ub.dim or ua.dim in ("%", "x") or a <= 0 or b <= 0:
+            if i == j or not (ua.dim or bare) or ua.dim != ub.dim:
                 continue  # (`bare`: two cells of one column, counts printed without a unit, may be operands)
             a_, b_ = a * ua.factor, b * ub.factor
             if a_ == b_:
                 continue
+            if unit.dim == "pp":  # percentage points: the difference of two percentages, never a percent change
+                if ua.dim == "%" and i < j and abs(abs(a_ - b_) - target) <= tol:
+                    hi, lo = (ta, tb) if a_ > b_ else (tb, ta)
+                    return f"{hi}% − {lo}% = {fmt(abs(a_ - b_))} pp ≈ {shown}", i, j
+                continue
+            if ua.dim == "x" or (ua.dim == "%" and not (rel and unit.dim in ("%", "x"))):
+                continue  # (`rel`: a stated pair of percentages changes by a percent too)
+            if unit.dim in ("%", "x") and (a <= 0 or b <= 0):
+                continue  # a change or a ratio is of two positive amounts
             if unit.dim == "%":
                 if (direction == "down" and a_ < b_) or (direction == "up" and a_ > b_):
                     continue  # a fall is relative to the larger figure, a rise to the smaller
@@ -204,11 +277,54 @@ def formula(
                     return f"{ta}/{tb} = {fmt(r)} ≈ {shown}{note}", i, j
                 if faster and r >= 1 and abs(r - 1 - target) <= tol:  # 快 3 倍 read as 3 times more: ratio 4
                     return f"{ta}/{tb} − 1 = {fmt(r - 1)} ≈ {shown} (ambiguous: read as {fmt(r - 1)} more)", i, j
-            elif gap and unit.dim == ua.dim and i < j:
+            elif gap and unit.dim == ua.dim and i < j:  # (signed: -253 °C to 4827 °C spans 5080 °C)
                 d = abs(a_ - b_) / unit.factor
                 if abs(d - target) <= tol:
-                    return (f"{ta}−{tb} = {fmt(d)} ≈ {shown}" if a_ > b_ else f"{tb}−{ta} = {fmt(d)} ≈ {shown}"), i, j
+                    hi, lo = (ta, tb) if a_ > b_ else (tb, ta)
+                    return f"{hi}−{lo if not lo.startswith('-') else f'({lo})'} = {fmt(d)} ≈ {shown}", i, j
     return None
+
+
+# Between the two numbers of a from→to pair, dates and names blanked: a change word in one clause
+# (`14.49% 降至 2026 年的 13.78%`, `0.8 元/kwh 降至 2022 年 Q1 的 0.39 元/kwh`).
+_PAIR_GAP = re.compile(rf"[^,,;;。\d]*?(?:{CHANGE_RE.pattern})[^,,;;。\d]*?")
+
+
+def between(text: str, qs: list[Quantity], a: Quantity, b: Quantity) -> str:
+    """The text between `a` and `b` with the exempt tokens (dates, identifiers) there blanked."""
+    gap = list(text[a.end : b.start])
+    for o in qs:
+        if o.exempt and a.end <= o.start and o.end <= b.start:
+            gap[o.start - a.end : o.end - a.end] = " " * (o.end - o.start)
+    return "".join(gap)
+
+
+def _named_apart(x: Fig, y: Fig, words: frozenset[str]) -> bool:
+    """Two cells of one column (a header they share) whose other labels, the rows' keys, the sentence names each."""
+    if x.col is None or y.col is None or not (x.col & y.col):
+        return False
+    return all(context_tokens(lab) & words for lab in x.col ^ y.col)
+
+
+# `800 Gbps, or 100 GB/s`, `1,600 Gb/s(即 200 GB/s)`: the same amount restated in bytes (or bits).
+_RESTATED = re.compile(
+    r"[ \u00a0]*(?:,|,)?[ \u00a0]*(?:\bor|\bi\.e\.|\bthat is|即|约合|相当于|\bequivalent to|=|≈|[((])[ \u00a0]*$"
+)
+_BITS_BYTES = {("bits/s", "bytes/s"), ("bytes/s", "bits/s"), ("bits", "bytes"), ("bytes", "bits")}
+
+
+def converted(sent: Sentence, q: Quantity, value: float, tol: float, unit: Unit, text: str) -> str | None:
+    """The number right before `q` in the sentence, restated in bytes where it was in bits (or the reverse)."""
+    prev = next((o for o in reversed(sent.quantities) if o.end <= q.start and not o.exempt), None)
+    if prev is None or prev.value is None or not prev.unit or not _RESTATED.search(text, prev.end, q.start):
+        return None
+    pu = parse_unit(prev.unit)
+    if (pu.dim, unit.dim) not in _BITS_BYTES:
+        return None
+    base = abs(prev.value) * pu.factor * (1 / 8 if pu.dim.startswith("bits") else 8)
+    if abs(base / unit.factor - abs(value)) > tol:
+        return None
+    return f"{num_text(prev.value)} {pu.name} = {num_text(base / unit.factor)} {unit.name} (8 bits a byte)"
 
 
 def _columns_conflict(x: Fig, y: Fig) -> bool:

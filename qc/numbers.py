@@ -53,7 +53,14 @@ _NUM = r"\d(?:\d{0,2}(?:,\d{3})+(?:\.\d+)?(?!\d|,\d)|\d*(?:\.\d+)?)"
 NUM_RE = re.compile(_NUM)
 _UNIT_ALTS = "|".join(re.escape(a) + ("(?![A-Za-z0-9])" if is_latin(a) else "") for a in aliases())
 UNIT_RE = re.compile(rf"[ \u00a0]?(?P<u>{_UNIT_ALTS})")
-PER_RE = re.compile(r"/[A-Za-z]+(?![A-Za-z0-9/])")
+PER_RE = re.compile(r"/(?:[A-Za-z]+(?![A-Za-z0-9/])|帧)")
+# `185 ms per frame`, `每帧 225 ms`: a time per frame, the unit a report's `ms/frame` column carries.
+PER_FRAME_AFTER = re.compile(r"[ \u00a0]*(?:per frame|a frame|每帧)", re.IGNORECASE)
+PER_FRAME_BEFORE = re.compile(r"每帧[ \u00a0]*$")
+# `32*32`, `64×64`, `1920x1080`: a size (an image's or a face's), a name of the test case, never a quantity.
+SIZE_RE = re.compile(r"[ \u00a0]?[*×xX][ \u00a0]?\d+(?![\d.])")
+# Members of a list written `1,521/1,582/1,646 亿元` or `4.7、7.2、9.3 亿元`: the unit printed once covers each.
+LIST_SEP_RE = re.compile(r"[ \u00a0]*[/、][ \u00a0]*")
 MAG_RE = re.compile(r"[KkMB](?![A-Za-z0-9/])|[ \u00a0]?[万亿](?!分)")
 _MAG = {"K": 1e3, "k": 1e3, "M": 1e6, "B": 1e9, "万": 1e4, "亿": 1e8}
 _MONTHS = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
@@ -216,8 +223,14 @@ class _Scanner:
                 unit = parse_unit(u).name
             pos = um.end()
             per = PER_RE.match(t, pos)
-            if per and not count and (cu := parse_unit(u + per.group())).dim != cu.name.lower():
-                unit, pos = cu.name, per.end()  # 756 ms/frame: one compound unit the unit table can read
+            if per and not count and ((cu := parse_unit(u + per.group())).dim != cu.name.lower()
+                                      or parse_unit(per.group()[1:]).dim != per.group()[1:].lower()):  # fmt: skip
+                unit, pos = cu.name, per.end()  # 756 ms/frame, 0.39 元/kwh: a compound of units the table knows
+            if not count and parse_unit(unit).dim == "time":
+                if pf := PER_FRAME_AFTER.match(t, pos):
+                    unit, pos = parse_unit(unit + "/frame").name, pf.end()
+                elif PER_FRAME_BEFORE.search(t, max(0, s - 8), s):
+                    unit = parse_unit(unit + "/frame").name
         elif pos < len(t) and t[pos].isascii() and t[pos].isalpha():
             return None  # glued letters that are no unit: 3D, 5G, 2nd
         start = s
@@ -262,6 +275,9 @@ class _Scanner:
             while end > s and t[end - 1] in ".-– ":
                 end -= 1
             return Quantity(s, end, t[s:end], None, exempt="id", num_start=s, num_end=end)
+        size = SIZE_RE.match(t, m.end())
+        if size and not ((c1 and c1 in "*×") or UNIT_RE.match(t, size.end())):  # (`4×200 Gbps` is four 200 Gbps links)
+            return Quantity(s, size.end(), t[s : size.end()], None, exempt="id", num_start=s, num_end=size.end())
         q = self.atom(m)
         if q is None:
             return self.ident(s, m.end())
@@ -333,8 +349,24 @@ class _Scanner:
         return self.out
 
     def _propagate_units(self) -> None:
-        """`从 10.17 降至 7.53s`, `from 4.1 to 74.9 tok/s`: the first number takes the second's unit."""
+        """`从 10.17 降至 7.53s`, `from 4.1 to 74.9 tok/s`: the first number takes the second's unit; so do the
+        members of a list before its last (`1,521/1,582/1,646 亿元`, `4.7、7.2、9.3 亿元`)."""
         qs = [q for q in self.out if q.exempt is None]
+        factor = 1.0  # the magnitude the list's last member prints (`亿元`: 亿 covers every member)
+        for a, b in reversed(list(pairwise(qs))):
+            if (
+                b.unit
+                and not a.unit
+                and not (a.count or a.bound or a.is_range or a.magnitude or b.is_range)
+                and LIST_SEP_RE.fullmatch(self.text, a.end, b.start)
+            ):
+                if b.magnitude and (mag := MAG_RE.match(self.text, b.num_end)):
+                    factor = _MAG[mag.group().strip()]
+                a.unit = b.unit
+                if factor != 1.0:
+                    a.value, a.step, a.magnitude = (a.value or 0.0) * factor, a.step * factor, True
+            else:
+                factor = 1.0
         for a, b in pairwise(qs):
             if (
                 not a.unit

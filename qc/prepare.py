@@ -428,6 +428,7 @@ _HEAD_PAREN = re.compile(r"[((\[]\s*([^()()\[\]]+?)\s*[))\]]\s*$")
 _HEAD_NOTE = re.compile(
     r"(?:单位|unit|units|in)\s*[::]?\s*([A-Za-z%][A-Za-z%/]*|[\u3400-\u9fff]{1,2})\s*[))]?\s*$", re.I
 )
+_KV_PAREN = re.compile(r"[((]\s*([^()()\[\]]+?)\s*[))]\s*[::]\s*[-+]?[\d,]*\.?\d+\s*$")
 _HEAD_SLASH = re.compile(r"(?<=[A-Za-z0-9\u3400-\u9fff])\s*/\s*([A-Za-z%][A-Za-z%/]*)\s*$")
 
 
@@ -454,6 +455,9 @@ def header_unit(label: str) -> Unit | None:
     if m and (u := known_unit(m.group(1))) is not None:
         return u
     m = _HEAD_SLASH.search(label)
+    if m:
+        return known_unit(m.group(1))
+    m = _KV_PAREN.search(label)  # a key–value label ending in its own value: `当前价格(元):82.42`
     return known_unit(m.group(1)) if m else None
 
 

@@ -118,3 +118,141 @@ def test_faster_n_times_is_read_both_ways_and_flagged() -> None:
     assert n.status == "derived" and "ambiguous" in (n.derivation or "")  # 5.23/0.98 − 1 = 4.34
     assert _status(index, body.format("是其 5.3 倍"), "5.3 倍", "zh")[0] == "derived"
     assert _status(index, body.format("是其 4.3 倍"), "4.3 倍", "zh")[0] != "derived"  # no `快`: a ratio only
+
+
+# ---- Reading correct articles (issue 14, part A). Shapes from the real accuracy corpus (tools/qc_corpus/real). ----
+
+FACES = _index(
+    [(329.0, "ms/frame", "329", ["Table 4.3 Two A72", "480P 64*64 single face", "Total (ms/frame)"], "64*64 68 261 329"),
+     (1110.0, "ms/frame", "1110", ["Table 4.1 Single A53", "480P 64*64 single face", "Total (ms/frame)"],
+      "64*64 185 924 1110")],
+    "Table 4.1 Single A53 Table 4.3 Two A72 480P 64*64 single face",
+)  # fmt: skip
+
+
+def test_a_size_is_an_identifier_and_a_time_per_frame_reads_as_ms_per_frame() -> None:
+    from evidence.units import parse_unit
+    from qc.numbers import extract
+
+    assert [(q.text, q.exempt) for q in extract("32*32 单人脸、64×64、1920x1080")] == [
+        ("32*32", "id"), ("64×64", "id"), ("1920x1080", "id")]  # fmt: skip
+    assert [(q.text, q.unit) for q in extract("over 4×200 Gbps NICs") if not q.count] == [("200 Gbps", "Gb/s")]
+    assert parse_unit("ms/帧") == parse_unit("ms/frame") and parse_unit("s/帧").dim == "time/frame"
+    assert [q.unit for q in extract("OpenBLAS 每帧 225 ms,168 ms/帧,185 ms per frame,16 h")] == [
+        "ms/frame", "ms/frame", "ms/frame", "h"]  # fmt: skip
+    ok = "Two A72 cores process a 480P frame with a 64*64 minimum face size in 329 ms [source: R3]."
+    assert _status(FACES, ok, "329 ms")[0] == "verified"
+    assert _status(FACES, ok.replace("329 ms", "329 s"), "329 s")[0] != "verified"
+    assert _status(FACES, "Two A72 cores ran 329 ms [source: R3].", "329 ms")[0] != "verified"  # no frame named
+
+
+def test_a_unit_printed_once_covers_every_member_of_the_list() -> None:
+    from evidence.pdf.numbers import find_numbers
+    from qc.numbers import extract
+
+    got = [(q.value, q.unit) for q in extract("净利润分别为 1,521/1,582/1,646 亿元,PE 30、20、15 倍")]
+    assert got == [(1521e8, "元"), (1582e8, "元"), (1646e8, "元"), (30.0, "x"), (20.0, "x"), (15.0, "x")]
+    assert [n.unit for n in find_numbers("对应 PE 30、20、15 倍")] == ["x", "x", "x"]
+    index = _index([(1521.0, "亿元", "1,521.00", ["归母净利润(亿元)", "2025E"], "归母净利润 1,521.00 1,582.00"),
+                    (1582.0, "亿元", "1,582.00", ["归母净利润(亿元)", "2026E"], "归母净利润 1,521.00 1,582.00")],
+                   "归母净利润")  # fmt: skip
+    body = "预计 2025-2026 年归母净利润分别为 {}/1,582 亿元【出处:R3 实测】。"
+    assert _status(index, body.format("1,521"), "1,521", "zh")[0] == "verified"
+    assert _status(index, body.format("1,621"), "1,621", "zh")[0] != "verified"
+
+
+PCT = _index([(14.49, "%", "14.49", ["加权平均ROE(%)", "2024A"], "ROE 14.49 14.05 13.78"),
+              (14.05, "%", "14.05", ["加权平均ROE(%)", "2025E"], "ROE 14.49 14.05 13.78"),
+              (13.78, "%", "13.78", ["加权平均ROE(%)", "2026E"], "ROE 14.49 14.05 13.78")], "加权平均ROE")  # fmt: skip
+
+
+def test_percentage_points_are_the_difference_of_two_percentages() -> None:
+    body = "加权平均 ROE 从 2024 年的 14.49% 降至 2026 年的 13.78%,下降 {}【出处:R3 实测】。"
+    assert _status(PCT, body.format("0.71 个百分点"), "0.71 个百分点", "zh")[0] == "derived"
+    assert _status(PCT, body.format("约 4.9%"), "约 4.9%", "zh")[0] == "derived"  # (14.49 − 13.78) / 14.49
+    assert _status(PCT, body.format("0.71%"), "0.71%", "zh")[0] != "derived"  # points are no percent
+    assert _status(PCT, body.format("4.9 个百分点"), "4.9 个百分点", "zh")[0] != "derived"
+    assert _status(PCT, body.format("0.44 个百分点"), "0.44 个百分点", "zh")[0] != "derived"  # 14.49 − 14.05
+
+
+BOIL = _index([(-253.0, "°C", "-253", ["Boiling Points °C", "Nonmetals", "min"], "Nonmetals -253 4827"),
+               (4827.0, "°C", "4827", ["Boiling Points °C", "Nonmetals", "max"], "Nonmetals -253 4827"),
+               (357.0, "°C", "357", ["Boiling Points °C", "Metals", "min"], "Metals 357"),
+               (335.0, "°C", "335", ["Boiling Points °C", "Metalloids", "min"], "Metalloids 335")],
+              "Boiling Points °C")  # fmt: skip
+
+
+def test_a_difference_keeps_signs_and_reads_above_and_below() -> None:
+    span = "Nonmetals boil from -253 °C to 4827 °C, a span of {} [source: R3]."
+    assert _status(BOIL, span.format("5080 °C"), "5080 °C")[0] == "derived"
+    assert _status(BOIL, span.format("4574 °C"), "4574 °C")[0] != "derived"  # |−253| is no operand
+    above = "The lowest metal boils at 357 °C, {} above the lowest metalloid at 335 °C [source: R3]."
+    assert _status(BOIL, above.format("22 °C"), "22 °C")[0] == "derived"
+    assert _status(BOIL, above.format("23 °C"), "23 °C")[0] != "derived"
+
+
+def test_a_stated_pair_without_units_and_a_bare_comparative_derive() -> None:
+    index = _index([(7368.67, "req/s", "7,368.67", ["read_perf", "4KB batch 1", "req/s"], "4KB 1 7,368.67"),
+                    (2237.75, "req/s", "2,237.75", ["read_perf", "4KB batch 16", "req/s"], "4KB 16 2,237.75"),
+                    (0.934, "", "0.934", ["Table 1", "OTSL", "TEDs complex"], "OTSL 0.934"),
+                    (0.927, "", "0.927", ["Table 1", "HTML", "TEDs complex"], "HTML 0.927")], "read_perf")  # fmt: skip
+    drop = "For 4KB objects, requests per second fell from 7,368.67 to 2,237.75, a {} drop [source: R3]."
+    assert _status(index, drop.format("69.6%"), "69.6%")[0] == "derived"
+    assert _status(index, drop.format("59.6%"), "59.6%")[0] != "derived"
+    above = "OTSL scores 0.934 TEDs on complex tables, {} above HTML's 0.927 [source: R3]."
+    assert _status(index, above.format("0.007"), "0.007")[0] == "derived"
+    assert _status(index, above.format("0.017"), "0.017")[0] != "derived"
+    assert (
+        _status(index, "OTSL scores 0.934 TEDs and HTML 0.927; the gap is 0.007 [source: R3].", "0.007")[0] != "derived"
+    )
+
+
+def test_a_comparison_carries_its_unit_and_bits_restate_as_bytes() -> None:
+    index = _index([(15325.0, "", "15325", ["Table 2", "Synthetic", "Avg Input Len"], "Synthetic 15325"),
+                    (8596.0, "", "8596", ["Table 2", "Tool&Agent", "Avg Input Len"], "Tool&Agent 8596"),
+                    (800.0, "Gb/s", "800", ["Table 1", "NIC bandwidth"], "NIC bandwidth 800 Gbps")], "Table 2")  # fmt: skip
+    more = "The synthetic inputs average 15325 tokens, {} more than tool&agent's 8596 [source: R3]."
+    assert _status(index, more.format("6729"), "6729")[0] == "derived"
+    assert _status(index, more.format("6739"), "6739")[0] != "derived"
+    nic = "The NIC bandwidth is 800 Gbps, or {} [source: R3]."
+    assert _status(index, nic.format("100 GB/s"), "100 GB/s")[0] == "derived"
+    assert _status(index, nic.format("800 GB/s"), "800 GB/s")[0] != "derived"
+    assert _status(index, "The NIC bandwidth is 800 Gbps and 100 GB/s [source: R3].", "100 GB/s")[0] != "derived"
+    assert _status(index, "The NIC bandwidth is 800 Gbps for 100 GB/s [source: R3].", "100 GB/s")[0] != "derived"
+
+
+def test_a_quantity_printed_verbatim_where_no_figure_was_read_and_a_key_value_label_unit() -> None:
+    from qc.prepare import header_unit
+
+    index = _index(
+        [(24.0, "GB", "24", ["表 4", "GPU"], "GPU RTX 4090 24GB")], "GPU RTX 4090 24GB CPU / 内存 16 核 / 120GB"
+    )
+    assert _status(index, "The host has 120GB of memory [source: R3].", "120GB")[0] == "verified"
+    assert _status(index, "The host has 130GB of memory [source: R3].", "130GB")[0] != "verified"
+    assert _status(index, "The host has 120 TB of memory [source: R3].", "120 TB")[0] != "verified"
+    unit = header_unit("所属行业:机械设备当前价格(元):82.42")
+    assert unit is not None and unit.name == "元" and header_unit("总市值(百万元):") is None
+
+
+def test_a_from_to_pair_may_span_two_rows_of_a_column_the_sentence_names() -> None:
+    t, inf = "Table 1 HPO", "Inference time (secs)"
+    index = _index([(5.39, "s", "5.39", [t, "HTML", inf], "HTML 6 5.39"), (2.73, "s", "2.73", [t, "OTSL", inf], "OTSL 6 2.73"),
+                    (3.77, "s", "3.77", [t, "HTML", inf], "HTML 4 3.77"), (1.97, "s", "1.97", [t, "OTSL", inf], "OTSL 4 1.97"),
+                    (8.0, "", "8", [t, "heads"], "heads 8")], t)  # fmt: skip
+    ok = "相比 HTML,OTSL 的推理时间从 5.39 s 降至 2.73 s【出处:R3 实测】。"
+    assert _status(index, ok, "2.73 s", "zh")[0] == "verified"
+    # rows whose difference the sentence does not name are no before/after pair
+    status, message = _status(index, "推理时间从 5.39 s 降至 2.73 s【出处:R3 实测】。", "2.73 s", "zh")
+    assert status == "mismatch" and "not one before/after pair" in message
+
+
+def test_a_from_to_pair_moves_the_way_its_words_say() -> None:
+    index = _index([(0.8, "元/kwh", "0.8", ["电力采购单价"], ""), (0.39, "元/kwh", "0.39", ["电力采购单价"], "")],
+                   "电力采购单价从 2019 年 0.8 元/kwh 降低到 2022 年 Q1 的 0.39 元/kwh")  # fmt: skip
+    ok = "电力采购单价从 2019 年的 0.8 元/kwh 降至 2022 年 Q1 的 0.39 元/kwh【出处:R3 实测】。"
+    assert _status(index, ok, "0.39 元/kwh", "zh")[0] == "verified"
+    status, message = _status(index, ok.replace("0.8 元/kwh 降至", "0.3 元/kwh 降至"), "0.39 元/kwh", "zh")
+    assert status == "mismatch" and "is a rise, but the sentence says it fell" in message
+    en = "The unit price fell from 0.39 元/kwh to 0.8 元/kwh [source: R3]."
+    assert _status(index, en, "0.8 元/kwh")[0] == "mismatch"
+    assert _status(index, en.replace("fell", "rose"), "0.8 元/kwh")[0] == "verified"

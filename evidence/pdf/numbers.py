@@ -227,11 +227,12 @@ def _find_numbers(text: str, keep_years: bool, bytes_ok: bool | None, billions: 
         if value in (float("inf"), float("-inf")):
             continue  # a 400-digit run is no measurement, and infinity is not valid JSON downstream
         found.append(Number(value, unit, raw, start, end))
-    # A unit written once after a range or list (`29–40%`, `1,521/1,582/1,646亿元`) applies to each member.
+    # A unit written once after a range or list (`29–40%`, `1,521/1,582/1,646亿元`, `30、20、15 倍`) applies to each
+    # member.
     for i in range(len(found) - 2, -1, -1):
         a, b = found[i], found[i + 1]
         gap = masked[a.end : b.start]
-        if not a.unit and b.unit and (_RANGE_JOIN.fullmatch(gap) or gap.strip() == "/"):
+        if not a.unit and b.unit and (_RANGE_JOIN.fullmatch(gap) or gap.strip() in ("/", "、")):
             found[i] = dataclasses.replace(a, unit=b.unit)
     return tuple(found)
 
