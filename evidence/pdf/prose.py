@@ -102,7 +102,7 @@ def _token(raw: str) -> str:
 
 def page_figures(plain: str, lines: list[Line], page_width: float, page_height: float, ctx: PageContext) -> list[Raw]:
     """All figures of one page: table cells from positions, then `label: value` lines and prose from plain text."""
-    body = [ln for ln in lines if page_height * 0.06 < ln.y < page_height * 0.94] if page_height else lines
+    body = _body(lines, page_height)
     in_body = {id(ln) for ln in body}
     margin_texts = {squash(ln.text) for ln in lines if id(ln) not in in_body}
     body = reading_order(body, page_width)
@@ -211,6 +211,34 @@ def page_figures(plain: str, lines: list[Line], page_width: float, page_height: 
                 out.append(Raw(n.value, n.unit, n.raw, clean_labels([quote, heading]), quote, "prose"))
     out.extend(_names(plain_lines, heading_before))
     return out
+
+
+def _body(lines: list[Line], page_height: float) -> list[Line]:
+    """The lines between the page's top and bottom margins (running headers, footers and page numbers stand there).
+
+    A line in a margin band still belongs to the body when it goes on from the body line next to it at the same
+    size and line pitch: the last row of a table that fills a slide to its bottom edge.
+    """
+    if not page_height:
+        return lines
+    inside = [ln for ln in lines if page_height * 0.06 < ln.y < page_height * 0.94]
+    if not inside:
+        return inside
+    keep = {id(ln) for ln in inside}
+    for band in (sorted(lines, key=lambda ln: -ln.y), sorted(lines, key=lambda ln: ln.y)):
+        prev: Line | None = None
+        pitch = 0.0
+        for ln in band:
+            if id(ln) in keep:
+                pitch = abs(prev.y - ln.y) if prev is not None and id(prev) in keep else pitch
+                prev = ln
+                continue
+            if prev is None or id(prev) not in keep or round(ln.size) != round(prev.size) or not pitch:
+                continue
+            if abs(prev.y - ln.y) <= 1.15 * pitch and abs(prev.y - ln.y) < 2 * ln.size:
+                keep.add(id(ln))
+                prev = ln
+    return [ln for ln in lines if id(ln) in keep]
 
 
 def _names(lines: list[str], heading: str) -> list[Raw]:

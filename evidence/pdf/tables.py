@@ -429,7 +429,8 @@ def table_figures(table: Table, page_width: float, heading: str) -> list[tuple[R
         labels_extra.setdefault(target, []).append(("0" if y > row_lines[target].y else "1") + text)
         wrapped_at.append((target, col, y > row_lines[target].y, text))
     _row_groups(cells, row_lines, wrapped, group_cols)
-    key_cols = _key_columns(cells, headers)
+    units_at = _unit_columns(cells, headers)
+    key_cols = [c for c in _key_columns(cells, headers) if c not in units_at]
     # A wrapped label in a label column is part of that row's label there (`1MB 顺序` / `大块读取` around its row).
     for r, col, on_top, text in wrapped_at:
         if col in key_cols:
@@ -449,8 +450,8 @@ def table_figures(table: Table, page_width: float, heading: str) -> list[tuple[R
     for r, (row, ln) in enumerate(zip(cells, row_lines, strict=True)):
         quote = " ".join(c for c in row if c)
         for c, cell in enumerate(row):
-            if not cell:
-                continue
+            if not cell or c in units_at or (c in key_cols and _SERIAL.search(headers[c])):
+                continue  # a unit cell is no figure, nor is a row's serial number (`序号 No. | 1`)
             key = c in key_cols
             row_labels = []
             row_unit = None
@@ -478,13 +479,36 @@ def table_figures(table: Table, page_width: float, heading: str) -> list[tuple[R
                     continue  # numbers inside a row label (`480P 32*32`) describe the row
                 unit = num.unit or col_unit or ""
                 if not unit and not key:
+                    unit = next((_unit_cell(row[u]) for u in units_at if row[u]), None) or ""
+                if not unit and not key:
                     unit = row_unit or group_unit or table.unit or header_unit(heading, loose=False) or ""
+                # A KPI card's line under its value says what it counts (`read_perf 全部成功`, `4KB, batch=4`).
                 if key:
                     labels = [table.caption, headers[c], *row_labels, heading]
                 else:
-                    labels = [table.caption, *row_labels, headers[c], heading]
+                    labels = [table.caption, *row_labels, headers[c], footers[c], heading]
                 out.append((Raw(num.value, unit, num.raw, clean_labels(labels), quote, "cell"), ln))
     return out
+
+
+_SERIAL = re.compile(r"序号|^No\.?$|\bNo\.|^#$")
+_UNIT_HEADER = re.compile(r"^(?:单位|Units?|unit)\b|\s(?:单位|Units?)$|^单位")
+
+
+def _unit_columns(cells: list[list[str]], headers: list[str]) -> set[int]:
+    """Columns headed `单位 Unit` whose cells are units: each gives the unit of its row's numbers."""
+    out = set()
+    for c, head in enumerate(headers):
+        values = [row[c] for row in cells if row[c]]
+        if head and _UNIT_HEADER.search(head.strip()) and values and all(_unit_cell(v) for v in values):
+            out.add(c)
+    return out
+
+
+def _unit_cell(text: str) -> str | None:
+    """A unit column's cell as a unit: one the unit table knows, else the short symbol as printed (`K`, `%RH`)."""
+    t = text.strip()
+    return printed_unit(t) or (t if len(t) <= 8 and not re.search(r"\d|\s", t) else None)
 
 
 def _row_groups(
@@ -557,10 +581,17 @@ def _key_columns(cells: list[list[str]], headers: list[str]) -> list[int]:
             break
         ints = all(re.fullmatch(r"\d+\s*(?:[KMG]i?B|B|K|k)?", v.strip()) for v in numeric)
         repeats = len(set(values)) < len(values)
-        if ints and (repeats or _KEY_HEADER.search(headers[c] or "")):
+        # A first column of object sizes (`4KB`, `64KB`, `1MB`) names the rows it leads.
+        sizes = c == 0 and len(numeric) == len(values) and all(re.fullmatch(r"\d+\s*[KMGT]i?B", v.strip()) for v in values)
+        if ints and (repeats or sizes or _KEY_HEADER.search(headers[c] or "")):
             keys.append(c)
             continue
         break
+    # Two halves of one table side by side under a repeated header (`value batch MiB/s 状态 | value batch …`): the
+    # second half has the first half's label columns.
+    period = _repeat(headers)
+    if period and keys:
+        return [*keys, *(k + period for k in keys if k + period < ncol)]
     # Side-by-side tables (`主要财务指标 … | 利润表 …`): a later column of words starts the next table's labels.
     start = (keys[-1] + 2) if keys else 1
     for c in range(start, ncol - 1):
@@ -568,6 +599,15 @@ def _key_columns(cells: list[list[str]], headers: list[str]) -> list[int]:
         if values and sum(1 for v in values if number_cell(v)) < len(values) / 2:
             keys.append(c)
     return keys
+
+
+def _repeat(headers: list[str]) -> int:
+    """The width of a header printed twice side by side (`a b c | a b c`), or 0."""
+    n = len(headers)
+    if n % 2 or n < 4:
+        return 0
+    half = n // 2
+    return half if all(headers[c] and headers[c] == headers[c + half] for c in range(half)) else 0
 
 
 def _run_of(key_cols: list[int], c: int) -> list[int]:
