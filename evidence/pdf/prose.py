@@ -7,9 +7,11 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 
+from evidence.pdf.charts import chart_figures
 from evidence.pdf.layout import SENTENCE_END, Line, is_caption, is_heading, reading_order
 from evidence.pdf.numbers import PAGE_NUMBER, PARAM_LABEL, PAREN, Number, find_numbers, is_code, names, printed_unit
 from evidence.pdf.tables import PageContext, Raw, clean_labels, continue_tables, find_tables, table_figures
+from evidence.pdf.runs import Runs
 from evidence.pdf.text import cjk_edge
 
 _KV = re.compile(r"^\s*(?P<label>[^:：=]{1,40}?)\s*[:：]\s*(?P<value>.*\d.*)$")
@@ -100,17 +102,26 @@ def _token(raw: str) -> str:
     return raw.removesuffix("B")
 
 
-def page_figures(plain: str, lines: list[Line], page_width: float, page_height: float, ctx: PageContext) -> list[Raw]:
-    """All figures of one page: table cells from positions, then `label: value` lines and prose from plain text."""
+def page_figures(
+    plain: str, lines: list[Line], page_width: float, page_height: float, ctx: PageContext, runs: Runs = ()
+) -> list[Raw]:
+    """All figures of one page: chart labels and table cells from positions, then `label: value` lines and prose."""
+    out: list[Raw] = []
+    consumed: Counter[str] = Counter()
+    chart = chart_figures(list(runs), plain) if runs else None
+    if chart is not None:
+        for label in chart.figures:
+            kind = "cell" if label.placed else "prose"
+            out.append(Raw(label.value, label.unit, label.raw, clean_labels(label.labels), label.quote, kind))
+        consumed.update(_token(t) for t in chart.consumed)
+        lines = _without(lines, chart.items)
     body = _body(lines, page_height)
     in_body = {id(ln) for ln in body}
     margin_texts = {squash(ln.text) for ln in lines if id(ln) not in in_body}
     body = reading_order(body, page_width)
     sizes = Counter(round(ln.size) for ln in body)
     body_size = sizes.most_common(1)[0][0] if sizes else 10.0
-    out: list[Raw] = []
     tables = find_tables(body, page_width)
-    consumed: Counter[str] = Counter()
     table_text: list[str] = []
     # Section headings seen on this page (in reading order), so a table is labelled with the heading above it.
     heading_at: dict[int, str] = {}
@@ -210,6 +221,20 @@ def page_figures(plain: str, lines: list[Line], page_width: float, page_height: 
                 quote = sentence if len(sentence) <= 400 else sentence[max(0, n.start - 150) : n.end + 150]
                 out.append(Raw(n.value, n.unit, n.raw, clean_labels([quote, heading]), quote, "prose"))
     out.extend(_names(plain_lines, heading_before))
+    return out
+
+
+def _without(lines: list[Line], items: list[tuple[float, float, float]]) -> list[Line]:
+    """The page's lines without the segments a chart took (its ticks and data labels)."""
+    out = []
+    for ln in lines:
+        segs = [
+            sg
+            for sg in ln.segs
+            if not any(abs(y - ln.y) < ln.size and min(x1, sg.x1) - max(x0, sg.x0) > 0 for x0, x1, y in items)
+        ]
+        if segs:
+            out.append(Line(ln.y, ln.size, segs) if len(segs) != len(ln.segs) else ln)
     return out
 
 
