@@ -486,7 +486,8 @@ def table_figures(table: Table, page_width: float, heading: str) -> list[tuple[R
                 if key:
                     labels = [table.caption, headers[c], *row_labels, heading]
                 else:
-                    labels = [table.caption, *row_labels, headers[c], footers[c], heading]
+                    card = footers[c] if len(cells) == 1 else ""
+                    labels = [table.caption, *row_labels, headers[c], card, heading]
                 out.append((Raw(num.value, unit, num.raw, clean_labels(labels), quote, "cell"), ln))
     return out
 
