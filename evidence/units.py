@@ -82,6 +82,9 @@ _TABLE: list[tuple[str, str, float, tuple[str, ...]]] = [
     ("PFLOPS", "flop/s", 1e15, ("PFLOPS",)),
     ("W", "W", 1.0, ("W", "瓦")),
     ("kW", "W", 1e3, ("kW", "千瓦")),
+    ("MW", "W", 1e6, ("MW", "兆瓦")),
+    ("GW", "W", 1e9, ("GW", "吉瓦")),
+    ("kWh", "Wh", 1e3, ("kWh", "kwh")),
     ("V", "V", 1.0, ("V",)),
     ("mV", "V", 1e-3, ("mV",)),
     ("kV", "V", 1e3, ("kV",)),
@@ -99,6 +102,11 @@ _TABLE: list[tuple[str, str, float, tuple[str, ...]]] = [
     ("百万元", "元", 1e6, ("百万元",)),
     ("亿元", "元", 1e8, ("亿元",)),
     ("美元", "USD", 1.0, ("美元", "USD")),
+    ("元/kWh", "元/Wh", 1e-3, ("元/kWh", "元/kwh", "元/度")),
+    ("股", "股", 1.0, ("股",)),
+    ("万股", "股", 1e4, ("万股",)),
+    ("百万股", "股", 1e6, ("百万股",)),
+    ("亿股", "股", 1e8, ("亿股",)),
     # Magnitude words a report prints after a figure (`12.05万`): the figure keeps them as its unit; an article's
     # `12.05万` is a magnitude (QC's number reader), so they are no unit spelling there (see `aliases`).
     ("万", "万", 1.0, ("万",)),

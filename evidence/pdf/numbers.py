@@ -235,7 +235,7 @@ def _find_numbers(text: str, keep_years: bool, bytes_ok: bool | None, billions: 
     for i in range(len(found) - 2, -1, -1):
         a, b = found[i], found[i + 1]
         gap = masked[a.end : b.start]
-        if not a.unit and b.unit and (_RANGE_JOIN.fullmatch(gap) or gap.strip() in ("/", "-")):
+        if not a.unit and b.unit and (_RANGE_JOIN.fullmatch(gap) or gap.strip() in ("/", "-", "、")):
             found[i] = dataclasses.replace(a, unit=b.unit)
     return tuple(found)
 

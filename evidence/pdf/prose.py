@@ -118,7 +118,7 @@ def page_figures(
     body = _body(lines, page_height)
     in_body = {id(ln) for ln in body}
     margin_texts = {squash(ln.text) for ln in lines if id(ln) not in in_body}
-    body = reading_order(body, page_width)
+    body = _side_by_side(reading_order(body, page_width))
     sizes = Counter(round(ln.size) for ln in body)
     body_size = sizes.most_common(1)[0][0] if sizes else 10.0
     tables = find_tables(body, page_width)
@@ -222,6 +222,40 @@ def page_figures(
                 out.append(Raw(n.value, n.unit, n.raw, clean_labels([quote, heading]), quote, "prose"))
     out.extend(_names(plain_lines, heading_before))
     return out
+
+
+def _side_by_side(lines: list[Line]) -> list[Line]:
+    """Two blocks printed side by side (a report's sidebar next to its body, a key–value panel next to a table):
+    the left block's lines, then the right block's, where lines of both would otherwise join across the gutter.
+
+    A gutter is an x that no segment crosses over a run of lines in which each side has lines of its own holding
+    numbers (a table's rows always reach across the gaps between its columns; wrapped labels hold no numbers).
+    """
+    best: tuple[int, int, int, float] | None = None  # (size of the run, start, end, x)
+    for x in sorted({round(sg.x1 + 1.0, 1) for ln in lines for sg in ln.segs}):
+        start = 0
+        for k in range(len(lines) + 1):
+            crossed = k == len(lines) or any(sg.x0 < x < sg.x1 for sg in lines[k].segs)
+            if not crossed:
+                continue
+            run = lines[start:k]
+            left = sum(1 for ln in run if ln.segs[-1].x1 < x and _numeric(ln))
+            right = sum(1 for ln in run if ln.segs[0].x0 > x and _numeric(ln))
+            both = sum(1 for ln in run if ln.segs[0].x0 < x < ln.segs[-1].x1)
+            if left >= 2 and right >= 2 and both >= 1 and (best is None or k - start > best[0]):
+                best = (k - start, start, k, x)
+            start = k + 1
+    if best is None:
+        return lines
+    _n, start, end, x = best
+    run = lines[start:end]
+    left = [Line(ln.y, ln.size, [sg for sg in ln.segs if sg.x1 < x]) for ln in run]
+    right = [Line(ln.y, ln.size, [sg for sg in ln.segs if sg.x0 > x]) for ln in run]
+    return [*lines[:start], *(ln for ln in left if ln.segs), *(ln for ln in right if ln.segs), *lines[end:]]
+
+
+def _numeric(line: Line) -> bool:
+    return any(ch.isdigit() for ch in line.text)
 
 
 def _without(lines: list[Line], items: list[tuple[float, float, float]]) -> list[Line]:

@@ -70,8 +70,12 @@ def is_row(line: Line, page_width: float) -> bool:
         return False
     if any(s.x1 - s.x0 > 0.55 * page_width for s in segs):
         return False
+    if _CJK_PROSE.search(line.text) and len(line.text) > 40:
+        return False  # a justified line of Chinese prose, its gaps widened: `目前 36 线单 GW 切割线耗约 50 万公里,较`
     if all(re.fullmatch(r"(?:19|20)\d{2}[AEFHQ]?", sg.text.strip()) for sg in segs if re.search(r"\d", sg.text)):
         return False  # `指标 2021 2022E 2023E`: a header of years
+    if _period_header(segs):
+        return False  # `沪深 300 对比 | 1M | 2M | 3M`: a header of periods
     if len(segs) >= 4 and _ticks(segs):
         return False  # `0 500 1000 1500 2000`: a chart's axis under the table, not a row of it
     if any(number_cell(s.text) and re.search(r"\d", s.text) for s in segs[1:]) or (
@@ -107,7 +111,20 @@ def _is_header(line: Line, page_width: float) -> bool:
     if is_caption(line.text) or SENTENCE_END.search(line.text.rstrip("。.")):
         return False
     numeric = [s for s in line.segs if number_cell(s.text) and re.search(r"\d", s.text)]
-    return all(re.fullmatch(r"(?:19|20)\d{2}[AEFHQ]?", s.text.strip()) for s in numeric)
+    return all(_PERIOD.fullmatch(s.text.strip()) for s in numeric) or _period_header(line.segs)
+
+
+def _period_header(segs: list[Seg]) -> bool:
+    """Cells after the row-label header that are two or more periods (`1M 2M 3M`), the label free to hold a name."""
+    n = 0
+    while n < len(segs) - 1 and _PERIOD.fullmatch(segs[len(segs) - 1 - n].text.strip()):
+        n += 1
+    return n >= 2 and not any(_PERIOD.fullmatch(sg.text.strip()) is None and number_cell(sg.text) for sg in segs[:1])
+
+
+_CJK_PROSE = re.compile(r"[\u3400-\u9fff][。;]|[\u3400-\u9fff],(?=\s*[\u3400-\u9fff])")
+# Column headers that are numbers: years (`2022E`) and a broker's periods (`1M`, `3M`, `12M`, `1Y`).
+_PERIOD = re.compile(r"(?:19|20)\d{2}[AEFHQ]?|\d{1,2}[MY]")
 
 
 def find_tables(lines: list[Line], page_width: float) -> list[Table]:
