@@ -131,3 +131,27 @@ def test_ranges_and_spaced_volts() -> None:
     assert [(n.value, n.unit) for n in find_numbers("compared 44.2 V in under")] == [(44.2, "V")]
     assert [(n.value, n.unit) for n in find_numbers("8 A100 GPUs")] == [(8, "")]
     assert not find_numbers("Qwen2.5-72B") and not find_numbers("TR-2026-0001")
+
+
+def test_list_line_key_value_drops_the_list_mark() -> None:
+    from evidence.pdf.prose import _kv
+
+    assert _kv("- 吞吐: 30.6 MPPS") == ("吞吐", "30.6 MPPS")
+    assert _kv("• 延迟：12 ms") == ("延迟", "12 ms")
+    assert [(n.value, n.unit) for n in find_numbers("173Gbps (30.6MPPS), 2.8Ghz")] == [
+        (173, "Gb/s"),
+        (30.6, "MPPS"),
+        (2.8, "GHz"),
+    ]
+
+
+def test_side_by_side_panel_and_table_are_read_apart() -> None:
+    # A broker report's `股票数据` key–value panel stands left of its `主要财务数据及预测` table, their lines at
+    # nearly the same heights: split at the gutter, the table keeps its header of years.
+    name = "mineru_broker_research_report_zh.pdf"
+    (f,) = [f for f in cells(name, 2, 1567) if f.kind == "cell"]
+    assert f.unit == "百万元" and "2021" in f.labels and any("营业收入" in lab for lab in f.labels)
+    (g,) = [f for f in cells(name, 2, 227.92)]
+    assert g.unit == "百万股" and any("总股本" in lab for lab in g.labels)
+    (h,) = [f for f in cells(name, 1, 32.88) if f.kind == "cell"]  # the sidebar's `1M 2M 3M` table
+    assert h.unit == "%" and "2M" in joined(h) and "绝对涨幅" in joined(h)

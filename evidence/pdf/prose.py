@@ -22,7 +22,7 @@ def _kv(line: str) -> tuple[str, str] | None:
     m = _KV.match(line)
     if not m or is_code(line):
         return None
-    label, value = m.group("label").strip(), m.group("value").strip()
+    label, value = m.group("label").strip().lstrip("-–•·*▶►◆●■▪ ").strip(), m.group("value").strip()  # list marks
     if not label or re.search(r"https?$|\d$|[\"'\[\](){}<>]$|^[\"'(\[]", label) or SENTENCE_END.search(label):
         return None
     if label.isascii() and not re.match(r"[:：]\s", line[m.end("label") :].lstrip()[:2] + " "):
@@ -229,7 +229,7 @@ def _side_by_side(lines: list[Line]) -> list[Line]:
     the left block's lines, then the right block's, where lines of both would otherwise join across the gutter.
 
     A gutter is an x that no segment crosses over a run of lines in which each side has lines of its own holding
-    numbers (a table's rows always reach across the gaps between its columns; wrapped labels hold no numbers).
+    numbers, more of them than lines reaching across (a table's rows reach across the gaps between its columns).
     """
     best: tuple[int, int, int, float] | None = None  # (size of the run, start, end, x)
     for x in sorted({round(sg.x1 + 1.0, 1) for ln in lines for sg in ln.segs}):
@@ -241,8 +241,9 @@ def _side_by_side(lines: list[Line]) -> list[Line]:
             run = lines[start:k]
             left = sum(1 for ln in run if ln.segs[-1].x1 < x and _numeric(ln))
             right = sum(1 for ln in run if ln.segs[0].x0 > x and _numeric(ln))
-            both = sum(1 for ln in run if ln.segs[0].x0 < x < ln.segs[-1].x1)
-            if left >= 2 and right >= 2 and both >= 1 and (best is None or k - start > best[0]):
+            both = sum(1 for ln in run if ln.segs[0].x0 < x < ln.segs[-1].x1 and _numeric(ln))
+            # (a table's wrapped row labels stand alone left of its rows, a few; its rows reach across, most)
+            if min(left, right) >= 3 and 1 <= both < min(left, right) and (best is None or k - start > best[0]):
                 best = (k - start, start, k, x)
             start = k + 1
     if best is None:
@@ -255,7 +256,11 @@ def _side_by_side(lines: list[Line]) -> list[Line]:
 
 
 def _numeric(line: Line) -> bool:
-    return any(ch.isdigit() for ch in line.text)
+    """A line with a labelled number (`总市值(百万元): 18,785.44`), not bare numbers (a chart's, a row group's)."""
+    return any(ch.isdigit() for ch in line.text) and bool(_WORD.search(line.text))
+
+
+_WORD = re.compile(r"[A-Za-z\u3400-\u9fff]{2,}")
 
 
 def _without(lines: list[Line], items: list[tuple[float, float, float]]) -> list[Line]:
