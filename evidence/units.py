@@ -236,11 +236,14 @@ def unit_at(text: str, pos: int) -> tuple[str, int] | None:
     # Latin units need a word boundary after them: `5 s` but not `5 steps`, `2.22x` but not `4 x86`.
     if raw[-1].isascii() and raw[-1].isalnum() and end < len(text) and _ASCII_ALNUM.match(text[end]):
         return None
-    if i > pos and raw in ("x", "X", "A", "V"):
-        # `4 x 8`, `8 A100`, `8 A B`: these letters count only when glued, or (amperes, volts) before a word or the
-        # end of a clause: `44.2 V in`, `1.2 A.`
-        if raw in ("x", "X") or not re.match(r"\s*(?:$|[,.;:)，。；）]|[a-z\u3400-\u9fff])", text[end:]):
-            return None
+    # `4 x 8`, `8 A100`, `8 A B`: these letters count only when glued, or (amperes, volts) before a word or the end
+    # of a clause: `44.2 V in`, `1.2 A.`
+    if (
+        i > pos
+        and raw in ("x", "X", "A", "V")
+        and (raw in ("x", "X") or not re.match(r"\s*(?:$|[,.;:)，。；）]|[a-z\u3400-\u9fff])", text[end:]))
+    ):
+        return None
     name = canonical(raw)
     # "tested 10 times" counts repetitions; only "10 times faster", "10 times the …" is a multiple.
     if name == "x" and raw.lower() == "times" and _REPEATED.search(text, max(0, pos - 80), pos):

@@ -101,9 +101,9 @@ def _axis(items: list[Item]) -> list[Item] | None:
         values = [_value(t.text) for t in ticks]
         steps = {round(b - a, 6) for a, b in itertools.pairwise(values)}
         gaps = [b.y - a.y for a, b in itertools.pairwise(ticks)]
-        if len(steps) == 1 and next(iter(steps)) > 0 and max(gaps) - min(gaps) < 0.05 * max(gaps):
-            if best is None or len(ticks) > len(best):
-                best = ticks
+        even = len(steps) == 1 and next(iter(steps)) > 0 and max(gaps) - min(gaps) < 0.05 * max(gaps)
+        if even and (best is None or len(ticks) > len(best)):
+            best = ticks
     return best
 
 
@@ -171,7 +171,9 @@ def _series(groups: dict[int, list[Item]], cats: list[Item], n: int) -> dict[int
         return {}
     offsets = sorted((it.mid - cats[c].mid, id(it)) for c, members in groups.items() for it in members)
     spacing = [
-        b.mid - a.mid for members in groups.values() for a, b in itertools.pairwise(sorted(members, key=lambda i: i.mid))
+        b.mid - a.mid
+        for members in groups.values()
+        for a, b in itertools.pairwise(sorted(members, key=lambda i: i.mid))
     ]
     if not spacing:
         return {}

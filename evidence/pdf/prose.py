@@ -6,12 +6,13 @@ import itertools
 import re
 from collections import Counter
 from collections.abc import Iterator
+from typing import Literal
 
 from evidence.pdf.charts import chart_figures
 from evidence.pdf.layout import SENTENCE_END, Line, is_caption, is_heading, reading_order
 from evidence.pdf.numbers import PAGE_NUMBER, PARAM_LABEL, PAREN, Number, find_numbers, is_code, names, printed_unit
-from evidence.pdf.tables import PageContext, Raw, clean_labels, continue_tables, find_tables, table_figures
 from evidence.pdf.runs import Runs
+from evidence.pdf.tables import PageContext, Raw, clean_labels, continue_tables, find_tables, table_figures
 from evidence.pdf.text import cjk_edge
 
 _KV = re.compile(r"^\s*(?P<label>[^:：=]{1,40}?)\s*[:：]\s*(?P<value>.*\d.*)$")
@@ -103,16 +104,16 @@ def _token(raw: str) -> str:
 
 
 def page_figures(
-    plain: str, lines: list[Line], page_width: float, page_height: float, ctx: PageContext, runs: Runs = ()
+    plain: str, lines: list[Line], page_width: float, page_height: float, ctx: PageContext, runs: Runs | None = None
 ) -> list[Raw]:
     """All figures of one page: chart labels and table cells from positions, then `label: value` lines and prose."""
     out: list[Raw] = []
     consumed: Counter[str] = Counter()
-    chart = chart_figures(list(runs), plain) if runs else None
+    chart = chart_figures(runs, plain) if runs else None
     if chart is not None:
-        for label in chart.figures:
-            kind = "cell" if label.placed else "prose"
-            out.append(Raw(label.value, label.unit, label.raw, clean_labels(label.labels), label.quote, kind))
+        for dot in chart.figures:
+            kind: Literal["cell", "prose"] = "cell" if dot.placed else "prose"
+            out.append(Raw(dot.value, dot.unit, dot.raw, clean_labels(dot.labels), dot.quote, kind))
         consumed.update(_token(t) for t in chart.consumed)
         lines = _without(lines, chart.items)
     body = _body(lines, page_height)
@@ -250,9 +251,9 @@ def _side_by_side(lines: list[Line]) -> list[Line]:
         return lines
     _n, start, end, x = best
     run = lines[start:end]
-    left = [Line(ln.y, ln.size, [sg for sg in ln.segs if sg.x1 < x]) for ln in run]
-    right = [Line(ln.y, ln.size, [sg for sg in ln.segs if sg.x0 > x]) for ln in run]
-    return [*lines[:start], *(ln for ln in left if ln.segs), *(ln for ln in right if ln.segs), *lines[end:]]
+    west = [Line(ln.y, ln.size, [sg for sg in ln.segs if sg.x1 < x]) for ln in run]
+    east = [Line(ln.y, ln.size, [sg for sg in ln.segs if sg.x0 > x]) for ln in run]
+    return [*lines[:start], *(ln for ln in west if ln.segs), *(ln for ln in east if ln.segs), *lines[end:]]
 
 
 def _numeric(line: Line) -> bool:

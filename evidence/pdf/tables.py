@@ -600,7 +600,9 @@ def _key_columns(cells: list[list[str]], headers: list[str]) -> list[int]:
         ints = all(re.fullmatch(r"\d+\s*(?:[KMG]i?B|B|K|k)?", v.strip()) for v in numeric)
         repeats = len(set(values)) < len(values)
         # A first column of object sizes (`4KB`, `64KB`, `1MB`) names the rows it leads.
-        sizes = c == 0 and len(numeric) == len(values) and all(re.fullmatch(r"\d+\s*[KMGT]i?B", v.strip()) for v in values)
+        sizes = (
+            c == 0 and len(numeric) == len(values) and all(re.fullmatch(r"\d+\s*[KMGT]i?B", v.strip()) for v in values)
+        )
         if ints and (repeats or sizes or _KEY_HEADER.search(headers[c] or "")):
             keys.append(c)
             continue
