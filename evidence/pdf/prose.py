@@ -230,7 +230,7 @@ def _side_by_side(lines: list[Line]) -> list[Line]:
     the left block's lines, then the right block's, where lines of both would otherwise join across the gutter.
 
     A gutter is an x that no segment crosses over a run of lines in which each side has lines of its own holding
-    numbers, more of them than lines reaching across (a table's rows reach across the gaps between its columns).
+    numbers, more of them than lines that reach across (a table's rows reach across the gaps between its columns).
     """
     best: tuple[int, int, int, float] | None = None  # (size of the run, start, end, x)
     for x in sorted({round(sg.x1 + 1.0, 1) for ln in lines for sg in ln.segs}):
@@ -244,7 +244,7 @@ def _side_by_side(lines: list[Line]) -> list[Line]:
             right = sum(1 for ln in run if ln.segs[0].x0 > x and _numeric(ln))
             both = sum(1 for ln in run if ln.segs[0].x0 < x < ln.segs[-1].x1 and _numeric(ln))
             # (a table's wrapped row labels stand alone left of its rows, a few; its rows reach across, most)
-            if min(left, right) >= 3 and 1 <= both < min(left, right) and (best is None or k - start > best[0]):
+            if min(left, right) >= 3 and 1 <= both < left + right and (best is None or k - start > best[0]):
                 best = (k - start, start, k, x)
             start = k + 1
     if best is None:

@@ -478,10 +478,17 @@ def table_figures(table: Table, page_width: float, heading: str) -> list[tuple[R
                 (u for k in group if (u := header_unit(headers[k])) and u not in COUNT_WORDS),
                 None,
             )
+            prev = -2
             for k in group if not key else [k for k in group if k != c]:
                 if row[k]:
-                    row_labels.append(f"{headers[k]} {row[k]}".strip() if number_cell(row[k]) else row[k])
+                    split = prev == k - 1 and headers[k] in ("", headers[prev])
+                    if split and not number_cell(row[k]) and not number_cell(row[prev]):
+                        # one label the columns split at its word gaps (`全面摊薄 | EPS(元)`, `流通 | A | 股(百万股):`)
+                        row_labels[-1] = f"{row_labels[-1]} {row[k]}"
+                    else:
+                        row_labels.append(f"{headers[k]} {row[k]}".strip() if number_cell(row[k]) else row[k])
                     row_unit = row_unit or header_unit(row[k], loose=False)
+                    prev = k
             if labels_extra.get(r):
                 above = [t[1:] for t in labels_extra[r] if t[0] == "0"]
                 below = [t[1:] for t in labels_extra[r] if t[0] == "1"]
