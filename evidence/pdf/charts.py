@@ -61,21 +61,18 @@ def _items(runs: list[tuple[float, float, float, float, str]]) -> list[Item]:
     out: list[Item] = []
     for y, row in rows.items():
         row.sort()
-        cur: list[tuple[float, float, float, float, str]] = []
-        for run in row:
-            if cur:
-                prev = cur[-1]
-                text = "".join(normalize(r[4]) for r in cur).strip()
-                nxt = normalize(run[4]).strip()
-                glued = run[0] - prev[1] < 0.25 * max(prev[3], 1.0)
-                # Two data labels that touch (`24.8` `25.3`) stay two: their join would be no number.
-                two_numbers = _BARE.fullmatch(text) and _BARE.fullmatch(nxt) and not _BARE.fullmatch(text + nxt)
-                if not glued or two_numbers:
-                    out.append(Item(cur[0][0], cur[-1][1], y, cur[0][3], text))
-                    cur = []
-            cur.append(run)
-        if cur:
-            out.append(Item(cur[0][0], cur[-1][1], y, cur[0][3], "".join(normalize(r[4]) for r in cur).strip()))
+        x0, x1, size, text = row[0][0], row[0][1], row[0][3], normalize(row[0][4]).strip()
+        for run in row[1:]:
+            nxt = normalize(run[4]).strip()
+            glued = run[0] - x1 < 0.25 * max(size, 1.0)
+            # Two data labels that touch (`24.8` `25.3`) stay two: their join would be no number.
+            two_numbers = _BARE.fullmatch(text) and _BARE.fullmatch(nxt) and not _BARE.fullmatch(text + nxt)
+            if glued and not two_numbers:
+                text, x1 = text + normalize(run[4]).rstrip(), run[1]
+                continue
+            out.append(Item(x0, x1, y, size, text.strip()))
+            x0, x1, size, text = run[0], run[1], run[3], nxt
+        out.append(Item(x0, x1, y, size, text.strip()))
     return [it for it in out if it.text]
 
 
@@ -109,6 +106,8 @@ def _axis(items: list[Item]) -> list[Item] | None:
 
 def chart_figures(runs: list[tuple[float, float, float, float, str]], plain: str) -> Chart | None:
     """The data labels of a column chart on the page (value axis at the left, categories under the plot), or None."""
+    if sum(1 for run in runs if run[4].strip().isdigit()) < 4:
+        return None  # no value axis without four ticks (cheap: most pages have no chart)
     items = _items(runs)
     axis = _axis(items)
     if axis is None:

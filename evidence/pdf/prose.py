@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 from collections import Counter
@@ -232,27 +233,45 @@ def _side_by_side(lines: list[Line]) -> list[Line]:
     A gutter is an x that no segment crosses over a run of lines in which each side has lines of its own holding
     numbers, more of them than lines that reach across (a table's rows reach across the gaps between its columns).
     """
+    if len(lines) < 7:
+        return lines
+    numeric = [_numeric(ln) for ln in lines]
+    if sum(numeric) < 7:
+        return lines
+    # Candidate gutters: just right of a segment, crossed by at most all lines but seven (a difference array).
+    xs = sorted({round(sg.x1 + 1.0, 1) for ln in lines for sg in ln.segs})
+    crossed = [0] * (len(xs) + 1)
+    for ln in lines:
+        for sg in ln.segs:
+            lo, hi = bisect.bisect_right(xs, sg.x0), bisect.bisect_left(xs, sg.x1)
+            if lo < hi:
+                crossed[lo] += 1
+                crossed[hi] -= 1
     best: tuple[int, int, int, float] | None = None  # (size of the run, start, end, x)
-    for x in sorted({round(sg.x1 + 1.0, 1) for ln in lines for sg in ln.segs}):
+    count = 0
+    for i, x in enumerate(xs):
+        count += crossed[i]
+        if count > len(lines) - 7:
+            continue
         start = 0
         for k in range(len(lines) + 1):
-            crossed = k == len(lines) or any(sg.x0 < x < sg.x1 for sg in lines[k].segs)
-            if not crossed:
+            if k < len(lines) and not any(sg.x0 < x < sg.x1 for sg in lines[k].segs):
                 continue
-            run = lines[start:k]
-            left = sum(1 for ln in run if ln.segs[-1].x1 < x and _numeric(ln))
-            right = sum(1 for ln in run if ln.segs[0].x0 > x and _numeric(ln))
-            both = sum(1 for ln in run if ln.segs[0].x0 < x < ln.segs[-1].x1 and _numeric(ln))
-            # (a table's wrapped row labels stand alone left of its rows, a few; its rows reach across, most)
-            if min(left, right) >= 3 and 1 <= both < left + right and (best is None or k - start > best[0]):
-                best = (k - start, start, k, x)
+            if k - start >= 7 and (best is None or k - start > best[0]):
+                run = range(start, k)
+                left = sum(1 for j in run if numeric[j] and lines[j].segs[-1].x1 < x)
+                right = sum(1 for j in run if numeric[j] and lines[j].segs[0].x0 > x)
+                both = sum(1 for j in run if numeric[j] and lines[j].segs[0].x0 < x < lines[j].segs[-1].x1)
+                # (a table's wrapped row labels stand alone left of its rows, a few; its rows reach across, most)
+                if min(left, right) >= 3 and 1 <= both < left + right:
+                    best = (k - start, start, k, x)
             start = k + 1
     if best is None:
         return lines
     _n, start, end, x = best
-    run = lines[start:end]
-    west = [Line(ln.y, ln.size, [sg for sg in ln.segs if sg.x1 < x]) for ln in run]
-    east = [Line(ln.y, ln.size, [sg for sg in ln.segs if sg.x0 > x]) for ln in run]
+    run_lines = lines[start:end]
+    west = [Line(ln.y, ln.size, [sg for sg in ln.segs if sg.x1 < x]) for ln in run_lines]
+    east = [Line(ln.y, ln.size, [sg for sg in ln.segs if sg.x0 > x]) for ln in run_lines]
     return [*lines[:start], *(ln for ln in west if ln.segs), *(ln for ln in east if ln.segs), *lines[end:]]
 
 
