@@ -470,7 +470,7 @@ def table_figures(table: Table, page_width: float, heading: str) -> list[tuple[R
             if not cell or c in units_at or (c in key_cols and _SERIAL.search(headers[c])):
                 continue  # a unit cell is no figure, nor is a row's serial number (`序号 No. | 1`)
             key = c in key_cols
-            row_labels = []
+            row_labels: list[str] = []
             row_unit = None
             group = _label_group(key_cols, c) if not key else _run_of(key_cols, c)
             # (a count word there names the key's unit: `Threads` over 1, 2, 4 says nothing of the cells)
