@@ -82,8 +82,8 @@ _TABLE: list[tuple[str, str, float, tuple[str, ...]]] = [
     ("PFLOPS", "flop/s", 1e15, ("PFLOPS",)),
     ("W", "W", 1.0, ("W", "瓦")),
     ("kW", "W", 1e3, ("kW", "千瓦")),
-    ("MW", "W", 1e6, ("MW",)),
-    ("GW", "W", 1e9, ("GW",)),
+    ("MW", "W", 1e6, ("MW", "兆瓦")),
+    ("GW", "W", 1e9, ("GW", "吉瓦")),
     ("kWh", "Wh", 1e3, ("kWh", "kwh", "千瓦时")),
     ("MWh", "Wh", 1e6, ("MWh",)),
     ("V", "V", 1.0, ("V",)),
@@ -103,6 +103,11 @@ _TABLE: list[tuple[str, str, float, tuple[str, ...]]] = [
     ("百万元", "元", 1e6, ("百万元",)),
     ("亿元", "元", 1e8, ("亿元",)),
     ("美元", "USD", 1.0, ("美元", "USD")),
+    ("元/kWh", "元/Wh", 1e-3, ("元/kWh", "元/kwh", "元/度")),
+    ("股", "股", 1.0, ("股",)),
+    ("万股", "股", 1e4, ("万股",)),
+    ("百万股", "股", 1e6, ("百万股",)),
+    ("亿股", "股", 1e8, ("亿股",)),
     # Magnitude words a report prints after a figure (`12.05万`): the figure keeps them as its unit; an article's
     # `12.05万` is a magnitude (QC's number reader), so they are no unit spelling there (see `aliases`).
     ("万", "万", 1.0, ("万",)),
@@ -236,7 +241,13 @@ def unit_at(text: str, pos: int) -> tuple[str, int] | None:
     # Latin units need a word boundary after them: `5 s` but not `5 steps`, `2.22x` but not `4 x86`.
     if raw[-1].isascii() and raw[-1].isalnum() and end < len(text) and _ASCII_ALNUM.match(text[end]):
         return None
-    if i > pos and raw in ("x", "X", "A", "V"):  # `4 x 8`, `8 A100`: these letters count only when glued
+    # `4 x 8`, `8 A100`, `8 A B`: these letters count only when glued, or (amperes, volts) before a word or the end
+    # of a clause: `44.2 V in`, `1.2 A.`
+    if (
+        i > pos
+        and raw in ("x", "X", "A", "V")
+        and (raw in ("x", "X") or not re.match(r"\s*(?:$|[,.;:)，。；）]|[a-z\u3400-\u9fff])", text[end:]))
+    ):
         return None
     name = canonical(raw)
     # "tested 10 times" counts repetitions; only "10 times faster", "10 times the …" is a multiple.

@@ -252,7 +252,8 @@ def test_chinese_tables_table_level_unit_line() -> None:
     one("chinese_tables", 95585.30, "工商银行", "剩余额度", unit="万元")
     one("chinese_tables", 0.0, "中信银行盐城分行", "剩余额度", unit="万元")
     one("chinese_tables", 372.53, unit="亿元")
-    assert one("chinese_tables", 1, "序号", unit="").kind == "cell"  # row numbers take no unit
+    # A row's serial number (`序号 1`) labels the row and is no figure (nor does it take the table's unit).
+    assert not [f for f in parsed("chinese_tables").figures if f.kind == "cell" and f.labels[1:2] == ["序号"]]
 
 
 def test_broker_metrics_units_in_fullwidth_brackets_of_row_labels() -> None:

@@ -181,8 +181,6 @@ def matches(fig: Fig, want: Want) -> bool:
     """The rule of EXPECTED_FORMAT.md: page, value (1e-9 relative), unit, every label a substring."""
     if fig.page != want.page or abs(fig.value - want.value) > 1e-9 * max(1.0, abs(want.value)):
         return False
-    if want.kind == "cell" and fig.kind not in ("cell", "kv"):
-        return False  # a table's cell is found as a cell: the same number in a sentence beside it is not that cell
     if not same_unit(fig.unit, want.unit):
         return False
     joined = fold(" | ".join(fig.labels))

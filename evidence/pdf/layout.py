@@ -126,7 +126,8 @@ _HEADING = re.compile(
     r"^\s*(?:(?:\d{1,2}(?:\.\d{1,2}){0,3})\.?|[一二三四五六七八九十]+\s*[、.．]|第[一二三四五六七八九十\d]+[章节]|附录\s*[A-Z]?|Appendix\s+[A-Z])"
     r"\s*[^\d\s.,;:%].{0,50}$"
 )
-SENTENCE_END = re.compile(r"[。！？；!?;]|\.(?=\s|$)")
+# A period ends a sentence, not an abbreviation a header or label prints (`序号 No.`, `vs.`, `e.g.`).
+SENTENCE_END = re.compile(r"[。！？；!?;]|(?<!\bNo)(?<!\bno)(?<!\bvs)(?<!\bVs)(?<!e\.g)(?<!i\.e)(?<!\betc)\.(?=\s|$)")
 
 
 def spaced_caption(text: str) -> str:

@@ -90,8 +90,9 @@ _NOT_FIGURES = re.compile(
         r"|(?:[Vv]ersion|版本|[Rr]elease)\s*(?:号|number)?\s*[:：]?\s*[vV]?\d+(?:\.\d+)+"
         r"|(?:\([A-Z][A-Za-z]{1,10}\)\s*|⟨[A-Z]{2,}[A-Za-z]*\s+(?=\d{2}\.\d{2}/[A-Za-z]))"
         r"\d{2}\.(?:0[1-9]|1[0-2])(?![\d.])(?!\s?[A-Za-zµμ%‰万亿倍])"
-        r"|\[\d+(?:[,–-]\s*\d+)*\]|⟨[A-Za-z]+\d+[A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*|\d+(?:\*\d+)+|⟨\d+[A-Za-z]*-[A-Za-z0-9_]+"
-        r"|(?:[A-Za-z0-9_]+-)+\d+[A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*|⟨\d+(?::\d+)+⟩|(?:^|(?<=[\s(（]))\d{1,2}[)）](?=\s)"
+        # (`10-40倍`, `29-40%`: a range of two numbers is no identifier)
+        r"|\[\d+(?:[,–-]\s*\d+)*\]|⟨[A-Za-z]+\d+[A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*|\d+(?:\*\d+)+"
+        r"|(?!\d+-\d+(?![A-Za-z0-9_-]))(?:⟨\d+[A-Za-z]*-[A-Za-z0-9_]+|(?:[A-Za-z0-9_]+-)+\d+[A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*)|⟨\d+(?::\d+)+⟩|(?:^|(?<=[\s(（]))\d{1,2}[)）](?=\s)"
         r"|(?:Listing|Algorithm|Equation|Lemma|Theorem|Step|步骤)\s*\d+|C\+\+\d+|\d+\^\(?-?\d+\)?"
     )
     .replace("⟨", r"(?<![A-Za-z0-9_])")
@@ -181,8 +182,11 @@ def _find_numbers(text: str, keep_years: bool, bytes_ok: bool | None, billions: 
     found: list[Number] = []
     byte_context: bool | None = bytes_ok
     for m in _NUMBER.finditer(masked):
-        start = m.start("sign") if m.group("sign") else m.start("num")
+        sign = m.group("sign") or ""
+        start = m.start("sign") if sign else m.start("num")
         before = text[start - 1] if start > 0 else " "  # the unmasked text: `LLaMA3-70B` stays one identifier
+        if sign == "-" and before.isdigit():  # `10-40倍`: the second end of a range, not a negative number
+            sign, start, before = "", m.start("num"), " "
         # Digits glued to Latin letters are identifiers (`TP8`, `A800`); after a CJK character they are numbers.
         if (
             _ASCII_ALNUM.match(before)
@@ -193,7 +197,7 @@ def _find_numbers(text: str, keep_years: bool, bytes_ok: bool | None, billions: 
         num = m.group("num")
         value = float(num.replace(",", ""))
         end = m.end("num")
-        raw = (m.group("sign") or "") + num
+        raw = sign + num
         if end < len(text) and text[end] in "^*†‡" and masked[end] == " ":
             end = _FOOTNOTE.match(text, end).end()  # type: ignore[union-attr]  # masked above, so it matches here
         nxt = masked[end] if end < len(masked) else " "
@@ -220,7 +224,7 @@ def _find_numbers(text: str, keep_years: bool, bytes_ok: bool | None, billions: 
             continue  # 480P, 2022E, 3rd: part of an identifier, not a quantity
         if re.match(r"\s?[×x*]\s?[A-Za-z0-9]", text[m.end("num") : m.end("num") + 4]) and not m.group("num").count("."):
             unit, end = "", m.end("num")  # `8×A800`, `8×312 TFLOPS`: a count of things, the multiplier is no unit
-        if m.group("sign") == "-":
+        if sign == "-":
             value = -value
         if not unit and not keep_years and not m.group("num").count(".") and 1900 <= value <= 2100 and "," not in num:
             continue  # a bare year
@@ -232,7 +236,7 @@ def _find_numbers(text: str, keep_years: bool, bytes_ok: bool | None, billions: 
     for i in range(len(found) - 2, -1, -1):
         a, b = found[i], found[i + 1]
         gap = masked[a.end : b.start]
-        if not a.unit and b.unit and (_RANGE_JOIN.fullmatch(gap) or gap.strip() in ("/", "、")):
+        if not a.unit and b.unit and (_RANGE_JOIN.fullmatch(gap) or gap.strip() in ("/", "-", "、")):
             found[i] = dataclasses.replace(a, unit=b.unit)
     return tuple(found)
 

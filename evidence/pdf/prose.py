@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 from collections import Counter
 from collections.abc import Iterator
+from typing import Literal
 
+from evidence.pdf.charts import chart_figures
 from evidence.pdf.layout import SENTENCE_END, Line, is_caption, is_heading, reading_order
 from evidence.pdf.numbers import PAGE_NUMBER, PARAM_LABEL, PAREN, Number, find_numbers, is_code, names, printed_unit
+from evidence.pdf.runs import Runs
 from evidence.pdf.tables import PageContext, Raw, clean_labels, continue_tables, find_tables, table_figures
 from evidence.pdf.text import cjk_edge
 
@@ -20,7 +24,7 @@ def _kv(line: str) -> tuple[str, str] | None:
     m = _KV.match(line)
     if not m or is_code(line):
         return None
-    label, value = m.group("label").strip(), m.group("value").strip()
+    label, value = m.group("label").strip().lstrip("-–•·*▶►◆●■▪ ").strip(), m.group("value").strip()  # list marks
     if not label or re.search(r"https?$|\d$|[\"'\[\](){}<>]$|^[\"'(\[]", label) or SENTENCE_END.search(label):
         return None
     if label.isascii() and not re.match(r"[:：]\s", line[m.end("label") :].lstrip()[:2] + " "):
@@ -100,17 +104,26 @@ def _token(raw: str) -> str:
     return raw.removesuffix("B")
 
 
-def page_figures(plain: str, lines: list[Line], page_width: float, page_height: float, ctx: PageContext) -> list[Raw]:
-    """All figures of one page: table cells from positions, then `label: value` lines and prose from plain text."""
-    body = [ln for ln in lines if page_height * 0.06 < ln.y < page_height * 0.94] if page_height else lines
+def page_figures(
+    plain: str, lines: list[Line], page_width: float, page_height: float, ctx: PageContext, runs: Runs | None = None
+) -> list[Raw]:
+    """All figures of one page: chart labels and table cells from positions, then `label: value` lines and prose."""
+    out: list[Raw] = []
+    consumed: Counter[str] = Counter()
+    chart = chart_figures(runs, plain) if runs else None
+    if chart is not None:
+        for dot in chart.figures:
+            kind: Literal["cell", "prose"] = "cell" if dot.placed else "prose"
+            out.append(Raw(dot.value, dot.unit, dot.raw, clean_labels(dot.labels), dot.quote, kind))
+        consumed.update(_token(t) for t in chart.consumed)
+        lines = _without(lines, chart.items)
+    body = _body(lines, page_height)
     in_body = {id(ln) for ln in body}
     margin_texts = {squash(ln.text) for ln in lines if id(ln) not in in_body}
-    body = reading_order(body, page_width)
+    body = _side_by_side(reading_order(body, page_width))
     sizes = Counter(round(ln.size) for ln in body)
     body_size = sizes.most_common(1)[0][0] if sizes else 10.0
-    out: list[Raw] = []
     tables = find_tables(body, page_width)
-    consumed: Counter[str] = Counter()
     table_text: list[str] = []
     # Section headings seen on this page (in reading order), so a table is labelled with the heading above it.
     heading_at: dict[int, str] = {}
@@ -211,6 +224,105 @@ def page_figures(plain: str, lines: list[Line], page_width: float, page_height: 
                 out.append(Raw(n.value, n.unit, n.raw, clean_labels([quote, heading]), quote, "prose"))
     out.extend(_names(plain_lines, heading_before))
     return out
+
+
+def _side_by_side(lines: list[Line]) -> list[Line]:
+    """Two blocks printed side by side (a report's sidebar next to its body, a key–value panel next to a table):
+    the left block's lines, then the right block's, where lines of both would otherwise join across the gutter.
+
+    A gutter is an x that no segment crosses over a run of lines in which each side has lines of its own holding
+    numbers, more of them than lines that reach across (a table's rows reach across the gaps between its columns).
+    """
+    if len(lines) < 7:
+        return lines
+    numeric = [_numeric(ln) for ln in lines]
+    if sum(numeric) < 7:
+        return lines
+    # Candidate gutters: just right of a segment, crossed by at most all lines but seven (a difference array).
+    xs = sorted({round(sg.x1 + 1.0, 1) for ln in lines for sg in ln.segs})
+    crossed = [0] * (len(xs) + 1)
+    for ln in lines:
+        for sg in ln.segs:
+            lo, hi = bisect.bisect_right(xs, sg.x0), bisect.bisect_left(xs, sg.x1)
+            if lo < hi:
+                crossed[lo] += 1
+                crossed[hi] -= 1
+    best: tuple[int, int, int, float] | None = None  # (size of the run, start, end, x)
+    count = 0
+    for i, x in enumerate(xs):
+        count += crossed[i]
+        if count > len(lines) - 7:
+            continue
+        start = 0
+        for k in range(len(lines) + 1):
+            if k < len(lines) and not any(sg.x0 < x < sg.x1 for sg in lines[k].segs):
+                continue
+            if k - start >= 7 and (best is None or k - start > best[0]):
+                run = range(start, k)
+                left = sum(1 for j in run if numeric[j] and lines[j].segs[-1].x1 < x)
+                right = sum(1 for j in run if numeric[j] and lines[j].segs[0].x0 > x)
+                both = sum(1 for j in run if numeric[j] and lines[j].segs[0].x0 < x < lines[j].segs[-1].x1)
+                # (a table's wrapped row labels stand alone left of its rows, a few; its rows reach across, most)
+                if min(left, right) >= 3 and 1 <= both < left + right:
+                    best = (k - start, start, k, x)
+            start = k + 1
+    if best is None:
+        return lines
+    _n, start, end, x = best
+    run_lines = lines[start:end]
+    west = [Line(ln.y, ln.size, [sg for sg in ln.segs if sg.x1 < x]) for ln in run_lines]
+    east = [Line(ln.y, ln.size, [sg for sg in ln.segs if sg.x0 > x]) for ln in run_lines]
+    return [*lines[:start], *(ln for ln in west if ln.segs), *(ln for ln in east if ln.segs), *lines[end:]]
+
+
+def _numeric(line: Line) -> bool:
+    """A line with a labelled number (`总市值(百万元): 18,785.44`), not bare numbers (a chart's, a row group's)."""
+    return any(ch.isdigit() for ch in line.text) and bool(_WORD.search(line.text))
+
+
+_WORD = re.compile(r"[A-Za-z\u3400-\u9fff]{2,}")
+
+
+def _without(lines: list[Line], items: list[tuple[float, float, float]]) -> list[Line]:
+    """The page's lines without the segments a chart took (its ticks and data labels)."""
+    out = []
+    for ln in lines:
+        segs = [
+            sg
+            for sg in ln.segs
+            if not any(abs(y - ln.y) < ln.size and min(x1, sg.x1) - max(x0, sg.x0) > 0 for x0, x1, y in items)
+        ]
+        if segs:
+            out.append(Line(ln.y, ln.size, segs) if len(segs) != len(ln.segs) else ln)
+    return out
+
+
+def _body(lines: list[Line], page_height: float) -> list[Line]:
+    """The lines between the page's top and bottom margins (running headers, footers and page numbers stand there).
+
+    A line in a margin band still belongs to the body when it goes on from the body line next to it at the same
+    size and line pitch: the last row of a table that fills a slide to its bottom edge.
+    """
+    if not page_height:
+        return lines
+    inside = [ln for ln in lines if page_height * 0.06 < ln.y < page_height * 0.94]
+    if not inside:
+        return inside
+    keep = {id(ln) for ln in inside}
+    for band in (sorted(lines, key=lambda ln: -ln.y), sorted(lines, key=lambda ln: ln.y)):
+        prev: Line | None = None
+        pitch = 0.0
+        for ln in band:
+            if id(ln) in keep:
+                pitch = abs(prev.y - ln.y) if prev is not None and id(prev) in keep else pitch
+                prev = ln
+                continue
+            if prev is None or id(prev) not in keep or round(ln.size) != round(prev.size) or not pitch:
+                continue
+            if abs(prev.y - ln.y) <= 1.15 * pitch and abs(prev.y - ln.y) < 2 * ln.size:
+                keep.add(id(ln))
+                prev = ln
+    return [ln for ln in lines if id(ln) in keep]
 
 
 def _names(lines: list[str], heading: str) -> list[Raw]:

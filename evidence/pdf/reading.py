@@ -193,7 +193,7 @@ def _parse(
         lines = lines_of(runs)
         pages.append(Page(report=report_id, version=version, page=number, label=label, text=plain))
         try:
-            raws = page_figures(plain, lines, width, height, ctx)
+            raws = page_figures(plain, lines, width, height, ctx, runs)
         except Exception as e:  # our analysis, not the file: say so instead of blaming the PDF
             raise EvidenceError(
                 f"page {number}: figure extraction failed ({type(e).__name__}: {e}); please report this PDF", path=path

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from contextvars import ContextVar
 from typing import Any
 
+from evidence.pdf.fonts import fix_encoding_cmap
 from evidence.pdf.runs import LayoutState, Runs, layout_runs, visitor_runs
 
 
@@ -41,12 +42,15 @@ class _SinglePass:
 # them again on every page that uses them, which was a fifth of the ingest time on slide decks.
 _FONT_CACHE: ContextVar[dict[int, tuple[Any, Any]] | None] = ContextVar("proofpress_font_cache", default=None)
 _font_cache_ok: bool | None = None
+# While a parse is active, fonts pypdf misreads are corrected as they are decoded (`fonts.fix_encoding_cmap`).
+_FONT_FIX: ContextVar[bool] = ContextVar("proofpress_font_fix", default=False)
 SINGLE_PASS = True  # tests turn this off to check that the two-pass fallback reads the same figures
 FAST_STREAMS = True  # and this, to check the content-stream tokeniser against pypdf's own parser
 
 
 def install_font_cache() -> bool:
-    """Wrap pypdf's `Font.from_font_resource` (once) to reuse a font object's decoding while a cache is active."""
+    """Wrap pypdf's `Font.from_font_resource` (once) to reuse a font object's decoding while a cache is active, and
+    to correct the fonts pypdf misreads while a parse is."""
     global _font_cache_ok
     if _font_cache_ok is None:
         try:
@@ -56,11 +60,14 @@ def install_font_cache() -> bool:
 
             def from_font_resource(cls: Any, pdf_font_dict: Any) -> Any:
                 cache = _FONT_CACHE.get()
-                if cache is None or cls is not Font:
+                if cls is not Font:
                     return original(cls, pdf_font_dict)
+                if cache is None:
+                    font = original(cls, pdf_font_dict)
+                    return fix_encoding_cmap(font, pdf_font_dict) if _FONT_FIX.get() else font
                 hit = cache.get(id(pdf_font_dict))
                 if hit is None or hit[0] is not pdf_font_dict:  # the cache holds the dict, so its id stays unique
-                    hit = (pdf_font_dict, original(cls, pdf_font_dict))
+                    hit = (pdf_font_dict, fix_encoding_cmap(original(cls, pdf_font_dict), pdf_font_dict))
                     cache[id(pdf_font_dict)] = hit
                 return hit[1]
 
@@ -264,9 +271,12 @@ def page_caches() -> Caches | None:
 
 @contextlib.contextmanager
 def fast_streams() -> Iterator[None]:
-    """The regex content-stream tokeniser, active while parsing one file (when FAST_STREAMS allows it)."""
+    """The regex content-stream tokeniser, active while parsing one file (when FAST_STREAMS allows it), and the
+    font corrections (always)."""
     token = STREAMS_ACTIVE.set(FAST_STREAMS and install_fast_streams())
+    fix = _FONT_FIX.set(install_font_cache())
     try:
         yield
     finally:
+        _FONT_FIX.reset(fix)
         STREAMS_ACTIVE.reset(token)

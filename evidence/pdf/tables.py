@@ -74,8 +74,12 @@ def is_row(line: Line, page_width: float) -> bool:
         return False
     if any(s.x1 - s.x0 > 0.55 * page_width for s in segs):
         return False
+    if _CJK_PROSE.search(line.text) and len(line.text) > 40:
+        return False  # a justified line of Chinese prose, its gaps widened: `目前 36 线单 GW 切割线耗约 50 万公里,较`
     if all(re.fullmatch(r"(?:19|20)\d{2}[AEFHQ]?", sg.text.strip()) for sg in segs if re.search(r"\d", sg.text)):
         return False  # `指标 2021 2022E 2023E`: a header of years
+    if _period_header(segs):
+        return False  # `沪深 300 对比 | 1M | 2M | 3M`: a header of periods
     if len(segs) >= 4 and _ticks(segs):
         return False  # `0 500 1000 1500 2000`: a chart's axis under the table, not a row of it
     if any(number_cell(s.text) and re.search(r"\d", s.text) for s in segs[1:]) or (
@@ -111,7 +115,23 @@ def _is_header(line: Line, page_width: float) -> bool:
     if is_caption(line.text) or _sentence(line.text.rstrip("。.")):
         return False
     numeric = [s for s in line.segs if number_cell(s.text) and re.search(r"\d", s.text)]
-    return all(re.fullmatch(r"(?:19|20)\d{2}[AEFHQ]?", s.text.strip()) for s in numeric)
+    return all(_PERIOD.fullmatch(s.text.strip()) for s in numeric) or _period_header(line.segs)
+
+
+def _period_header(segs: list[Seg]) -> bool:
+    """Cells after the row-label header that are two or more periods (`1M 2M 3M`), the label free to hold a name."""
+    n = 0
+    while n < len(segs) - 1 and _PERIOD.fullmatch(segs[len(segs) - 1 - n].text.strip()):
+        n += 1
+    return n >= 2 and not any(_PERIOD.fullmatch(sg.text.strip()) is None and number_cell(sg.text) for sg in segs[:1])
+
+
+_CJK_PROSE = re.compile(r"[\u3400-\u9fff][。;]|[\u3400-\u9fff],(?=\s*[\u3400-\u9fff])")
+# Column headers that are numbers: years (`2022E`) and a broker's periods (`1M`, `3M`, `12M`, `1Y`).
+_PERIOD = re.compile(r"(?:19|20)\d{2}[AEFHQ]?|\d{1,2}[MY]")
+
+
+_NOT_HEADER = re.compile(r"\s*(?:资料来源|数据来源|来源|Sources?)\s*[:：]|\s*\[[A-Za-z_]+\]\s*$")
 
 
 def find_tables(lines: list[Line], page_width: float) -> list[Table]:
@@ -185,6 +205,8 @@ def find_tables(lines: list[Line], page_width: float) -> list[Table]:
                 break
             if is_caption(cand.text) or is_heading(cand.text) or _sentence(cand.text.rstrip("。.")):
                 break
+            if _NOT_HEADER.match(cand.text):
+                break  # the source note or layout tag of the block above (`资料来源:公司公告`, `[Table_Finance]`)
             if _is_header(cand, page_width) or (header and len(cand.text) < 40):
                 header[0:0] = [cand, *pending]
                 pending = []
@@ -575,7 +597,8 @@ def table_figures(table: Table, page_width: float, heading: str) -> list[tuple[R
         labels_extra.setdefault(target, []).append(("0" if y > row_lines[target].y else "1") + text)
         wrapped_at.append((target, col, y > row_lines[target].y, text))
     _row_groups(cells, row_lines, wrapped, group_cols)
-    key_cols = _key_columns(cells, headers)
+    units_at = _unit_columns(cells, headers)
+    key_cols = [c for c in _key_columns(cells, headers) if c not in units_at]
     # A wrapped label in a label column is part of that row's label there (`1MB 顺序` / `大块读取` around its row).
     for r, col, on_top, text in wrapped_at:
         if col in key_cols:
@@ -595,10 +618,10 @@ def table_figures(table: Table, page_width: float, heading: str) -> list[tuple[R
     for r, (row, ln) in enumerate(zip(cells, row_lines, strict=True)):
         quote = " ".join(c for c in row if c)
         for c, cell in enumerate(row):
-            if not cell:
-                continue
+            if not cell or c in units_at or (c in key_cols and _SERIAL.search(headers[c])):
+                continue  # a unit cell is no figure, nor is a row's serial number (`序号 No. | 1`)
             key = c in key_cols
-            row_labels = []
+            row_labels: list[str] = []
             row_unit = None
             group = _label_group(key_cols, c) if not key else _run_of(key_cols, c)
             # (a count word there names the key's unit: `Threads` over 1, 2, 4 says nothing of the cells)
@@ -606,11 +629,18 @@ def table_figures(table: Table, page_width: float, heading: str) -> list[tuple[R
                 (u for k in group if (u := header_unit(headers[k])) and u not in COUNT_WORDS),
                 None,
             )
+            prev = -2
             for k in group if not key else [k for k in group if k != c]:
                 if row[k]:
-                    row_labels.append(f"{headers[k]} {row[k]}".strip() if number_cell(row[k]) else row[k])
+                    split = prev == k - 1 and headers[k] in ("", headers[prev])
+                    if split and not number_cell(row[k]) and not number_cell(row[prev]):
+                        # one label the columns split at its word gaps (`全面摊薄 | EPS(元)`, `流通 | A | 股(百万股):`)
+                        row_labels[-1] = f"{row_labels[-1]} {row[k]}"
+                    else:
+                        row_labels.append(f"{headers[k]} {row[k]}".strip() if number_cell(row[k]) else row[k])
                     if (u := header_unit(row[k], loose=False)) and u not in COUNT_WORDS:
                         row_unit = row_unit or u  # (`ACL/GPU` names a row, not a unit of its cells)
+                    prev = k
             if labels_extra.get(r):
                 above = [t[1:] for t in labels_extra[r] if t[0] == "0"]
                 below = [t[1:] for t in labels_extra[r] if t[0] == "1"]
@@ -625,11 +655,15 @@ def table_figures(table: Table, page_width: float, heading: str) -> list[tuple[R
                     continue  # numbers inside a row label (`480P 32*32`) describe the row
                 unit = num.unit or col_unit or ""
                 if not unit and not key:
+                    unit = next((_unit_cell(row[u]) for u in units_at if row[u]), None) or ""
+                if not unit and not key:
                     unit = row_unit or group_unit or table.unit or header_unit(heading, loose=False) or ""
+                # A KPI card's line under its value says what it counts (`read_perf 全部成功`, `4KB, batch=4`).
                 if key:
                     labels = [table.caption, headers[c], section_of[r], *row_labels, heading]
                 else:
-                    labels = [table.caption, section_of[r], *row_labels, headers[c], heading]
+                    card = footers[c] if len(cells) == 1 else ""
+                    labels = [table.caption, section_of[r], *row_labels, headers[c], card, heading]
                 out.append((Raw(num.value, unit, num.raw, clean_labels(labels), quote, "cell"), ln))
     return out
 
@@ -659,6 +693,26 @@ def _sections(
         return lone
     padded = [(pos, y, t, c) for pos, y, t, c in lone if min(y - row_lines[pos].y, pitch) > 1.3 * row_lines[pos].size]
     return padded
+
+
+_SERIAL = re.compile(r"序号|^No\.?$|\bNo\.|^#$")
+_UNIT_HEADER = re.compile(r"^(?:单位|Units?|unit)\b|\s(?:单位|Units?)$|^单位")
+
+
+def _unit_columns(cells: list[list[str]], headers: list[str]) -> set[int]:
+    """Columns headed `单位 Unit` whose cells are units: each gives the unit of its row's numbers."""
+    out = set()
+    for c, head in enumerate(headers):
+        values = [row[c] for row in cells if row[c]]
+        if head and _UNIT_HEADER.search(head.strip()) and values and all(_unit_cell(v) for v in values):
+            out.add(c)
+    return out
+
+
+def _unit_cell(text: str) -> str | None:
+    """A unit column's cell as a unit: one the unit table knows, else the short symbol as printed (`K`, `%RH`)."""
+    t = text.strip()
+    return printed_unit(t) or (t if len(t) <= 8 and not re.search(r"\d|\s", t) else None)
 
 
 def _row_groups(
@@ -731,10 +785,19 @@ def _key_columns(cells: list[list[str]], headers: list[str]) -> list[int]:
             break
         ints = all(re.fullmatch(r"\d+\s*(?:[KMG]i?B|B|K|k)?", v.strip()) for v in numeric)
         repeats = len(set(values)) < len(values)
-        if ints and (repeats or _KEY_HEADER.search(headers[c] or "") or (c == 0 and _sweep(numeric))):
+        # A first column of object sizes (`4KB`, `64KB`, `1MB`) names the rows it leads.
+        sizes = (
+            c == 0 and len(numeric) == len(values) and all(re.fullmatch(r"\d+\s*[KMGT]i?B", v.strip()) for v in values)
+        )
+        if ints and (repeats or sizes or _KEY_HEADER.search(headers[c] or "") or (c == 0 and _sweep(numeric))):
             keys.append(c)
             continue
         break
+    # Two halves of one table side by side under a repeated header (`value batch MiB/s 状态 | value batch …`): the
+    # second half has the first half's label columns.
+    period = _repeat(headers)
+    if period and keys:
+        return [*keys, *(k + period for k in keys if k + period < ncol)]
     # Side-by-side tables (`主要财务指标 … | 利润表 …`): a later column of words starts the next table's labels.
     start = (keys[-1] + 2) if keys else 1
     for c in range(start, ncol - 1):
@@ -754,6 +817,15 @@ def _sweep(values: list[str]) -> bool:
             return False
         nums.append(int(m.group(1)) * scale[m.group(2)])
     return len(nums) >= 3 and all(b > a for a, b in itertools.pairwise(nums))
+
+
+def _repeat(headers: list[str]) -> int:
+    """The width of a header printed twice side by side (`a b c | a b c`), or 0."""
+    n = len(headers)
+    if n % 2 or n < 4:
+        return 0
+    half = n // 2
+    return half if all(headers[c] and headers[c] == headers[c + half] for c in range(half)) else 0
 
 
 def _run_of(key_cols: list[int], c: int) -> list[int]:

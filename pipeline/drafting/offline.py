@@ -444,8 +444,8 @@ def write_offline(brief: Brief, index: EvidenceIndex, avoid: Avoid = frozenset()
                     cols = w("list_joiner").join(table.columns[1:])
                     text = w("table_lead_cols", topic=topic, cols=cols)
                     table.lead = sentence(text, [pt.reports[0]], w.lang)
-                _unique([table.lead], seen)
-                if _new_rows(table, seen):
+                # A lead told already (the same table on every page of a report) would repeat its sentence.
+                if _unique([table.lead], seen) and _new_rows(table, seen):
                     tables.append(table)
         if items and lead:
             named = dict.fromkeys(t for pt in parts if pt.items and (t := _topic(pt.pick.group, w)))
