@@ -6,6 +6,7 @@ import hashlib
 import math
 from bisect import bisect_right
 
+from evidence.models import Page
 from qc.blocks import Block, body_blocks, cite_ids, line_starts
 from qc.claims import Sentence, sentence, sentences, shift
 from qc.context import num_text
@@ -96,6 +97,9 @@ class _Checker(Derivations):
             if v:
                 return v
         v = self._direct(q, value, step, unit, sent, scope, endpoint)
+        termish = counting or q.magnitude or not unit.dim
+        if v and v.status != "verified" and termish and not endpoint and (term := self._verbatim(bl, q, scope)):
+            return self._verbatim_verdict(term, value, unit)  # `年化产能超 2500 万公里` as printed beats a table's 25
         if v:
             return v
         if unit.dim == "%" and (v := self._label(q, value, sent, scope)):  # a percentile row: `99% 的请求低于…`
@@ -103,15 +107,10 @@ class _Checker(Derivations):
         v = self._derive(q, value, step, unit, sent, scope)
         if v:
             return v
-        termish = counting or q.magnitude or not unit.dim
         if not endpoint and termish:
             term = self._verbatim(bl, q, scope)
             if term:
-                t, page, quote = term
-                src = Source(report=page.report, figure="", page=page.page, value=value, unit=unit.name, quote=quote,
-                             version=page.version, page_label=page.label)  # fmt: skip
-                return Verdict("verified", src, message=f"{page.report} p.{page.page}: “{t}” verbatim", term=term,
-                               strength="verbatim term")  # fmt: skip
+                return self._verbatim_verdict(term, value, unit)
         others = [r for r in self.index.reports if r not in scope]
         out = [x for x in matches(self.prep, value, step, unit, others) if self._bound_ok(q, x)]
         if out:
@@ -133,6 +132,14 @@ class _Checker(Derivations):
             return Verdict("mismatch", source_of(near), fig=near, message=say(near))
         where = ", ".join(scope) if scope else "no report is cited here"
         return Verdict("unsupported", message=f"no cited report has {q.text.strip()} ({where})")
+
+    @staticmethod
+    def _verbatim_verdict(term: tuple[str, Page, str], value: float, unit: Unit) -> Verdict:
+        t, page, quote = term
+        src = Source(report=page.report, figure="", page=page.page, value=value, unit=unit.name, quote=quote,
+                     version=page.version, page_label=page.label)  # fmt: skip
+        return Verdict("verified", src, message=f"{page.report} p.{page.page}: “{t}” verbatim", term=term,
+                       strength="verbatim term")  # fmt: skip
 
     def run_block(self, bl: Block) -> None:
         ftext = self._text = bl.text

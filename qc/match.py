@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from evidence.models import Page
 from qc.blocks import CLAUSE, Block
@@ -97,8 +98,11 @@ class Matching:
         tol = step * scale / 2 * (1 + 1e-9) + 1e-12
         target = abs(value) * scale
         beyond = f.beyond
+        # A table without a caption is its page's cells: only a cell differing in one label is a mate there.
+        page_table = _PAGE_TABLE in f.table
+        labs = set(f.f.labels) if page_table else set()
         for g in self.prep.table_dim(f.table, dim):
-            if g is f:
+            if g is f or (page_table and len(labs.symmetric_difference(g.f.labels)) != 2):
                 continue
             more = beyond.get(id(g))
             if more is None:
@@ -154,9 +158,44 @@ class Matching:
                     side = None
         return side
 
+    def _key_values(self, kw: str, q: Quantity, sent: Sentence) -> frozenset[str]:
+        """The numbers the sentence gives row key `kw` (`batch=16`, `并发 8`, a table row's `batch` cell): those of the
+        number's own clause when the sentence compares figures and that clause names the key, else the sentence's."""
+        texts = [sent.plain + " " + sent.extra]
+        if self._compares(q, sent):
+            text = self._text
+            cs = max((m.end() for m in _PART.finditer(text, sent.start, q.start)), default=sent.start)
+            nxt = _PART.search(text, q.end, sent.end)
+            texts.insert(0, text[cs : nxt.start() if nxt else sent.end])
+        pat = _key_pattern(kw)
+        for t in texts:
+            found = frozenset(m.group(1) or m.group(2) for m in pat.finditer(t))
+            if found:
+                return found
+        return frozenset()
+
+    def _key_conflict(self, x: Fig, sent: Sentence, q: Quantity) -> bool:
+        """The sentence gives a row key of this figure another number (`batch=16` against a `batch 4` row), unless the
+        figure of that other row is another number of the sentence (`batch 16 cut it from 7,368.67 to 2,237.75`)."""
+        for kw, val, lab in x.row_keys:
+            vals = self._key_values(kw, q, sent)
+            if not vals or val in vals:
+                continue
+            rest = set(x.f.labels) - {lab}
+            if x.table and any(
+                g is not x and rest <= set(g.f.labels) and any(k == kw and v in vals for k, v, _ in g.row_keys)
+                and self._accounted(g, sent, q)
+                for g in self.prep.table_dim(x.table, x.unit.dim)
+            ):  # fmt: skip
+                continue
+            return True
+        return False
+
     def _conflict(self, x: Fig, sent: Sentence, q: Quantity) -> bool:
         """The sentence names a key of the kind this figure has, but another one (DeepSeek-32B vs a DeepSeek-70B table);
         in a sentence comparing figures, the number's own clause decides."""
+        if x.row_keys and self._key_conflict(x, sent, q):
+            return True
         if not x.ids:
             return False
         toks, ids = sent.tokens, sent.ids
@@ -291,6 +330,18 @@ class Matching:
 
 
 _PART = re.compile(r",(?!\d{3}(?!\d))|[,;;::]|\band\b|\bwhile\b|以及|并且")  # CLAUSE without `、`
+_PAGE_TABLE = "\x1f\x1fp"  # (see prepare: the table key of a page's uncaptioned cells)
+
+
+@lru_cache(maxsize=512)
+def _key_pattern(kw: str) -> re.Pattern[str]:
+    """`batch=16`, `batch 16`, `batch to 16`, `并发为 8`, `8 并发`: the key word with its number."""
+    num = r"(\d+)(?![\d.]*\d|[A-Za-z%])"
+    if kw.isascii():
+        return re.compile(rf"(?<![A-Za-z]){kw}[a-z]*\s*(?:[=::]|\bto\b|\bof\b|\bis\b)?\s*(?<![\d.]){num}()", re.I)
+    return re.compile(rf"{kw}[\u3400-\u9fff]{{0,2}}\s*(?:[=::]|为|是)?\s*(?<![\d.]){num}|(?<![\d.])(\d+)\s*{kw}")
+
+
 _NAME_BEFORE = re.compile(r"(?<![A-Za-z0-9])([A-Z][A-Za-z]*)[ \u00a0-]$")  # the capitalised word right before
 _LEFT_GLUED = re.compile(r"[A-Za-z0-9_.\-]*$")
 _LEFT_WORD = re.compile(r"([A-Za-z][A-Za-z0-9_.\-]*)[ \u00a0]$")
