@@ -37,6 +37,7 @@ class _Checker(Derivations):
         self.ids: dict[str, int] = {}
         self._text = ""
         self._clauses = {}
+        self._row_keys: dict[int, str] = {}
         self._body_starts = line_starts(draft.body)
         self._file_starts = line_starts(draft.text)
 
@@ -144,10 +145,17 @@ class _Checker(Derivations):
     def run_block(self, bl: Block) -> None:
         ftext = self._text = bl.text
         self._clauses = {}
+        self._row_keys = {}
         if bl.kind == "table":
+            keys: dict[str, list[str]] = {}  # a row's integer cells under their headers (`batch=16`): its row keys
+            for s, e, hdr, row in bl.cells:
+                cell = ftext[s:e].strip()
+                if hdr and cell.isdigit():
+                    keys.setdefault(row, []).append(f"{hdr}={cell}")
             for s, e, hdr, row in bl.cells:
                 hu = (header_unit(hdr) if hdr else None) or NONE  # `| MiB/s |`, `| p50/ms |`, `| 带宽 (GB/s) |`
                 sent = sentence(ftext, s, e, extra=f"{row} {hdr}")
+                self._row_keys[id(sent)] = " ".join(keys.get(row, ()))
                 sent.text = row
                 qs = [q for q in extract(ftext[s:e])]
                 for q in qs:
