@@ -167,31 +167,39 @@ class Matching:
                     side = None
         return side
 
-    def _key_values(self, kw: str, q: Quantity, sent: Sentence) -> frozenset[str]:
+    def _key_values(self, kw: str, q: Quantity, sent: Sentence) -> tuple[frozenset[str], bool]:
         """The numbers the sentence gives row key `kw` (`batch=16`, `并发 8`, a table row's `batch` cell): those of the
-        number's own clause when the sentence compares figures and that clause names the key, else the sentence's."""
-        texts = [sent.plain + " " + self._row_keys.get(id(sent), "")]
+        number's own clause when the sentence compares figures and that clause names the key, else the sentence's;
+        and whether they were paired with the number by order (`from 4 to 16 … from A to B`)."""
+        texts = [(sent.plain + " " + self._row_keys.get(id(sent), ""), sent.start, sent.end)]
         if self._compares(q, sent):
             text = self._text
             cs = max((m.end() for m in _PART.finditer(text, sent.start, q.start)), default=sent.start)
             nxt = _PART.search(text, q.end, sent.end)
-            texts.insert(0, text[cs : nxt.start() if nxt else sent.end])
+            ce = nxt.start() if nxt else sent.end
+            texts.insert(0, (text[cs:ce], cs, ce))
         pat = _key_pattern(kw)
-        for t in texts:
-            found = frozenset(m.group(1) or m.group(2) for m in pat.finditer(t))
+        for t, cs, ce in texts:
+            found = list(dict.fromkeys(v for m in pat.finditer(t) for v in m.groups() if v))
+            if len(found) == 2:
+                # `batch 从 4 增至 16,p99 从 22.456 ms 升至 93.267 ms`: two keys and two figures in one clause pair up
+                # in order (a swap of either pair is caught)
+                mates = [o for o in sent.quantities if not o.exempt and o.unit == q.unit and cs <= o.start < ce]
+                if len(mates) == 2 and not any(o.is_range for o in mates):
+                    return frozenset([found[mates.index(q)]]), True
             if found:
-                return found
-        return frozenset()
+                return frozenset(found), False
+        return frozenset(), False
 
     def _key_conflict(self, x: Fig, sent: Sentence, q: Quantity) -> bool:
         """The sentence gives a row key of this figure another number (`batch=16` against a `batch 4` row), unless the
         figure of that other row is another number of the sentence (`batch 16 cut it from 7,368.67 to 2,237.75`)."""
         for kw, val, lab in x.row_keys:
-            vals = self._key_values(kw, q, sent)
+            vals, paired = self._key_values(kw, q, sent)
             if not vals or val in vals:
                 continue
             rest = set(x.f.labels) - {lab}
-            if x.table and any(
+            if not paired and x.table and any(
                 g is not x and rest <= set(g.f.labels) and any(k == kw and v in vals for k, v, _ in g.row_keys)
                 and self._accounted(g, sent, q)
                 for g in self.prep.table_dim(x.table, x.unit.dim)
@@ -342,13 +350,20 @@ _PART = re.compile(r",(?!\d{3}(?!\d))|[,;;::]|\band\b|\bwhile\b|以及|并且") 
 _PAGE_TABLE = "\x1f\x1fp"  # (see prepare: the table key of a page's uncaptioned cells)
 
 
+_KEY_NUM = r"(?<![\d.])(\d+)(?![\d.]*\d|[A-Za-z%])"
+_KEY_TO = rf"(?:\s*(?:to|至|增至|增加到|降至|升至|提升至|->|→|–|~)\s*{_KEY_NUM})?"  # `batch 从 4 增至 16`
+
+
 @lru_cache(maxsize=512)
 def _key_pattern(kw: str) -> re.Pattern[str]:
-    """`batch=16`, `batch 16`, `batch to 16`, `并发为 8`, `8 并发`: the key word with its number."""
-    num = r"(\d+)(?![\d.]*\d|[A-Za-z%])"
+    """`batch=16`, `batch 16`, `batch to 16`, `batch from 1 to 4`, `并发为 8`, `8 并发`: the key word with its numbers
+    (groups: first, second, a number before the word)."""
+    if kw == "year":  # `2024 年`, `in 2024`, `2026E`
+        return re.compile(r"(?<![\d.])((?:19|20)\d\d)(?:\s*年|[AEF]?(?![\d.%]))()()")
     if kw.isascii():
-        return re.compile(rf"(?<![A-Za-z]){kw}[a-z]*\s*(?:[=::]|\bto\b|\bof\b|\bis\b)?\s*(?<![\d.]){num}()", re.I)
-    return re.compile(rf"{kw}[\u3400-\u9fff]{{0,2}}\s*(?:[=::]|为|是)?\s*(?<![\d.]){num}|(?<![\d.])(\d+)\s*{kw}")
+        return re.compile(rf"(?<![A-Za-z]){kw}[a-z]*\s*(?:[=::]|\bto\b|\bof\b|\bis\b|\bfrom\b|从)?\s*{_KEY_NUM}{_KEY_TO}()",
+                          re.I)  # fmt: skip
+    return re.compile(rf"{kw}[\u3400-\u9fff]{{0,2}}\s*(?:[=::]|为|是|从|由)?\s*{_KEY_NUM}{_KEY_TO}|{_KEY_NUM}\s*{kw}")
 
 
 _NAME_BEFORE = re.compile(r"(?<![A-Za-z0-9])([A-Z][A-Za-z]*)[ \u00a0-]$")  # the capitalised word right before

@@ -75,8 +75,14 @@ _ROW_KEY = re.compile(
 )
 
 
+_YEAR_LABEL = re.compile(r"((?:19|20)\d\d)[AEF]?")
+
+
 def row_key(label: str) -> tuple[str, str] | None:
     """A label naming a row by a key word and an integer (`batch 4`, `concurrency=16`, `并发档位 8`): (word, number)."""
+    y = _YEAR_LABEL.fullmatch(label.strip())
+    if y is not None:  # a year column (`2024A`, `2026E`): the key is the year
+        return "year", y.group(1)
     m = _ROW_KEY.match(label)
     if m is None or _IS_CAPTION.match(label):
         return None
