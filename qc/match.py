@@ -84,16 +84,17 @@ class Matching:
 
         bounds = part(q)
         drop: set[str] = set()
+        earlier: set[str] = set()
         for o in sent.quantities:
             if o is not q and not o.exempt and o.unit == q.unit and (other := part(o)) != bounds:
-                drop |= words(other)
-        if not drop:
+                (earlier if other[0] < bounds[0] else drop).update(words(other))
+        if not drop and not earlier:
             return sent.tokens
         mine = words(bounds)
-        # An identifier key of a kind the clause does not name itself carries over (`4MB 对象在 batch=16 时 …,约为
-        # batch=4(12.251 ms)的 4.3 倍`: the second clause is still about 4MB).
+        # An identifier key of a kind the clause does not name itself carries over from the clauses before it
+        # (`4MB 对象在 batch=16 时 …,约为 batch=4(12.251 ms)的 4.3 倍`: the second clause is still about 4MB).
         kinds = id_shapes(mine)
-        drop = {t for t in drop if (shape := _id_shape(t)) is None or shape in kinds}
+        drop |= {t for t in earlier if (shape := _id_shape(t)) is None or shape in kinds}
         return sent.tokens - (drop - mine)
 
     def _rival_in(self, ctx: frozenset[str], f: Fig, q: Quantity, value: float, step: float, unit: Unit,
@@ -173,11 +174,12 @@ class Matching:
         and whether they were paired with the number by order (`from 4 to 16 … from A to B`)."""
         texts = [(sent.plain + " " + self._row_keys.get(id(sent), ""), sent.start, sent.end)]
         if self._compares(q, sent):
+            # its own clause, else the sentence up to its end (a key carries over to later clauses, never back)
             text = self._text
             cs = max((m.end() for m in _PART.finditer(text, sent.start, q.start)), default=sent.start)
             nxt = _PART.search(text, q.end, sent.end)
             ce = nxt.start() if nxt else sent.end
-            texts.insert(0, (text[cs:ce], cs, ce))
+            texts = [(text[cs:ce], cs, ce), (text[sent.start : ce], sent.start, ce)]
         pat = _key_pattern(kw)
         for t, cs, ce in texts:
             found = list(dict.fromkeys(v for m in pat.finditer(t) for v in m.groups() if v))
