@@ -62,3 +62,25 @@ def test_a_year_column_is_a_row_key() -> None:
     assert right["3,374.88 亿元"] == right["3,552.00 亿元"] == "verified"
     swapped = verdicts(BANK, body.format("3,552.00", "3,374.88"))
     assert "mismatch" in (swapped["3,552.00 亿元"], swapped["3,374.88 亿元"])
+
+
+FACE = "oaid_facerecognition_rk3399_perf_report.pdf"  # p.14 Table 7.1: Recall 0.80, Precision 0.77, Stability 0.65
+CREDIT = (
+    "pymupdf_chinese_tables_zh.pdf"  # 表 7-2, 工商银行: 授信总额 330,435.30, 已使用情况 234,850.00, 剩余额度 95,585.30
+)
+
+
+def test_swapped_bare_decimals_are_caught_by_their_own_labels() -> None:
+    body = "On the CelebA subset, recall is {}, precision {} and stability 0.65 [source: R3]."
+    right = verdicts(FACE, body.format("0.80", "0.77"), lang="en")
+    assert right["0.80"] == right["0.77"] == "verified"
+    swapped = verdicts(FACE, body.format("0.77", "0.80"), lang="en")
+    assert swapped["0.77"] == "mismatch"  # recall is 0.80
+
+
+def test_a_swap_is_not_excused_by_the_other_number_standing_for_its_figure() -> None:
+    body = "工商银行授信总额 330,435.30 万元,已使用 {} 万元,剩余 {} 万元【出处:R3】。"
+    right = verdicts(CREDIT, body.format("234,850.00", "95,585.30"))
+    assert right["234,850.00 万元"] == right["95,585.30 万元"] == "verified"
+    swapped = verdicts(CREDIT, body.format("95,585.30", "234,850.00"))
+    assert swapped["234,850.00 万元"] == swapped["95,585.30 万元"] == "mismatch"
