@@ -38,6 +38,7 @@ class _Checker(Derivations):
         self._text = ""
         self._clauses = {}
         self._row_keys: dict[int, str] = {}
+        self._keys_seen: dict[tuple[str, int, int], tuple[frozenset[str], bool]] = {}
         self._body_starts = line_starts(draft.body)
         self._file_starts = line_starts(draft.text)
 
@@ -146,6 +147,7 @@ class _Checker(Derivations):
         ftext = self._text = bl.text
         self._clauses = {}
         self._row_keys = {}
+        self._keys_seen = {}
         if bl.kind == "table":
             keys: dict[str, list[str]] = {}  # a row's integer cells under their headers (`batch=16`): its row keys
             for s, e, hdr, row in bl.cells:

@@ -39,6 +39,7 @@ class Matching:
     _text: str  # the block being checked
     _clauses: dict[tuple[int, int], frozenset[str]]  # each number's clause words, for the block being checked
     _row_keys: dict[int, str]  # a table cell's sentence (by id) → its row's integer cells (`batch=16`)
+    _keys_seen: dict[tuple[str, int, int], tuple[frozenset[str], bool]]  # (key word, number span) → _key_values
 
     def _accounted(self, g: Fig, sent: Sentence, q: Quantity, value: float | None = None) -> bool:
         """Whether another number of the sentence (or the range's other end) stands for figure `g`."""
@@ -184,6 +185,13 @@ class Matching:
         """The numbers the sentence gives row key `kw` (`batch=16`, `并发 8`, a table row's `batch` cell): those of the
         number's own clause when the sentence compares figures and that clause names the key, else the sentence's;
         and whether they were paired with the number by order (`from 4 to 16 … from A to B`)."""
+        key = (kw, q.start, q.end)  # one block at a time, like _clauses
+        hit = self._keys_seen.get(key)
+        if hit is None:
+            hit = self._keys_seen[key] = self._find_key_values(kw, q, sent)
+        return hit
+
+    def _find_key_values(self, kw: str, q: Quantity, sent: Sentence) -> tuple[frozenset[str], bool]:
         texts = [(sent.plain + " " + self._row_keys.get(id(sent), ""), sent.start, sent.end)]
         if self._compares(q, sent):
             # its own clause, else the sentence up to its end (a key carries over to later clauses, never back)
