@@ -6,6 +6,7 @@ import hashlib
 import math
 from bisect import bisect_right
 
+from evidence.models import Page
 from qc.blocks import Block, body_blocks, cite_ids, line_starts
 from qc.claims import Sentence, comparative_units, per_frame, printed_unit, sentence, sentences, shift
 from qc.context import num_text
@@ -36,6 +37,8 @@ class _Checker(Derivations):
         self.ids: dict[str, int] = {}
         self._text = ""
         self._clauses = {}
+        self._row_keys: dict[int, str] = {}
+        self._keys_seen: dict[tuple[str, int, int], tuple[frozenset[str], bool]] = {}
         self._body_starts = line_starts(draft.body)
         self._file_starts = line_starts(draft.text)
 
@@ -96,6 +99,9 @@ class _Checker(Derivations):
             if v:
                 return v
         v = self._direct(q, value, step, unit, sent, scope, endpoint)
+        termish = counting or q.magnitude or not unit.dim
+        if v and v.status != "verified" and termish and not endpoint and (term := self._verbatim(bl, q, scope)):
+            return self._verbatim_verdict(term, value, unit)  # `年化产能超 2500 万公里` as printed beats a table's 25
         if v:
             return v
         if unit.dim == "%" and (v := self._label(q, value, sent, scope)):  # a percentile row: `99% 的请求低于…`
@@ -103,7 +109,6 @@ class _Checker(Derivations):
         v = self._derive(q, value, step, unit, sent, scope)
         if v:
             return v
-        termish = counting or q.magnitude or not unit.dim
         # A measure no figure of the cited reports holds in any context (nor as a bound): printed as written in a
         # place the extraction read no figure from (`16 核 / 120GB`). Never a percentage or a ratio: those stand
         # in too many places of a report to tell one from another by their text.
@@ -115,11 +120,7 @@ class _Checker(Derivations):
         if not endpoint and (termish or unread):
             term = self._verbatim(bl, q, scope)
             if term:
-                t, page, quote = term
-                src = Source(report=page.report, figure="", page=page.page, value=value, unit=unit.name, quote=quote,
-                             version=page.version, page_label=page.label)  # fmt: skip
-                return Verdict("verified", src, message=f"{page.report} p.{page.page}: “{t}” verbatim", term=term,
-                               strength="verbatim term")  # fmt: skip
+                return self._verbatim_verdict(term, value, unit)
         others = [r for r in self.index.reports if r not in scope]
         out = [x for x in matches(self.prep, value, step, unit, others) if self._bound_ok(q, x)]
         if out:
@@ -142,13 +143,29 @@ class _Checker(Derivations):
         where = ", ".join(scope) if scope else "no report is cited here"
         return Verdict("unsupported", message=f"no cited report has {q.text.strip()} ({where})")
 
+    @staticmethod
+    def _verbatim_verdict(term: tuple[str, Page, str], value: float, unit: Unit) -> Verdict:
+        t, page, quote = term
+        src = Source(report=page.report, figure="", page=page.page, value=value, unit=unit.name, quote=quote,
+                     version=page.version, page_label=page.label)  # fmt: skip
+        return Verdict("verified", src, message=f"{page.report} p.{page.page}: “{t}” verbatim", term=term,
+                       strength="verbatim term")  # fmt: skip
+
     def run_block(self, bl: Block) -> None:
         ftext = self._text = bl.text
         self._clauses = {}
+        self._row_keys = {}
+        self._keys_seen = {}
         if bl.kind == "table":
+            keys: dict[str, list[str]] = {}  # a row's integer cells under their headers (`batch=16`): its row keys
+            for s, e, hdr, row in bl.cells:
+                cell = ftext[s:e].strip()
+                if hdr and cell.isdigit():
+                    keys.setdefault(row, []).append(f"{hdr}={cell}")
             for s, e, hdr, row in bl.cells:
                 hu = (header_unit(hdr) if hdr else None) or NONE  # `| MiB/s |`, `| p50/ms |`, `| 带宽 (GB/s) |`
                 sent = sentence(ftext, s, e, extra=f"{row} {hdr}")
+                self._row_keys[id(sent)] = " ".join(keys.get(row, ()))
                 sent.text = row
                 qs = [q for q in extract(ftext[s:e])]
                 for q in qs:

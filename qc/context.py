@@ -147,6 +147,11 @@ def _shape(token: str) -> str | None:
     return _DIGITS.sub("#", token) if _IDTOK.fullmatch(token) else None
 
 
+def id_shape(token: str) -> str | None:
+    """The shape of an identifier-like token (`p90` → `p#`, `64kb` → `#size`), None for other words."""
+    return _shape(token)
+
+
 def positions(text: str, offset: int) -> list[tuple[str, int]]:
     """Context tokens of `text` with their positions (plus `offset`), for nearest-key decisions."""
     low = DEC.sub(lambda m: " " * len(m.group()), text.lower())

@@ -59,10 +59,34 @@ class Fig:
         return next((u for lab in self.f.labels if (u := header_unit(lab)) is not None), None)
 
     @lazy
+    def row_keys(self) -> tuple[tuple[str, str, str], ...]:
+        """Its labels that are row keys with a number (`batch 4`, `并发档位 8`): (key word, number, label)."""
+        return tuple((k, v, lab) for lab in self.f.labels if (kv := row_key(lab)) is not None for k, v in [kv])
+
+    @lazy
     def found(self) -> str:
         """The message of a number verified by this figure (made once per figure, not per number)."""
         labs = labels_of(self.f)
         return f"{self.f.report} p.{self.f.page}: {shown(self)}" + (f" ({labs})" if labs else "")
+
+
+_ROW_KEY = re.compile(
+    r"^\s*(?:[A-Za-z][A-Za-z _-]*?\s)?([A-Za-z]{3,}|[\u3400-\u9fff]{2})[\u3400-\u9fff]*\s*[=::]?\s*(\d+)\s*$"
+)
+
+
+_YEAR_LABEL = re.compile(r"((?:19|20)\d\d)[AEF]?")
+
+
+def row_key(label: str) -> tuple[str, str] | None:
+    """A label naming a row by a key word and an integer (`batch 4`, `concurrency=16`, `并发档位 8`): (word, number)."""
+    y = _YEAR_LABEL.fullmatch(label.strip())
+    if y is not None:  # a year column (`2024A`, `2026E`): the key is the year
+        return "year", y.group(1)
+    m = _ROW_KEY.match(label)
+    if m is None or _IS_CAPTION.match(label):
+        return None
+    return m.group(1).lower(), m.group(2)
 
 
 _IS_CAPTION = re.compile(r"\s*(?:表|图|Table|Fig\.?|Figure)\s*[A-Z]?\d", re.I)
@@ -166,6 +190,8 @@ def _prepare_report(rid: str, figures: list[Figure], pages: list[Page]) -> Repor
                 lt = label_tokens[lab] = context_tokens(lab)
                 label_ids[lab] = id_shapes(lt)
             toks |= lt
+        if table is None and f.kind == "cell":  # a table without a caption: its page's cells are one table
+            table = f"{rid}\x1f\x1fp{f.page}"
         row = f"{rid}\x1f{f.page}\x1f{f.quote}" if f.kind == "cell" and f.quote else None
         ftoks = frozenset(toks)
         with_ids = tuple(lab for lab in f.labels if label_ids[lab])
