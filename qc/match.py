@@ -132,6 +132,8 @@ class Matching:
             theirs = ctx & more
             if abs(g.base - target) <= tol:
                 continue
+            if self._conflict(g, sent, q):
+                continue  # g names a key the sentence contradicts (`32K` where it says `128K`): no better fit
             mine = own - g.tokens
             adv = len(theirs) - len(mine)
             if adv == 0 and mine and theirs and not endpoint and self._nearest_key(q, sent, mine, theirs) == "theirs":

@@ -84,3 +84,20 @@ def test_a_swap_is_not_excused_by_the_other_number_standing_for_its_figure() -> 
     assert right["234,850.00 万元"] == right["95,585.30 万元"] == "verified"
     swapped = verdicts(CREDIT, body.format("95,585.30", "234,850.00"))
     assert swapped["234,850.00 万元"] == swapped["95,585.30 万元"] == "mismatch"
+
+
+GRID = (
+    "office/grid_tables_zh.pdf"  # 表 2-1: 128K → 本地重算 35.10 s, 开启外存缓存 7.84 s; 64K → 3.96 s (read off the PDF)
+)
+
+
+def test_the_new_systems_name_in_a_from_to_sentence_does_not_rekey_its_before_value() -> None:
+    for body in (
+        "开启外存缓存后 128K 上下文的首字延迟从 35.10 秒降至 7.84 秒【出处:R3 实测】。",
+        "128K 上下文首字延迟从本地重算的 35.10 s 降至开启外存缓存后的 7.84 s【出处:R3 实测】。",
+    ):
+        result = verdicts(GRID, body)
+        assert result["35.10 秒" if "秒" in body else "35.10 s"] == "verified", result
+        assert {v for k, v in result.items() if k != "R3"} == {"verified"}, result
+    wrong = verdicts(GRID, "开启外存缓存后 128K 上下文的首字延迟从 35.10 秒降至 3.96 秒【出处:R3 实测】。")
+    assert wrong["3.96 秒"] == "mismatch"  # 64K's value
