@@ -262,8 +262,9 @@ def test_broken_label_text_is_garbage() -> None:
     assert garbage("CaffeOnACL(Neon+OpenBLA")
     assert garbage("S)")
     assert garbage("Standby power0.305W Power factor0.985")
+    assert garbage("Standby power0.427 2")
     for fine in ("value size 4KB", "首 token 延迟(TTFT)", "CaffeOnACL(Neon)", "Acc-top1", "480P 32*32 single face",
-                 "Qwen2-7B", "p99", "A53@1.42GHz", "首 token 时间", "FX100 分层加载"):
+                 "Qwen2-7B", "p99", "A53@1.42GHz", "Qwen2.5-7B", "首 token 时间", "FX100 分层加载"):
         assert not garbage(fine), fine
 
 
