@@ -263,8 +263,20 @@ def test_broken_label_text_is_garbage() -> None:
     assert garbage("S)")
     assert garbage("Standby power0.305W Power factor0.985")
     assert garbage("Standby power0.427 2")
-    for fine in ("value size 4KB", "首 token 延迟(TTFT)", "CaffeOnACL(Neon)", "Acc-top1", "480P 32*32 single face",
-                 "Qwen2-7B", "p99", "A53@1.42GHz", "Qwen2.5-7B", "首 token 时间", "FX100 分层加载"):
+    assert garbage("Rated input voltage220.5V220 ± 1% PASS")
+    for fine in (
+        "value size 4KB",
+        "首 token 延迟(TTFT)",
+        "CaffeOnACL(Neon)",
+        "Acc-top1",
+        "480P 32*32 single face",
+        "Qwen2-7B",
+        "p99",
+        "A53@1.42GHz",
+        "Qwen2.5-7B",
+        "首 token 时间",
+        "FX100 分层加载",
+    ):
         assert not garbage(fine), fine
 
 
@@ -275,13 +287,17 @@ def test_a_peak_names_its_row_and_a_keyless_one_is_no_extreme() -> None:
     from pipeline.drafting.tables import Cell, Group, Row
 
     en = Lang("en")
-    rows = [Row(["value 4KB", "batch 16"], [Cell(_fig("139.86", 139.86, "MiB/s"), "MiB/s")]),  # type: ignore[arg-type]
-            Row(["value 1MB", "batch 4"], [Cell(_fig("1399.08", 1399.08, "MiB/s"), "MiB/s")])]  # type: ignore[arg-type]
+    rows = [
+        Row(["value 4KB", "batch 16"], [Cell(_fig("139.86", 139.86, "MiB/s"), "MiB/s")]),  # type: ignore[arg-type]
+        Row(["value 1MB", "batch 4"], [Cell(_fig("1399.08", 1399.08, "MiB/s"), "MiB/s")]),
+    ]  # type: ignore[arg-type]
     g = Group("R", (1, 0), "", "", "", rows=rows)
     text, best = _extreme(Pick(g, 1.0, ["MiB/s"]), en, "max")
     assert text.lower() == "bandwidth is highest at 1399.08 mib/s (value 1mb, batch 4)" and best is rows[1]
     # One row no key names (a slide's `峰值带宽 1399.08 MiB/s`): "highest at" would say nothing of where.
-    one = Group("R", (1, 0), "", "", "", rows=[Row([], [Cell(_fig("1399.08", 1399.08, "MiB/s"), "峰值带宽 Peak bandwidth")])])  # type: ignore[arg-type]
+    one = Group(
+        "R", (1, 0), "", "", "", rows=[Row([], [Cell(_fig("1399.08", 1399.08, "MiB/s"), "峰值带宽 Peak bandwidth")])]
+    )  # type: ignore[arg-type]
     text, _ = _extreme(Pick(one, 1.0, ["峰值带宽 Peak bandwidth"]), en, "max")
     assert "highest" not in text and "1399.08 MiB/s" in text
     # … and beside the same figure stated with its row's keys, it is left out.

@@ -332,9 +332,7 @@ class _Part:
         for c in comps:
             _, change, _ = _change(c, w)
             rows.append([_row_text(c, w) or "—", w.name(c.metric), _show(c.before, w), _show(c.after, w), change])
-        return Table(
-            lead=Sentence(text=w("table_lead", topic=_topic(g, w)), reports=[g.report]), columns=head, rows=rows
-        )
+        return Table(lead=_lead(g, head, w), columns=head, rows=rows)
 
     def _fact_table(self, p: Pick, w: Lang, want: str) -> None:
         g = p.group
@@ -351,8 +349,7 @@ class _Part:
             for r in rows[:TABLE_ROWS]:
                 cells = [(_show(f, w) if (f := _cell(r, c)) is not None else "—") for c in cols]
                 body.append([_names(KEYSEP.join(r.keys), w) or "—", *cells])
-            lead = Sentence(text=w("table_lead", topic=_topic(g, w)), reports=[g.report])
-            self.table = Table(lead=lead, columns=head, rows=body)
+            self.table = Table(lead=_lead(g, head, w), columns=head, rows=body)
         else:
             for r in rows[: ITEMS_PER_GROUP + 1]:
                 if r is best:
@@ -360,6 +357,15 @@ class _Part:
                 text = _row_cells(r, cols[:ITEM_COLUMNS], w)
                 keys = _names(KEYSEP.join(r.keys), w)
                 self.items.append((w("row_prefix", row=keys) if keys else "") + text)
+
+
+def _lead(g: Group, head: list[str], w: Lang) -> Sentence:
+    """`The table below breaks down <caption>`; a table without a caption is named by its columns."""
+    topic = _topic(g, w)
+    text = (
+        w("table_lead", topic=topic) if topic else w("table_lead_cols", topic="", cols=w("list_joiner").join(head[1:]))
+    )
+    return Sentence(text=text, reports=[g.report])
 
 
 def _period_rows(p: Pick) -> list[Row]:
