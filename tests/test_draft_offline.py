@@ -231,3 +231,75 @@ def test_a_cell_repeating_its_row_key_is_no_result() -> None:
     assert _is_key(cell("4 KB", 4, "KB"), ["value 4KB"])
     assert not _is_key(cell("4KB", 4, "KB"), ["value 64KB"])
     assert not _is_key(cell("139.86 MiB/s", 139.86, "MiB/s"), ["value 4KB", "batch 1"])
+
+
+def _fig(raw: str, value: float, unit: str, labels: list[str] | None = None) -> object:
+    from evidence.models import Figure
+
+    return Figure(id="f", report="R", version=1, page=1, value=value, unit=unit, raw=raw, labels=labels or [], quote="")
+
+
+def test_a_swept_condition_column_is_no_result() -> None:
+    from pipeline.drafting.tables import Cell, condition
+
+    # `value 64 KB`, `batch 8` as cells of a row: the test's conditions, never stated as "highest at 64 KB".
+    assert condition(Cell(_fig("64", 64, "KB"), "value"), ["校验"])  # type: ignore[arg-type]
+    assert condition(Cell(_fig("8", 8, ""), "batch"), ["校验"])  # type: ignore[arg-type]
+    assert condition(Cell(_fig("16", 16, ""), "代表性结果 并发数"), [])  # type: ignore[arg-type]
+    assert condition(Cell(_fig("32", 32, ""), "Concurrency"), [])  # type: ignore[arg-type]
+    assert not condition(Cell(_fig("1399.08", 1399.08, "MiB/s"), "MiB/s"), ["value 1MB", "batch 4"])  # type: ignore[arg-type]
+    assert not condition(Cell(_fig("2.4", 2.4, "s"), "TTFT"), ["并发 8"])  # type: ignore[arg-type]
+    assert not condition(Cell(_fig("512", 512, "MB"), "Buffer usage"), [])  # type: ignore[arg-type]
+    assert not condition(Cell(_fig("312", 312, "TFLOPS"), "Value"), ["GPU computation throughput"])  # type: ignore[arg-type]
+
+
+def test_broken_label_text_is_garbage() -> None:
+    from pipeline.drafting.tables import garbage
+
+    assert garbage("LD_PRELOAD get_alloc_func_addr 或")
+    assert garbage("对官方 bench- nof_replica_num 报错")
+    assert garbage("本 地 实 测 对 官 方")
+    assert garbage("CaffeOnACL(Neon+OpenBLA")
+    assert garbage("S)")
+    assert garbage("Standby power0.305W Power factor0.985")
+    assert garbage("Standby power0.427 2")
+    assert garbage("Rated input voltage220.5V220 ± 1% PASS")
+    for fine in (
+        "value size 4KB",
+        "首 token 延迟(TTFT)",
+        "CaffeOnACL(Neon)",
+        "Acc-top1",
+        "480P 32*32 single face",
+        "Qwen2-7B",
+        "p99",
+        "A53@1.42GHz",
+        "Qwen2.5-7B",
+        "首 token 时间",
+        "FX100 分层加载",
+    ):
+        assert not garbage(fine), fine
+
+
+def test_a_peak_names_its_row_and_a_keyless_one_is_no_extreme() -> None:
+    from pipeline.drafting.lang import Lang
+    from pipeline.drafting.offline import _extreme, _fuller
+    from pipeline.drafting.select import Pick
+    from pipeline.drafting.tables import Cell, Group, Row
+
+    en = Lang("en")
+    rows = [
+        Row(["value 4KB", "batch 16"], [Cell(_fig("139.86", 139.86, "MiB/s"), "MiB/s")]),  # type: ignore[arg-type]
+        Row(["value 1MB", "batch 4"], [Cell(_fig("1399.08", 1399.08, "MiB/s"), "MiB/s")]),
+    ]  # type: ignore[arg-type]
+    g = Group("R", (1, 0), "", "", "", rows=rows)
+    text, best = _extreme(Pick(g, 1.0, ["MiB/s"]), en, "max")
+    assert text.lower() == "bandwidth is highest at 1399.08 mib/s (value 1mb, batch 4)" and best is rows[1]
+    # One row no key names (a slide's `峰值带宽 1399.08 MiB/s`): "highest at" would say nothing of where.
+    one = Group(
+        "R", (1, 0), "", "", "", rows=[Row([], [Cell(_fig("1399.08", 1399.08, "MiB/s"), "峰值带宽 Peak bandwidth")])]
+    )  # type: ignore[arg-type]
+    text, _ = _extreme(Pick(one, 1.0, ["峰值带宽 Peak bandwidth"]), en, "max")
+    assert "highest" not in text and "1399.08 MiB/s" in text
+    # … and beside the same figure stated with its row's keys, it is left out.
+    heads = [(text, ["R"]), ("Bandwidth is highest at 1399.08 MiB/s (value 1MB, batch 4)", ["R"])]
+    assert _fuller(heads) == heads[1:]

@@ -206,6 +206,12 @@ def _extreme(p: Pick, w: Lang, want: str) -> tuple[str, Row | None]:
         if lo.value != hi.value and lo.unit == hi.unit and lo.value >= 0:
             span = f"{_show(lo, w).removesuffix(w.unit(lo.unit))}–{_show(hi, w)}"
             return w("span", metric=_col_name(col, lo, w), range=span).strip(), None
+    if len(rows) == 1:
+        # One row: "highest at" would compare it with nothing; the value is stated as a fact.
+        row, fig = rows[0]
+        keys = _names(KEYSEP.join(row.keys), w)
+        fact = w("fact", label=_col_name(col, fig, w), value=_show(fig, w)).strip()
+        return ((w("row_prefix", row=keys) if keys else "") + fact), row
     kind = _kind(rows[0][1])
     lowest = want == "min" or (not want and kind in ("time", "latency"))
     row, fig = (min if lowest else max)(rows, key=lambda rf: rf[1].value)
@@ -326,9 +332,7 @@ class _Part:
         for c in comps:
             _, change, _ = _change(c, w)
             rows.append([_row_text(c, w) or "—", w.name(c.metric), _show(c.before, w), _show(c.after, w), change])
-        return Table(
-            lead=Sentence(text=w("table_lead", topic=_topic(g, w)), reports=[g.report]), columns=head, rows=rows
-        )
+        return Table(lead=_lead(g, head, w), columns=head, rows=rows)
 
     def _fact_table(self, p: Pick, w: Lang, want: str) -> None:
         g = p.group
@@ -345,15 +349,23 @@ class _Part:
             for r in rows[:TABLE_ROWS]:
                 cells = [(_show(f, w) if (f := _cell(r, c)) is not None else "—") for c in cols]
                 body.append([_names(KEYSEP.join(r.keys), w) or "—", *cells])
-            lead = Sentence(text=w("table_lead", topic=_topic(g, w)), reports=[g.report])
-            self.table = Table(lead=lead, columns=head, rows=body)
+            self.table = Table(lead=_lead(g, head, w), columns=head, rows=body)
         else:
             for r in rows[: ITEMS_PER_GROUP + 1]:
-                if r is best and len(rows) > 1:
+                if r is best:
                     continue  # the headline already states it
                 text = _row_cells(r, cols[:ITEM_COLUMNS], w)
                 keys = _names(KEYSEP.join(r.keys), w)
                 self.items.append((w("row_prefix", row=keys) if keys else "") + text)
+
+
+def _lead(g: Group, head: list[str], w: Lang) -> Sentence:
+    """`The table below breaks down <caption>`; a table without a caption is named by its columns."""
+    topic = _topic(g, w)
+    text = (
+        w("table_lead", topic=topic) if topic else w("table_lead_cols", topic="", cols=w("list_joiner").join(head[1:]))
+    )
+    return Sentence(text=text, reports=[g.report])
 
 
 def _period_rows(p: Pick) -> list[Row]:
@@ -425,7 +437,7 @@ def write_offline(brief: Brief, index: EvidenceIndex, avoid: Avoid = frozenset()
         mine = sorted(mine, key=lambda p: (confidential(p.group, index), -p.score, p.group.order))
         parts = [_Part(p, w, asks[qi].extreme, avoid=avoid) for p in mine]
         parts.sort(key=lambda pt: not pt.pick.group.comparisons)  # results before the setting they were measured in
-        heads = [(pt.headline, pt.reports) for pt in parts if pt.headline]
+        heads = _fuller([(pt.headline, pt.reports) for pt in parts if pt.headline])
         per_q.append(heads)
         results.extend((pt.headline, pt.reports) for pt in parts if pt.headline and pt.pick.group.comparisons)
         solo.update(pt.headline for pt in parts if pt.headline and not pt.pick.group.comparisons)
@@ -475,6 +487,24 @@ def write_offline(brief: Brief, index: EvidenceIndex, avoid: Avoid = frozenset()
         sections.append(sec)
     answer = _answer(results or [h for heads in per_q for h in heads], w, seen, solo)
     return DraftSchema(answer=answer, sections=sections, faq=_faq(brief, per_q, w, seen, solo))
+
+
+_FIGURE = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def _fuller(heads: list[tuple[str, list[str]]]) -> list[tuple[str, list[str]]]:
+    """Drop a headline whose numbers another one states with more (`峰值带宽 1399.08` beside its row's keys)."""
+
+    def nums(text: str) -> set[str]:
+        return set(_FIGURE.findall(text))
+
+    out = []
+    for i, (h, r) in enumerate(heads):
+        mine = nums(h)
+        if mine and any(j != i and mine < nums(o) and r == ro for j, (o, ro) in enumerate(heads)):
+            continue
+        out.append((h, r))
+    return out
 
 
 def _say(key: str, heads: list[tuple[str, list[str]]], solo: set[str], w: Lang) -> list[Sentence]:

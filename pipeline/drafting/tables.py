@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from evidence.models import Figure
 from pipeline.drafting.lang import CJK, RATIO_UNITS
 from qc.index import EvidenceIndex
+from qc.units import parse_unit
 
 CAPTION = re.compile(r"^\s*(?:表|图|Table|Tab\.|Figure|Fig\.)\s*[A-Z]?\d")
 HEADING = re.compile(r"^\s*(?:\d+(?:\.\d+)*|附录\s*[A-Z]|Appendix\s+[A-Z])\s+\S")
@@ -22,6 +23,20 @@ LETTER = re.compile(r"[A-Za-z\u3400-\u9fff]")
 # A heading as office suites number it (`4. 测试结果`, `3.1 Multi-CPU`, `第1节 …`): it names the section, not a row.
 NUMBERED_HEADING = re.compile(r"^\s*(?:第\s*[\d一二三四五六七八九十]+\s*[节章]|\d+(?:\.\d+)*\.\s|\d+(?:\.\d+)+\s)")
 RUNNING = re.compile(r"^\s*(?:[一二三四五六七八九十]+、|(?:序号|No\.?|#)\s*\d+\s*$)", re.IGNORECASE)
+# The conditions a test sweeps (value size, batch, concurrency…): a column of them keys the rows, it is no result.
+# A bare `value`/`size` header is one only over data sizes (`value 64 KB`); a `Value` column of TFLOPS is a result.
+SIZE_HEADER = re.compile(r"(?:^|\s)(?:value|size)$", re.IGNORECASE)
+CONDITION = re.compile(
+    r"(?:^|\s)(?:value\s*size|block\s*size|object\s*size|io\s*size|bs|batch(?:\s*size)?|concurrency|"
+    r"threads?|workers?|clients?|iodepth|queue\s*depth|qd|并发(?:数|档位)?|线程数?|批大小|块大小|对象大小)$",
+    re.IGNORECASE,
+)
+# Label text a parser broke (a code identifier, a word cut at a hyphen, CJK spaced out letter by letter, an
+# unbalanced bracket): no reader could read it, so the drafter never prints it.
+CODE_WORD = re.compile(r"\b[A-Za-z]+_[A-Za-z0-9_]+\b|[A-Za-z]-$|[A-Za-z]-\s")
+# A label a value ran into (`Standby power0.305W`): the parser fused a cell into its neighbour's header.
+FUSED = re.compile(r"[A-Za-z\u3400-\u9fff]\d+\.(?:\d{2,}|\d[A-Za-z°%])")
+SPACED_CJK = re.compile(r"[\u3400-\u9fff](?:\s[\u3400-\u9fff]){2,}")
 # Tables that describe the test bed (hardware, software, settings) answer no question about results.
 ENVIRONMENT = re.compile(
     r"测试环境|实验环境|环境配置|实验设置|运行配置|配置项|软硬件|硬件配置|test (?:environment|setup|bed)|testbed|"
@@ -101,6 +116,19 @@ def _is_key(cell: Cell, keys: list[str]) -> bool:
     return any(tight.search(re.sub(r"\s+", "", k)) for k in keys)
 
 
+def garbage(label: str) -> bool:
+    """Is `label` a fragment a parser broke rather than words a reader could read?"""
+    opened = label.count("(") + label.count("(") - label.count(")") - label.count(")")
+    return bool(CODE_WORD.search(label) or SPACED_CJK.search(label) or FUSED.search(label) or opened)
+
+
+def condition(cell: Cell, keys: list[str]) -> bool:
+    """A cell that states a row's condition, not its result: it repeats the row's key, or its column is swept."""
+    col = _strip_unit(cell.col).strip()
+    swept = parse_unit(cell.fig.unit).dim == "bytes" if SIZE_HEADER.search(col) else bool(CONDITION.search(col))
+    return swept or _is_key(cell, keys)
+
+
 def report_groups(index: EvidenceIndex, rid: str) -> list[Group]:
     """Group a report's table cells into tables and rows, and its `label: value` lines into blocks."""
     figs = index.figures.get(rid, [])
@@ -123,7 +151,7 @@ def report_groups(index: EvidenceIndex, rid: str) -> list[Group]:
     # A `加速比: 18.3 倍` line restates a table's change; the comparison already says it, with its operands.
     changes = [(_change_value(c), c) for g in groups for c in g.comparisons]
     for (page, section), facts in kv_blocks.items():
-        facts = [f for f in facts if not any(_restates(f, v, c) for v, c in changes)]
+        facts = [f for f in facts if not any(_restates(f, v, c) for v, c in changes) and not garbage(_kv_label(f))]
         if not facts:
             continue
         labels = [_kv_label(f) for f in facts]
@@ -153,7 +181,7 @@ def _restates(f: Figure, change: tuple[float, str], c: Comparison) -> bool:
 def _kv_label(f: Figure) -> str:
     own = [lbl for lbl in f.labels if not HEADING.match(lbl) and not CAPTION.match(lbl)]
     if own:
-        return own[0]
+        return own[0].lstrip("-•·* ").strip() or own[0]  # a bullet's marker (`- 测试时长`) is no part of the label
     return f.quote.split(":")[0].split(":")[0].strip() if f.quote else ""
 
 
@@ -189,7 +217,9 @@ def _table_group(rid: str, key: tuple[int, str], figs: list[Figure], position: i
         shared = [lbl for lbl in shared if not RUNNING.match(lbl)] or shared
         longest = max(own, key=len)  # a value cell lists the row's labels in their printed order
         keys = sorted(shared, key=lambda lbl: longest.index(lbl) if lbl in longest else len(longest))
-        cells = [c for c in cells if not _is_key(c, keys)]
+        if any(garbage(k) for k in keys):
+            continue  # a row named by broken text cannot be stated in context
+        cells = [c for c in cells if not condition(c, keys) and not garbage(c.col)]
         # A value neither a column header nor a unit names (`6` beside `168` in a headerless row) says nothing a
         # reader can check: it is not stated.
         cells = [c for c in cells if c.col or c.fig.unit]
