@@ -126,3 +126,24 @@ def test_a_draft_whose_file_name_is_no_slug_is_refused_before_approval(example_r
     assert "rename" in r.stderr
     assert sorted(p.name for p in (example_root / "approvals").iterdir()) == before
     _one_error_line(_publish("build", "--root", str(example_root)), "KV Cache.md")
+
+
+def test_private_use_characters_in_code_spans_render_in_every_report(example_root: Path) -> None:
+    """Private-use and plane-15/16 characters (icon fonts put them in titles and code) are text like any other."""
+    pua = "\ue000\uf8ff\U000f0000\U0010fffd"
+    draft = example_root / "articles" / "kv-cache-ttft.md"
+    text = draft.read_text(encoding="utf-8").replace("title: ", f"title: {pua} ", 1)
+    text = text.replace(
+        "\n## ", f"\n| 列 `{pua}` | 值 |\n|---|---|\n| `{pua}` | `x{pua}` |\n\n## `{pua}` 标题\n\n## ", 1
+    )
+    draft.write_text(text, encoding="utf-8")
+    html = _publish("check", str(draft), "--format", "html")
+    assert html.returncode == 0, html.stderr
+    assert pua in html.stdout
+    review = subprocess.run(
+        [sys.executable, "-m", "pipeline.cli", "review", str(draft)],
+        capture_output=True, text=True, timeout=120, cwd=REPO, input="",
+    )  # fmt: skip
+    assert "Traceback" not in review.stderr and review.returncode in (0, 2, 3), review.stderr
+    page = example_root / ".publish" / "review" / "kv-cache-ttft.html"
+    assert pua in page.read_text(encoding="utf-8")
