@@ -155,3 +155,18 @@ def test_side_by_side_panel_and_table_are_read_apart() -> None:
     assert g.unit == "百万股" and any("总股本" in lab for lab in g.labels)
     (h,) = [f for f in cells(name, 1, 32.88) if f.kind == "cell"]  # the sidebar's `1M 2M 3M` table
     assert h.unit == "%" and "2M" in joined(h) and "绝对涨幅" in joined(h)
+
+
+def test_a_key_value_lines_numbers_keep_what_the_value_says_before_each() -> None:
+    from evidence.pdf.numbers import find_numbers
+    from evidence.pdf.prose import _kv_contexts
+
+    value = "Dual-core Cortex-A72 up to 2.0GHz (real frequency is 1.8GHz); Quad-core Cortex-A53 up to 1.5GHz"
+    said = _kv_contexts(value, list(find_numbers(value)))
+    assert said == [
+        "Dual-core Cortex-A72 up to",
+        "Dual-core Cortex-A72 up to real frequency is",  # the parenthesised value keeps its subject
+        "Quad-core Cortex-A53 up to",  # a `;` starts a new subject
+    ]
+    line = "总股本 252.20亿股   总市值 9,326亿元"
+    assert _kv_contexts(line, list(find_numbers(line))) == ["总股本", "总市值"]  # not the previous item's key

@@ -19,6 +19,24 @@ from evidence.pdf.text import cjk_edge
 _KV = re.compile(r"^\s*(?P<label>[^:：=]{1,40}?)\s*[:：]\s*(?P<value>.*\d.*)$")
 
 
+def _kv_contexts(value: str, numbers: list[Number]) -> list[str]:
+    """What the value says right before each number (since the one before it, within its `;` part); a value in
+    parentheses after another (`up to 2.0GHz (real frequency is 1.8GHz)`) keeps the other's words too."""
+    out: list[str] = []
+    end = 0
+    for n in numbers:
+        cut = max(value.rfind(";", end, n.start), value.rfind("；", end, n.start))
+        start = cut + 1 if cut >= 0 else end
+        text = re.sub(r"\s+", " ", value[start : n.start]).strip(" ≥≤><约~≈")
+        if text.startswith(("(", "（")) and out and cut < 0:
+            text = f"{out[-1]} {text.lstrip('(（ ')}".strip()
+        text = text.strip("(（ ,，、:：/|")
+        words = re.search(r"[A-Za-z\u3400-\u9fff]{2,}", text)
+        out.append(text if words and len(text) < 60 and not is_code(text) else "")
+        end = n.end
+    return out
+
+
 def _kv(line: str) -> tuple[str, str] | None:
     """`label: value unit` (or `label：value`), with a short label and the number near the start of the value."""
     m = _KV.match(line)
@@ -184,16 +202,12 @@ def page_figures(
         if kv:
             flush()
             label, value = kv
-            for n in find_numbers(value, billions=bool(PARAM_LABEL.search(label))):
+            numbers = list(find_numbers(value, billions=bool(PARAM_LABEL.search(label))))
+            for n, said in zip(numbers, _kv_contexts(value, numbers), strict=True):
                 if consumed[_token(n.raw)] > 0:
                     consumed[_token(n.raw)] -= 1
                     continue
-                before = value[: n.start].strip(" ≥≤><约~≈(（")
-                labels = [
-                    label,
-                    before if before and len(before) < 30 and not find_numbers(before) else "",
-                    ctx.heading,
-                ]
+                labels = [label, said, ctx.heading]
                 out.append(Raw(n.value, n.unit, n.raw, clean_labels(labels), text, "kv"))
             continue
         if re.fullmatch(r"[\d\s.,%+\-]+", text) and find_numbers(text):
