@@ -8,15 +8,26 @@ from bisect import bisect_right
 
 from evidence.models import Page
 from qc.blocks import Block, body_blocks, cite_ids, line_starts
-from qc.claims import Sentence, comparative_units, per_frame, printed_unit, sentence, sentences, shift
-from qc.context import num_text
+from qc.claims import (
+    Sentence,
+    comparative_units,
+    crossed,
+    own_terms,
+    per_frame,
+    printed_unit,
+    roles,
+    sentence,
+    sentences,
+    shift,
+)
+from qc.context import context_tokens, num_text
 from qc.derive import Derivations
 from qc.draft import Draft
 from qc.index import EvidenceIndex
 from qc.match import Verdict
 from qc.models import ALL_STATUSES, ERROR_STATUSES, OK_STATUSES, STRENGTHS, FileResult, NumberCheck, Source, TermCheck
 from qc.numbers import Quantity, extract
-from qc.prepare import header_unit, labels_of, matches, prepare, say, source_of
+from qc.prepare import Fig, header_unit, labels_of, matches, prepare, say, shown, source_of
 from qc.scope import article_index, number_scope, require_known
 from qc.units import NONE, Unit, parse_unit
 
@@ -162,6 +173,7 @@ class _Checker(Derivations):
                 cell = ftext[s:e].strip()
                 if hdr and cell.isdigit():
                     keys.setdefault(row, []).append(f"{hdr}={cell}")
+            judged: list[tuple[Sentence, list[Quantity], list[str], list[Verdict], str, str]] = []
             for s, e, hdr, row in bl.cells:
                 hu = (header_unit(hdr) if hdr else None) or NONE  # `| MiB/s |`, `| p50/ms |`, `| 带宽 (GB/s) |`
                 sent = sentence(ftext, s, e, extra=f"{row} {hdr}")
@@ -173,7 +185,15 @@ class _Checker(Derivations):
                     if not q.exempt and not q.unit and not q.count and hu.dim:
                         q.unit = hu.name
                 sent.quantities = qs
-                self._emit(bl, sent, qs)
+                if qs:
+                    judged.append((sent, qs, *self._judge(bl, sent, qs), hdr, row))
+            # A row's cells are one claim each, their column header their own words: a swap within a row is caught.
+            for row in dict.fromkeys(j[5] for j in judged):
+                cells = [j for j in judged if j[5] == row]
+                self._swaps([(q, v, context_tokens(hdr), scope) for _, qs, scope, vs, hdr, _ in cells
+                             for q, v in zip(qs, vs, strict=True) if not q.exempt])
+            for sent, qs, scope, verdicts, _, _ in judged:
+                self._record(bl, sent, qs, scope, verdicts)
             return
         quantities = extract(ftext)
         sents = sentences(ftext)
@@ -187,6 +207,15 @@ class _Checker(Derivations):
     def _emit(self, bl: Block, sent: Sentence, qs: list[Quantity]) -> None:
         if not qs:
             return
+        scope, verdicts = self._judge(bl, sent, qs)
+        live = [k for k, q in enumerate(qs) if not q.exempt]
+        said = roles(sent, [qs[k] for k in live], bl.text)
+        own = [own_terms(sent, qs[k], bl.text) | said.get(i, frozenset()) for i, k in enumerate(live)]
+        self._swaps([(qs[k], verdicts[k], o, scope) for k, o in zip(live, own, strict=True)])
+        self._record(bl, sent, qs, scope, verdicts)
+
+    def _judge(self, bl: Block, sent: Sentence, qs: list[Quantity]) -> tuple[list[str], list[Verdict]]:
+        """The verdicts on a sentence's numbers, each on its own and then as from→to pairs and changes."""
         scope = number_scope(bl, sent, self.evidence)
         verdicts = [
             Verdict("exempt", message={"id": "identifier", "date": "date", "citation": "citation"}[q.exempt])
@@ -197,6 +226,33 @@ class _Checker(Derivations):
         self._pairs(bl.text, qs, verdicts, sent)
         self._changes(sent, qs, verdicts)
         self._directions(sent, qs, verdicts)
+        return scope, verdicts
+
+    def _swaps(self, claims: list[tuple[Quantity, Verdict, frozenset[str], list[str]]]) -> None:
+        """Numbers of one sentence (or table row) verified by figures that each other's own words name: swapped."""
+        live = [(q, v, v.fig, own, scope) for q, v, own, scope in claims
+                if v.status == "verified" and v.fig is not None and not q.is_range]  # fmt: skip
+        if len(live) < 2:
+            return
+        # Each number's figures: first those matching ranked (cheap), then, for a pair that looks swapped, every
+        # figure of its value in scope (a swap is only called when no figure of the right value fits its words).
+        for i, j in crossed([(own, [x.tokens, *(y.tokens for y in v.cands[:8])]) for _, v, x, own, _ in live]):
+            (qi, vi, fi, oi, si), (qj, vj, fj, oj, sj) = live[i], live[j]
+            if fi.unit.dim != fj.unit.dim or fi.base == fj.base:
+                continue
+            if not crossed([(oi, [x.tokens for x in self._all_figs(qi, si)] or [fi.tokens]),
+                            (oj, [x.tokens for x in self._all_figs(qj, sj)] or [fj.tokens])]):  # fmt: skip
+                continue
+            for q, v, mine, theirs in ((qi, vi, fi, fj), (qj, vj, fj, fi)):
+                v.status, v.source, v.fig, v.strength = "mismatch", source_of(theirs), theirs, ""
+                v.message = (f"{say(theirs)}: the words around {q.text.strip()} name that figure; {shown(mine)} is "
+                             f"{labels_of(mine.f, 3) or 'another figure'} (two values swapped?)")
+
+    def _all_figs(self, q: Quantity, scope: list[str]) -> list[Fig]:
+        unit = parse_unit(q.unit) if q.unit else NONE
+        return matches(self.prep, q.value or 0.0, q.step, unit, scope)  # (bounds aside: words decide here)
+
+    def _record(self, bl: Block, sent: Sentence, qs: list[Quantity], scope: list[str], verdicts: list[Verdict]) -> None:
         for q, v in zip(qs, verdicts, strict=True):
             start, end = bl.offset + q.start, bl.offset + q.end
             text = q.text

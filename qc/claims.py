@@ -142,3 +142,76 @@ def printed_unit(text: str, q: Quantity) -> bool:
     """Whether `q` carries its unit as printed, whole (`120GB`; not a table header's, and not `0.39 元` of an
     unread `0.39 元/MWh`)."""
     return bool(q.unit) and q.end > q.num_end and not text.startswith("/", q.end)
+
+
+# `from A to B`, `从 A 降至 B`: A is the state before (a baseline's figure); `A instead of B`, `A against B`, `A than
+# B`, `A vs B`: B is the one compared with. Words only: the numbers between them are the caller's.
+_BEFORE_AFTER = re.compile(r"[^,;:。,;:]*?(?:\bto\b|至|到)[^,;:。,;:\d]*$", re.I)
+_FROM = re.compile(r"(?:\bfrom\b|从|由)[^,;:。,;:\d]{0,12}$", re.I)
+_VERSUS = re.compile(r"^[^,;:。,;:\d]*?(?:\binstead of\b|\bagainst\b|\bthan\b|\bvs\.?|\bversus\b|而非)", re.I)
+BASELINE = frozenset({"基线", "baseline"})  # the words of a baseline's labels (the glossary makes one of the other)
+
+
+def own_terms(sent: Sentence, q: Quantity, text: str) -> frozenset[str]:
+    """The words that belong to `q` alone: those of its clause (split at `,` `;` `、` `and` `while` `而`) between the
+    number before it and the one after it. Shared words decide nothing between a sentence's numbers: the lead of a
+    clause holding two numbers (`在并行读补丁下把读带宽从 0.98 GB/s 提升至 5.23 GB/s`) is both numbers' subject."""
+    # (the numbers it is told apart from: those of its kind; `batch=4` in `batch=4 的峰值 1399.08 MiB/s` is a word)
+    live = [o for o in sent.quantities if o is q or (not o.exempt and o.unit == q.unit and _kin(o) == _kin(q))]
+    i = next(k for k, o in enumerate(live) if o is q)
+    clause = max((m.end() for m in OWN_CLAUSE.finditer(text, sent.start, q.start)), default=sent.start)
+    ce_m = OWN_CLAUSE.search(text, q.end, sent.end)
+    ce = ce_m.start() if ce_m else sent.end
+    prev = live[i - 1] if i > 0 else None
+    nxt = live[i + 1] if i + 1 < len(live) else None
+    cs = max(clause, prev.end) if prev is not None else clause
+    if nxt is not None:
+        if nxt.start < ce and (prev is None or prev.end <= clause):
+            cs = q.start  # the first number of a clause with more: its lead is the clause's, not its own
+        ce = min(ce, nxt.start)
+    return frozenset(tok for tok, pos in sent.where if cs <= pos < ce and not (q.start <= pos < q.end))
+
+
+def _kin(q: Quantity) -> bool:
+    """Whether a number without a unit is a measure (a decimal) rather than a key or a count."""
+    return bool(q.unit) or (q.value is not None and q.value != int(q.value))
+
+
+OWN_CLAUSE = re.compile(r",(?!\d{3}(?!\d))|[,;;::、]|\band\b|\bwhile\b|而|以及|并且")
+
+
+def roles(sent: Sentence, qs: list[Quantity], text: str) -> dict[int, frozenset[str]]:
+    """Words a pair's wording gives its numbers (by index in `qs`): `from A to B` makes A the baseline's, `A instead
+    of B` (against, than, vs) B the baseline's."""
+    out: dict[int, frozenset[str]] = {}
+    for k in range(len(qs) - 1):
+        a, b = qs[k], qs[k + 1]
+        gap = text[a.end : b.start]
+        if _BEFORE_AFTER.fullmatch(gap) and _FROM.search(text, max(sent.start, a.start - 16), a.start):
+            out[k] = BASELINE
+        elif _VERSUS.match(gap):
+            out[k + 1] = BASELINE
+    return out
+
+
+def crossed(items: list[tuple[frozenset[str], list[frozenset[str]]]]) -> list[tuple[int, int]]:
+    """Pairs (i, j) of numbers whose own words fit each other's figures better than their own: `items` holds each
+    number's own words and the words of the figures its value could be. Only the words that tell the two numbers
+    apart count (those one has and the other lacks); each side takes its best-fitting figure, and a swap is a pair
+    whose crossed fit beats the straight one (an assignment, not each number on its own)."""
+    out: list[tuple[int, int]] = []
+    for i, (oi, fi) in enumerate(items):
+        for j in range(i + 1, len(items)):
+            oj, fj = items[j]
+            a, b = oi - oj, oj - oi
+            if not (a or b) or not fi or not fj:
+                continue
+            straight = _fit(a, fi) + _fit(b, fj)
+            cross = _fit(a, fj) + _fit(b, fi)
+            if cross > straight:
+                out.append((i, j))
+    return out
+
+
+def _fit(words: frozenset[str], figs: list[frozenset[str]]) -> int:
+    return max(len(words & f) for f in figs) if words else 0
