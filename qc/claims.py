@@ -149,6 +149,7 @@ def printed_unit(text: str, q: Quantity) -> bool:
 _BEFORE_AFTER = re.compile(r"[^,;:。,;:]*?(?:\bto\b|至|到)[^,;:。,;:\d]*$", re.I)
 _FROM = re.compile(r"(?:\bfrom\b|从|由)[^,;:。,;:\d]{0,12}$", re.I)
 _VERSUS = re.compile(r"^[^,;:。,;:\d]*?(?:\binstead of\b|\bagainst\b|\bthan\b|\bvs\.?|\bversus\b|而非)", re.I)
+_NAMED_BASE = re.compile(r"([A-Za-z][A-Za-z0-9]+)[ \u00a0]*(?:baseline|基线)", re.I)
 BASELINE = frozenset({"基线", "baseline"})  # the words of a baseline's labels (the glossary makes one of the other)
 
 
@@ -181,17 +182,34 @@ OWN_CLAUSE = re.compile(r",(?!\d{3}(?!\d))|[,;;::、]|\band\b|\bwhile\b|而|以�
 
 
 def roles(sent: Sentence, qs: list[Quantity], text: str) -> dict[int, frozenset[str]]:
-    """Words a pair's wording gives its numbers (by index in `qs`): `from A to B` makes A the baseline's, `A instead
-    of B` (against, than, vs) B the baseline's."""
+    """Words a pair's wording gives its numbers (by index in `qs`): `from A to B` makes A the baseline's and B the
+    new one's, `A instead of B` (against, than, vs) B the baseline's. The baseline's words are `baseline`, `基线`, the
+    name the sentence gives it (`an NFS baseline`) and the side after `vs` of the sentence's `X vs Y`; the new one's
+    the side before it."""
     out: dict[int, frozenset[str]] = {}
+    # (the full sentence up to this clause: `…: patch vs. default path: bandwidth from A to B; TTFT from C to D`)
+    lead = max((m.end() for m in FULL_END.finditer(text, 0, sent.start)), default=0)
+    said = text[lead : sent.end]
+    base = set(BASELINE) | {m.group(1).lower() for m in _NAMED_BASE.finditer(said)}
+    new: frozenset[str] = frozenset()
+    vs = _SIDES.search(said)
+    if vs is not None:
+        new = context_tokens(vs.group(1))
+        base |= context_tokens(vs.group(2)) - new
+        new -= base
+    old = frozenset(base)
     for k in range(len(qs) - 1):
         a, b = qs[k], qs[k + 1]
         gap = text[a.end : b.start]
         if _BEFORE_AFTER.fullmatch(gap) and _FROM.search(text, max(sent.start, a.start - 16), a.start):
-            out[k] = BASELINE
+            out[k], out[k + 1] = old, new
         elif _VERSUS.match(gap):
-            out[k + 1] = BASELINE
+            out[k], out[k + 1] = new, old
     return out
+
+
+# `parallel-read patch vs. default read path`, `FX100 分层加载 对比 重算基线`: the new side, then the baseline
+_SIDES = re.compile(r"([^,;:()。,;:()]{2,60}?)\s*(?:\bvs\.?|\bversus\b|对比)\s*([^,;:()。,;:()\d]{2,60})", re.I)
 
 
 def crossed(items: list[tuple[frozenset[str], list[frozenset[str]]]]) -> list[tuple[int, int]]:
