@@ -234,16 +234,17 @@ class _Checker(Derivations):
                 if v.status == "verified" and v.fig is not None and not q.is_range]  # fmt: skip
         if len(live) < 2:
             return
-        # Each number's figures: first those matching ranked (cheap), then, for a pair that looks swapped, every
-        # figure of its value in scope (a swap is only called when no figure of the right value fits its words).
-        for i, j in crossed([(own, [x.tokens, *(y.tokens for y in v.cands[:8])]) for _, v, x, own, _ in live]):
-            (qi, vi, fi, oi, si), (qj, vj, fj, oj, sj) = live[i], live[j]
+        # Each number's figures: every figure of its value in scope (a swap is only called when no figure of the
+        # right value fits its words as well as one of the other number's value does).
+        figs = [[x, *self._all_figs(q, scope)] for q, _, x, _, scope in live]
+        for i, j in crossed([(own, [(x.tokens, x.col_tokens) for x in f])
+                             for (_, _, _, own, _), f in zip(live, figs, strict=True)]):  # fmt: skip
+            (qi, vi, fi, oi, _), (qj, vj, fj, oj, _) = live[i], live[j]
             if fi.unit.dim != fj.unit.dim or fi.base == fj.base:
                 continue
-            if not crossed([(oi, [x.tokens for x in self._all_figs(qi, si)] or [fi.tokens]),
-                            (oj, [x.tokens for x in self._all_figs(qj, sj)] or [fj.tokens])]):  # fmt: skip
-                continue
-            for q, v, mine, theirs in ((qi, vi, fi, fj), (qj, vj, fj, fi)):
+            # the figure to name: of the other number's value, the one the number's own words fit best
+            for q, v, mine, theirs in ((qi, vi, fi, max(figs[j], key=lambda x: len((oi - oj) & x.tokens))),
+                                       (qj, vj, fj, max(figs[i], key=lambda x: len((oj - oi) & x.tokens)))):
                 v.status, v.source, v.fig, v.strength = "mismatch", source_of(theirs), theirs, ""
                 v.message = (f"{say(theirs)}: the words around {q.text.strip()} name that figure; {shown(mine)} is "
                              f"{labels_of(mine.f, 3) or 'another figure'} (two values swapped?)")

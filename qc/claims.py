@@ -212,11 +212,12 @@ def roles(sent: Sentence, qs: list[Quantity], text: str) -> dict[int, frozenset[
 _SIDES = re.compile(r"([^,;:()。,;:()]{2,60}?)\s*(?:\bvs\.?|\bversus\b|对比)\s*([^,;:()。,;:()\d]{2,60})", re.I)
 
 
-def crossed(items: list[tuple[frozenset[str], list[frozenset[str]]]]) -> list[tuple[int, int]]:
+def crossed(items: list[tuple[frozenset[str], list[tuple[frozenset[str], frozenset[str]]]]]) -> list[tuple[int, int]]:
     """Pairs (i, j) of numbers whose own words fit each other's figures better than their own: `items` holds each
-    number's own words and the words of the figures its value could be. Only the words that tell the two numbers
-    apart count (those one has and the other lacks); each side takes its best-fitting figure, and a swap is a pair
-    whose crossed fit beats the straight one (an assignment, not each number on its own)."""
+    number's own words and, for each figure its value could be, the figure's words and its column's words (a
+    table's caption names every cell, its column header only some: column words count twice). Only the words that
+    tell the two numbers apart count (those one has and the other lacks); each side takes its best-fitting figure,
+    and a swap is a pair whose crossed fit beats the straight one (an assignment, not each number on its own)."""
     out: list[tuple[int, int]] = []
     for i, (oi, fi) in enumerate(items):
         for j in range(i + 1, len(items)):
@@ -231,5 +232,5 @@ def crossed(items: list[tuple[frozenset[str], list[frozenset[str]]]]) -> list[tu
     return out
 
 
-def _fit(words: frozenset[str], figs: list[frozenset[str]]) -> int:
-    return max(len(words & f) for f in figs) if words else 0
+def _fit(words: frozenset[str], figs: list[tuple[frozenset[str], frozenset[str]]]) -> int:
+    return max(len(words & f) + len(words & col) for f, col in figs) if words else 0

@@ -90,6 +90,8 @@ _GLOSSARY = {
     "gate": "门禁", "stability": "稳定", "cycle": "周期", "training": "训练", "time": "时间", "sustained": "持续",
     "patch": "补丁", "parallel": "并行", "default": "默认", "path": "路径", "storage": "存储", "network": "网络",
     "recovery": "恢复", "cold": "冷恢", "context": "上下", "improvement": "改善", "improved": "改善",
+    "detection": "检测", "extraction": "提取", "total": "合计", "chunked": "分块", "revenue": "营收",
+    "highest": "最高", "lowest": "最低",
 }  # fmt: skip
 
 
