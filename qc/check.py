@@ -189,9 +189,10 @@ class _Checker(Derivations):
                     judged.append((sent, qs, *self._judge(bl, sent, qs), hdr, row))
             # A row's cells are one claim each, their column header their own words: a swap within a row is caught.
             for row in dict.fromkeys(j[5] for j in judged):
-                cells = [j for j in judged if j[5] == row]
-                self._swaps([(q, v, context_tokens(hdr), scope) for _, qs, scope, vs, hdr, _ in cells
-                             for q, v in zip(qs, vs, strict=True) if not q.exempt])
+                cells = [(q, v, hdr, scope) for _, qs, scope, vs, hdr, r in judged if r == row
+                         for q, v in zip(qs, vs, strict=True) if not q.exempt]  # fmt: skip
+                pair = _swappable([(q, v) for q, v, _, _ in cells])
+                self._swaps([(q, v, context_tokens(hdr), scope) for q, v, hdr, scope in (cells[i] for i in pair)])
             for sent, qs, scope, verdicts, _, _ in judged:
                 self._record(bl, sent, qs, scope, verdicts)
             return
@@ -209,9 +210,12 @@ class _Checker(Derivations):
             return
         scope, verdicts = self._judge(bl, sent, qs)
         live = [k for k, q in enumerate(qs) if not q.exempt]
-        said = roles(sent, [qs[k] for k in live], bl.text)
-        own = [own_terms(sent, qs[k], bl.text) | said.get(i, frozenset()) for i, k in enumerate(live)]
-        self._swaps([(qs[k], verdicts[k], o, scope) for k, o in zip(live, own, strict=True)])
+        pair = _swappable([(qs[k], verdicts[k]) for k in live])
+        if pair:
+            said = roles(sent, [qs[k] for k in live], bl.text)
+            words = own_terms(sent, [qs[live[i]] for i in pair], bl.text)
+            self._swaps([(qs[live[i]], verdicts[live[i]], w | said.get(i, frozenset()), scope)
+                         for i, w in zip(pair, words, strict=True)])  # fmt: skip
         self._record(bl, sent, qs, scope, verdicts)
 
     def _judge(self, bl: Block, sent: Sentence, qs: list[Quantity]) -> tuple[list[str], list[Verdict]]:
@@ -230,10 +234,7 @@ class _Checker(Derivations):
 
     def _swaps(self, claims: list[tuple[Quantity, Verdict, frozenset[str], list[str]]]) -> None:
         """Numbers of one sentence (or table row) verified by figures that each other's own words name: swapped."""
-        live = [(q, v, v.fig, own, scope) for q, v, own, scope in claims
-                if v.status == "verified" and v.fig is not None and not q.is_range]  # fmt: skip
-        if len(live) < 2:
-            return
+        live = [(q, v, v.fig, own, scope) for q, v, own, scope in claims if v.fig is not None]
         # Each number's figures: every figure of its value in scope (a swap is only called when no figure of the
         # right value fits its words as well as one of the other number's value does).
         figs = [[x, *self._all_figs(q, scope)] for q, _, x, _, scope in live]
@@ -289,6 +290,18 @@ class _Checker(Derivations):
             summary[n.status] += 1
         ok = not any(n.severity == "error" for n in self.numbers)
         return FileResult(file=self.draft.path, ok=ok, numbers=self.numbers, terms=self.terms, summary=summary)
+
+
+def _swappable(claims: list[tuple[Quantity, Verdict]]) -> list[int]:
+    """The numbers (by index) verified by a figure that another one's figure shares a dimension with, at another
+    value: those two numbers could be swapped (empty when no pair could be)."""
+    ok = [i for i, (q, v) in enumerate(claims) if v.status == "verified" and v.fig is not None and not q.is_range]
+    dims: dict[str, set[float]] = {}
+    for i in ok:
+        x = claims[i][1].fig
+        assert x is not None
+        dims.setdefault(x.unit.dim, set()).add(x.base)
+    return [i for i in ok if len(dims[claims[i][1].fig.unit.dim]) > 1]  # type: ignore[union-attr]
 
 
 def _finite(v: float | None) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 
 from qc.blocks import FULL_END, SENT_END, cite_ids, markers_only
@@ -153,24 +154,36 @@ _NAMED_BASE = re.compile(r"([A-Za-z][A-Za-z0-9]+)[ \u00a0]*(?:baseline|基线)",
 BASELINE = frozenset({"基线", "baseline"})  # the words of a baseline's labels (the glossary makes one of the other)
 
 
-def own_terms(sent: Sentence, q: Quantity, text: str) -> frozenset[str]:
-    """The words that belong to `q` alone: those of its clause (split at `,` `;` `、` `and` `while` `而`) between the
-    number before it and the one after it. Shared words decide nothing between a sentence's numbers: the lead of a
-    clause holding two numbers (`在并行读补丁下把读带宽从 0.98 GB/s 提升至 5.23 GB/s`) is both numbers' subject."""
-    # (the numbers it is told apart from: those of its kind; `batch=4` in `batch=4 的峰值 1399.08 MiB/s` is a word)
-    live = [o for o in sent.quantities if o is q or (not o.exempt and o.unit == q.unit and _kin(o) == _kin(q))]
-    i = next(k for k, o in enumerate(live) if o is q)
-    clause = max((m.end() for m in OWN_CLAUSE.finditer(text, sent.start, q.start)), default=sent.start)
-    ce_m = OWN_CLAUSE.search(text, q.end, sent.end)
-    ce = ce_m.start() if ce_m else sent.end
-    prev = live[i - 1] if i > 0 else None
-    nxt = live[i + 1] if i + 1 < len(live) else None
-    cs = max(clause, prev.end) if prev is not None else clause
-    if nxt is not None:
-        if nxt.start < ce and (prev is None or prev.end <= clause):
-            cs = q.start  # the first number of a clause with more: its lead is the clause's, not its own
-        ce = min(ce, nxt.start)
-    return frozenset(tok for tok, pos in sent.where if cs <= pos < ce and not (q.start <= pos < q.end))
+def own_terms(sent: Sentence, qs: list[Quantity], text: str) -> list[frozenset[str]]:
+    """The words that belong to each of `qs` (numbers of `sent`) alone: those of its clause (split at `,` `;` `、`
+    `and` `while` `而`) between the number of its kind before it and the one after it. Shared words decide nothing
+    between a sentence's numbers: the lead of a clause holding two numbers (`在并行读补丁下把读带宽从 0.98 GB/s 提升至
+    5.23 GB/s`) is both numbers' subject; `batch=4` in `batch=4 的峰值 1399.08 MiB/s` is a word, not a number of its
+    kind."""
+    seps = [(m.start(), m.end()) for m in OWN_CLAUSE.finditer(text, sent.start, sent.end)]
+    ends = [e for _, e in seps]
+    starts = [st for st, _ in seps]
+    where = sorted(sent.where, key=lambda tp: tp[1])
+    at = [pos for _, pos in where]
+    out = []
+    for q in qs:
+        kin = _kin(q)
+        live = [o for o in sent.quantities if o is q or (not o.exempt and o.unit == q.unit and _kin(o) == kin)]
+        i = next(k for k, o in enumerate(live) if o is q)
+        k = bisect_right(ends, q.start)
+        clause = ends[k - 1] if k else sent.start
+        k = bisect_left(starts, q.end)
+        ce = starts[k] if k < len(starts) else sent.end
+        prev = live[i - 1] if i > 0 else None
+        nxt = live[i + 1] if i + 1 < len(live) else None
+        cs = max(clause, prev.end) if prev is not None else clause
+        if nxt is not None:
+            if nxt.start < ce and (prev is None or prev.end <= clause):
+                cs = q.start  # the first number of a clause with more: its lead is the clause's, not its own
+            ce = min(ce, nxt.start)
+        lo, hi = bisect_left(at, cs), bisect_left(at, ce)
+        out.append(frozenset(tok for tok, pos in where[lo:hi] if not q.start <= pos < q.end))
+    return out
 
 
 def _kin(q: Quantity) -> bool:
@@ -186,25 +199,33 @@ def roles(sent: Sentence, qs: list[Quantity], text: str) -> dict[int, frozenset[
     new one's, `A instead of B` (against, than, vs) B the baseline's. The baseline's words are `baseline`, `基线`, the
     name the sentence gives it (`an NFS baseline`) and the side after `vs` of the sentence's `X vs Y`; the new one's
     the side before it."""
-    out: dict[int, frozenset[str]] = {}
+    pairs: list[tuple[int, bool]] = []  # (index of the first number, whether it is `from A to B`)
+    for k in range(len(qs) - 1):
+        a, b = qs[k], qs[k + 1]
+        gap = text[a.end : b.start]
+        if _BEFORE_AFTER.fullmatch(gap) and _FROM.search(text, max(sent.start, a.start - 16), a.start):
+            pairs.append((k, True))
+        elif _VERSUS.match(gap):
+            pairs.append((k, False))
+    if not pairs:
+        return {}
     # (the full sentence up to this clause: `…: patch vs. default path: bandwidth from A to B; TTFT from C to D`)
     lead = max((m.end() for m in FULL_END.finditer(text, 0, sent.start)), default=0)
     said = text[lead : sent.end]
-    base = set(BASELINE) | {m.group(1).lower() for m in _NAMED_BASE.finditer(said)}
+    base = set(BASELINE)
+    low = said.lower()
+    if "baseline" in low or "基线" in said:
+        base |= {m.group(1).lower() for m in _NAMED_BASE.finditer(said)}
     new: frozenset[str] = frozenset()
-    vs = _SIDES.search(said)
+    vs = _SIDES.search(said) if "vs" in low or "versus" in low or "对比" in said else None
     if vs is not None:
         new = context_tokens(vs.group(1))
         base |= context_tokens(vs.group(2)) - new
         new -= base
     old = frozenset(base)
-    for k in range(len(qs) - 1):
-        a, b = qs[k], qs[k + 1]
-        gap = text[a.end : b.start]
-        if _BEFORE_AFTER.fullmatch(gap) and _FROM.search(text, max(sent.start, a.start - 16), a.start):
-            out[k], out[k + 1] = old, new
-        elif _VERSUS.match(gap):
-            out[k], out[k + 1] = new, old
+    out: dict[int, frozenset[str]] = {}
+    for k, from_to in pairs:
+        out[k], out[k + 1] = (old, new) if from_to else (new, old)
     return out
 
 
