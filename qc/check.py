@@ -12,6 +12,7 @@ from qc.claims import (
     Sentence,
     comparative_units,
     crossed,
+    kinds,
     own_terms,
     per_frame,
     printed_unit,
@@ -192,7 +193,7 @@ class _Checker(Derivations):
                 cells = [(q, v, hdr, scope) for _, qs, scope, vs, hdr, r in judged if r == row
                          for q, v in zip(qs, vs, strict=True) if not q.exempt]  # fmt: skip
                 pair = _swappable([(q, v) for q, v, _, _ in cells])
-                self._swaps([(q, v, context_tokens(hdr), scope) for q, v, hdr, scope in (cells[i] for i in pair)])
+                self._swaps([(q, v, kinds(context_tokens(hdr)), scope) for q, v, hdr, scope in (cells[i] for i in pair)])
             for sent, qs, scope, verdicts, _, _ in judged:
                 self._record(bl, sent, qs, scope, verdicts)
             return

@@ -182,8 +182,16 @@ def own_terms(sent: Sentence, qs: list[Quantity], text: str) -> list[frozenset[s
                 cs = q.start  # the first number of a clause with more: its lead is the clause's, not its own
             ce = min(ce, nxt.start)
         lo, hi = bisect_left(at, cs), bisect_left(at, ce)
-        out.append(frozenset(tok for tok, pos in where[lo:hi] if not q.start <= pos < q.end))
+        out.append(kinds(frozenset(tok for tok, pos in where[lo:hi] if not q.start <= pos < q.end)))
     return out
+
+
+def kinds(words: frozenset[str]) -> frozenset[str]:
+    """`words` with the other words of each kind they name (`lowest` → `min`, `最低`; `on average` → `avg`)."""
+    for group in SYNONYMS:
+        if not words.isdisjoint(group):
+            words |= group
+    return words
 
 
 def _kin(q: Quantity) -> bool:
@@ -199,16 +207,20 @@ def roles(sent: Sentence, qs: list[Quantity], text: str) -> dict[int, frozenset[
     new one's, `A instead of B` (against, than, vs) B the baseline's. The baseline's words are `baseline`, `基线`, the
     name the sentence gives it (`an NFS baseline`) and the side after `vs` of the sentence's `X vs Y`; the new one's
     the side before it."""
+    out: dict[int, frozenset[str]] = {}
     pairs: list[tuple[int, bool]] = []  # (index of the first number, whether it is `from A to B`)
     for k in range(len(qs) - 1):
         a, b = qs[k], qs[k + 1]
         gap = text[a.end : b.start]
-        if _BEFORE_AFTER.fullmatch(gap) and _FROM.search(text, max(sent.start, a.start - 16), a.start):
+        if _AND.fullmatch(gap) and _BETWEEN.search(text, max(sent.start, a.start - 12), a.start):
+            out[k], out[k + 1] = _LOW, _HIGH  # `between -269 °C and -62 °C`: the lowest, then the highest
+        elif _BEFORE_AFTER.fullmatch(gap) and _FROM.search(text, max(sent.start, a.start - 16), a.start):
             pairs.append((k, True))
         elif _VERSUS.match(gap):
             pairs.append((k, False))
+    _respective(sent, qs, text, out)
     if not pairs:
-        return {}
+        return out
     # (the full sentence up to this clause: `…: patch vs. default path: bandwidth from A to B; TTFT from C to D`)
     lead = max((m.end() for m in FULL_END.finditer(text, 0, sent.start)), default=0)
     said = text[lead : sent.end]
@@ -223,10 +235,39 @@ def roles(sent: Sentence, qs: list[Quantity], text: str) -> dict[int, frozenset[
         base |= context_tokens(vs.group(2)) - new
         new -= base
     old = frozenset(base)
-    out: dict[int, frozenset[str]] = {}
     for k, from_to in pairs:
         out[k], out[k + 1] = (old, new) if from_to else (new, old)
     return out
+
+
+_AND = re.compile(r"[^,;:。,;:\d]{0,8}?(?:\band\b|和|与|至|到)[^,;:。,;:\d]{0,4}", re.I)
+_BETWEEN = re.compile(r"(?:\bbetween|介于)[^,;:。,;:\d]{0,6}$", re.I)
+_LOW = frozenset({"min", "minimum", "lowest", "最低", "最小"})
+_HIGH = frozenset({"max", "maximum", "highest", "最高", "最大"})
+_MEAN = frozenset({"avg", "average", "mean", "平均"})
+SYNONYMS = (_LOW, _HIGH, _MEAN)  # words of one kind of figure (a column `min`, `最低价`, `lowest`)
+_YEARS = re.compile(r"(?<!\d)((?:19|20)\d\d)\s*[-–~至到]\s*((?:19|20)\d\d)(?!\d)")
+_LIST_SEP = re.compile(r"\s*(?:[/、,,]|\band\b|和)\s*")
+
+
+def _respective(sent: Sentence, qs: list[Quantity], text: str, out: dict[int, frozenset[str]]) -> None:
+    """`2025-2027 年归母净利润分别为 1,521/1,582/1,646 亿元`: a list of as many numbers as the years of a range before
+    it gives each number its year (`2026`, as a column prints it: `2026E`)."""
+    years = [m for m in _YEARS.finditer(text, sent.start, sent.end)]
+    if not years:
+        return
+    k = 0
+    while k < len(qs):
+        j = k
+        while j + 1 < len(qs) and qs[j + 1].unit == qs[k].unit and _LIST_SEP.fullmatch(text, qs[j].num_end, qs[j + 1].start):
+            j += 1
+        n = j - k + 1
+        span = next((m for m in reversed(years) if m.end() <= qs[k].start), None)
+        if n > 1 and span is not None and int(span.group(2)) - int(span.group(1)) + 1 == n:
+            for i in range(n):
+                y = str(int(span.group(1)) + i)
+                out[k + i] = out.get(k + i, frozenset()) | {y, y + "e", y + "a"}
+        k = j + 1
 
 
 # `parallel-read patch vs. default read path`, `FX100 分层加载 对比 重算基线`: the new side, then the baseline

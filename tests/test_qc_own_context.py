@@ -97,3 +97,33 @@ def test_a_clauses_shared_lead_and_a_figure_naming_both_decide_nothing() -> None
     assert crossed([(frozenset({"营收"}), [(both, frozenset())]), (frozenset({"归母"}), [(both, frozenset())])]) == []
     assert crossed([(frozenset({"营收"}), [(frozenset({"归母"}), frozenset())]),
                     (frozenset({"归母"}), [(frozenset({"营收"}), frozenset())])]) == [(0, 1)]  # fmt: skip
+
+
+# A table of boiling points per group: min, max and average columns.
+BOIL = _index([(-269.0, "°C", ["Noble gases", "min"], "Noble gases -269 -62 -170.5", "cell"),
+               (-62.0, "°C", ["Noble gases", "max"], "Noble gases -269 -62 -170.5", "cell"),
+               (-170.5, "°C", ["Noble gases", "avg"], "Noble gases -269 -62 -170.5", "cell")])  # fmt: skip
+
+
+def test_between_names_the_lowest_then_the_highest_and_average_the_mean() -> None:
+    said = "Noble gases boil between {} °C and {} °C, at {} °C on average [source: R3]."
+    ok = _verdicts(BOIL, said.format(-269, -62, -170.5), "en")
+    assert all(ok[t][0] == "verified" for t in ("-269 °C", "-62 °C", "-170.5 °C"))
+    swapped = _verdicts(BOIL, said.format(-62, -269, -170.5), "en")
+    assert swapped["-62 °C"][0] == swapped["-269 °C"][0] == "mismatch"
+    swapped = _verdicts(BOIL, said.format(-269, -170.5, -62), "en")
+    assert swapped["-170.5 °C"][0] == swapped["-62 °C"][0] == "mismatch"
+
+
+# A broker's forecast table: one column per year.
+EPS = _index([(6.02, "元", ["EPS(元)", "2025E"], "EPS(元) 5.87 6.02 6.26 6.52", "cell"),
+              (6.26, "元", ["EPS(元)", "2026E"], "EPS(元) 5.87 6.02 6.26 6.52", "cell"),
+              (6.52, "元", ["EPS(元)", "2027E"], "EPS(元) 5.87 6.02 6.26 6.52", "cell")])  # fmt: skip
+
+
+def test_a_list_of_as_many_numbers_as_years_gives_each_its_year() -> None:
+    said = "预计 2025-2027 年 EPS 分别为 {}/{}/{} 元【出处:R3】。"
+    ok = _verdicts(EPS, said.format("6.02", "6.26", "6.52"))
+    assert all(ok[t][0] == "verified" for t in ("6.02", "6.26", "6.52 元"))
+    swapped = _verdicts(EPS, said.format("6.26", "6.02", "6.52"))
+    assert swapped["6.26"][0] == swapped["6.02"][0] == "mismatch" and swapped["6.52 元"][0] == "verified"
