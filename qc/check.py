@@ -193,7 +193,9 @@ class _Checker(Derivations):
                 cells = [(q, v, hdr, scope) for _, qs, scope, vs, hdr, r in judged if r == row
                          for q, v in zip(qs, vs, strict=True) if not q.exempt]  # fmt: skip
                 pair = _swappable([(q, v) for q, v, _, _ in cells])
-                self._swaps([(q, v, kinds(context_tokens(hdr)), scope) for q, v, hdr, scope in (cells[i] for i in pair)])
+                self._swaps(
+                    [(q, v, kinds(context_tokens(hdr)), scope) for q, v, hdr, scope in (cells[i] for i in pair)]
+                )
             for sent, qs, scope, verdicts, _, _ in judged:
                 self._record(bl, sent, qs, scope, verdicts)
             return
@@ -245,11 +247,15 @@ class _Checker(Derivations):
             if fi.unit.dim != fj.unit.dim or fi.base == fj.base:
                 continue
             # the figure to name: of the other number's value, the one the number's own words fit best
-            for q, v, mine, theirs in ((qi, vi, fi, max(figs[j], key=lambda x: len((oi - oj) & x.tokens))),
-                                       (qj, vj, fj, max(figs[i], key=lambda x: len((oj - oi) & x.tokens)))):
+            for q, v, mine, theirs in (
+                (qi, vi, fi, max(figs[j], key=lambda x: len((oi - oj) & x.tokens))),
+                (qj, vj, fj, max(figs[i], key=lambda x: len((oj - oi) & x.tokens))),
+            ):
                 v.status, v.source, v.fig, v.strength = "mismatch", source_of(theirs), theirs, ""
-                v.message = (f"{say(theirs)}: the words around {q.text.strip()} name that figure; {shown(mine)} is "
-                             f"{labels_of(mine.f, 3) or 'another figure'} (two values swapped?)")
+                v.message = (
+                    f"{say(theirs)}: the words around {q.text.strip()} name that figure; {shown(mine)} is "
+                    f"{labels_of(mine.f, 3) or 'another figure'} (two values swapped?)"
+                )
 
     def _all_figs(self, q: Quantity, scope: list[str]) -> list[Fig]:
         unit = parse_unit(q.unit) if q.unit else NONE

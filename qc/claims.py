@@ -259,7 +259,11 @@ def _respective(sent: Sentence, qs: list[Quantity], text: str, out: dict[int, fr
     k = 0
     while k < len(qs):
         j = k
-        while j + 1 < len(qs) and qs[j + 1].unit == qs[k].unit and _LIST_SEP.fullmatch(text, qs[j].num_end, qs[j + 1].start):
+        while (
+            j + 1 < len(qs)
+            and qs[j + 1].unit == qs[k].unit
+            and _LIST_SEP.fullmatch(text, qs[j].num_end, qs[j + 1].start)
+        ):
             j += 1
         n = j - k + 1
         span = next((m for m in reversed(years) if m.end() <= qs[k].start), None)
