@@ -9,6 +9,7 @@ from bisect import bisect_right
 from evidence.models import Page
 from qc.blocks import Block, body_blocks, cite_ids, line_starts
 from qc.claims import (
+    SYNONYMS,
     Sentence,
     comparative_units,
     crossed,
@@ -217,8 +218,10 @@ class _Checker(Derivations):
         if pair:
             said = roles(sent, [qs[k] for k in live], bl.text)
             words = own_terms(sent, [qs[live[i]] for i in pair], bl.text)
-            self._swaps([(qs[live[i]], verdicts[live[i]], w | said.get(i, frozenset()), scope)
-                         for i, w in zip(pair, words, strict=True)])  # fmt: skip
+            claims = [(qs[live[i]], verdicts[live[i]], w | said.get(i, frozenset()), scope)
+                      for i, w in zip(pair, words, strict=True)]  # fmt: skip
+            self._swaps(claims)
+            self._kinds(claims)
         self._record(bl, sent, qs, scope, verdicts)
 
     def _judge(self, bl: Block, sent: Sentence, qs: list[Quantity]) -> tuple[list[str], list[Verdict]]:
@@ -256,6 +259,24 @@ class _Checker(Derivations):
                     f"{say(theirs)}: the words around {q.text.strip()} name that figure; {shown(mine)} is "
                     f"{labels_of(mine.f, 3) or 'another figure'} (two values swapped?)"
                 )
+
+    def _kinds(self, claims: list[tuple[Quantity, Verdict, frozenset[str], list[str]]]) -> None:
+        """A number whose own words name one kind of figure of a row (`between -269 °C and -62 °C`: the lowest, the
+        highest; `on average`) verified by a cell of another kind of that row: the cell of its kind is the fix."""
+        for q, v, own, _ in claims:
+            x = v.fig
+            if v.status != "verified" or x is None or not x.table or not x.row or not x.col_tokens:
+                continue
+            said = next((g for g in SYNONYMS if not own.isdisjoint(g)), None)
+            if said is None or not x.col_tokens.isdisjoint(said):
+                continue
+            if all(x.col_tokens.isdisjoint(g) for g in SYNONYMS):
+                continue  # its column names no kind: nothing contradicts the words
+            mate = next((g for g in self.prep.table_dim(x.table, x.unit.dim)
+                         if g.row == x.row and g is not x and not g.col_tokens.isdisjoint(said)), None)  # fmt: skip
+            if mate is not None and mate.base != x.base:
+                v.status, v.source, v.fig, v.strength = "mismatch", source_of(mate), mate, ""
+                v.message = f"{say(mate)}: the words around {q.text.strip()} name that figure; {shown(x)} is {labels_of(x.f, 3)}"
 
     def _all_figs(self, q: Quantity, scope: list[str]) -> list[Fig]:
         unit = parse_unit(q.unit) if q.unit else NONE

@@ -127,3 +127,12 @@ def test_a_list_of_as_many_numbers_as_years_gives_each_its_year() -> None:
     assert all(ok[t][0] == "verified" for t in ("6.02", "6.26", "6.52 元"))
     swapped = _verdicts(EPS, said.format("6.26", "6.02", "6.52"))
     assert swapped["6.26"][0] == swapped["6.02"][0] == "mismatch" and swapped["6.52 元"][0] == "verified"
+
+
+def test_a_value_of_another_kinds_column_is_a_mismatch_naming_the_cell_of_its_kind() -> None:
+    said = "Noble gases boil between -269 °C and {} °C, at -170.5 °C on average [source: R3]."
+    moved = check_draft(parse_draft(f"---\ntitle: t\nlang: en\ndate: 2026-07-10\nevidence: [R3]\nanswer: a\n---\n\n"
+                                    f"{said.format(-170.5)}\n", "t.md"), BOIL).numbers  # fmt: skip
+    highest = next(n for n in moved if n.text.strip() == "-170.5 °C")  # the first: the highest, by its words
+    assert highest.status == "mismatch" and "says -62" in highest.message
+    assert [n.status for n in moved if n.text.strip() == "-170.5 °C"][1] == "verified"  # the average is right
