@@ -274,8 +274,12 @@ def _respective(sent: Sentence, qs: list[Quantity], text: str, out: dict[int, fr
         k = j + 1
 
 
-# `parallel-read patch vs. default read path`, `FX100 分层加载 对比 重算基线`: the new side, then the baseline
-_SIDES = re.compile(r"([^,;:()。,;:()]{2,60}?)\s*(?:\bvs\.?|\bversus\b|对比)\s*([^,;:()。,;:()\d]{2,60})", re.I)
+# `parallel-read patch vs. default read path:`, `FX100 分层加载对比重算基线:`: a lead naming the new side, then the
+# baseline (only a lead ending in `:`: a `vs` inside a clause compares the numbers around it, not the two systems)
+_SIDES = re.compile(
+    r"([^,;:()。,;:()]{2,60}?)\s*(?:\bvs\.?|\bversus\b|对比)\s*([^,;:()。,;:()\d]{2,60})(?:[((][^))]*[))])?\s*[::]",
+    re.I,
+)
 
 
 def crossed(items: list[tuple[frozenset[str], list[tuple[frozenset[str], frozenset[str]]]]]) -> list[tuple[int, int]]:
