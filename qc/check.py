@@ -9,7 +9,7 @@ from bisect import bisect_right
 from evidence.models import Page
 from qc.blocks import Block, body_blocks, cite_ids, line_starts
 from qc.claims import Sentence, comparative_units, per_frame, printed_unit, sentence, sentences, shift
-from qc.context import num_text
+from qc.context import context_tokens, num_text
 from qc.derive import Derivations
 from qc.draft import Draft
 from qc.index import EvidenceIndex
@@ -39,6 +39,8 @@ class _Checker(Derivations):
         self._clauses = {}
         self._row_keys: dict[int, str] = {}
         self._keys_seen: dict[tuple[str, int, int], tuple[frozenset[str], bool]] = {}
+        self._lead = frozenset()
+        self._claim_ctx: dict[int, frozenset[str]] = {}
         self._body_starts = line_starts(draft.body)
         self._file_starts = line_starts(draft.text)
 
@@ -156,6 +158,7 @@ class _Checker(Derivations):
         self._clauses = {}
         self._row_keys = {}
         self._keys_seen = {}
+        self._claim_ctx = {}
         if bl.kind == "table":
             keys: dict[str, list[str]] = {}  # a row's integer cells under their headers (`batch=16`): its row keys
             for s, e, hdr, row in bl.cells:
@@ -224,9 +227,14 @@ class _Checker(Derivations):
         for i, qa in enumerate(meta.faq):
             fields += [(f"faq.{i}.q", qa.q), (f"faq.{i}.a", qa.a)]
         for name, text in fields:
+            # an FAQ answer stands under its question (`How cold do noble gases boil?` names the row)
+            self._lead = context_tokens(meta.faq[int(name.split(".")[1])].q) if name.endswith(".a") else frozenset()
             self.run_block(Block(name, 0, text, "front", cites=cite_ids(text)))
+        self._lead = frozenset()
         for bl in body_blocks(self.draft.body):
             self.run_block(bl)
+            if bl.kind == "heading":  # the blocks below a heading stand under it
+                self._lead = context_tokens(bl.text)
         summary = {s: 0 for s in ALL_STATUSES}
         for n in self.numbers:
             summary[n.status] += 1

@@ -8,14 +8,14 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from evidence.models import Page
-from qc.blocks import CLAUSE, Block
+from qc.blocks import CLAUSE, FULL_END, Block
 from qc.claims import Sentence
 from qc.context import id_shape as _id_shape
-from qc.context import id_shapes, norm, num_text
+from qc.context import context_tokens, id_shapes, norm, num_text
 from qc.index import EvidenceIndex
 from qc.models import Source
-from qc.numbers import Quantity
-from qc.prepare import Fig, Prep, labels_of, matches, say, shown, source_of
+from qc.numbers import CHANGE_RE, Quantity
+from qc.prepare import Fig, Prep, labels_of, matches, say, shown, source_of, stems
 from qc.units import Unit, parse_unit
 
 
@@ -40,6 +40,76 @@ class Matching:
     _clauses: dict[tuple[int, int], frozenset[str]]  # each number's clause words, for the block being checked
     _row_keys: dict[int, str]  # a table cell's sentence (by id) → its row's integer cells (`batch=16`)
     _keys_seen: dict[tuple[str, int, int], tuple[frozenset[str], bool]]  # (key word, number span) → _key_values
+    _lead: frozenset[str]  # the words of the heading or FAQ question the block stands under
+    _claim_ctx: dict[int, frozenset[str]]  # a sentence (by id) → _claim_context, for the block being checked
+
+    def _identifies(self, x: Fig, sent: Sentence) -> bool:
+        """Whether the claim's context names the row of table cell `x`: a word of its row label (in the sentence, the
+        heading or question above it), or `highest`/`最低`… where `x` is that extreme of its column."""
+        terms = x.row_terms
+        if not terms:
+            return True
+        ctx = self._claim_context(sent)
+        if not terms.isdisjoint(ctx):
+            return True
+        ext = x.extreme
+        if ext and not ctx.isdisjoint(_HIGHEST if "max" in ext else ()) | (not ctx.isdisjoint(_LOWEST) and "min" in ext):
+            return True
+        return False
+
+    def _claim_context(self, sent: Sentence) -> frozenset[str]:
+        """The words a claim's row may be named in, stemmed: its full sentence (the clauses a `;` splits off too), the
+        item's lead, the heading or FAQ question above; after `同一场景`/`the same`, the sentences before it."""
+        hit = self._claim_ctx.get(id(sent))
+        if hit is None:
+            text = self._text
+            a = max((m.end() for m in FULL_END.finditer(text, 0, sent.start)), default=0)
+            if _SAME.search(sent.plain):
+                a = 0
+            m = FULL_END.search(text, max(sent.start, sent.end - 1))
+            b = m.end() if m else len(text)
+            hit = self._claim_ctx[id(sent)] = stems(sent.tokens | context_tokens(text[a:b]) | self._lead)
+        return hit
+
+    def _column_span(self, x: Fig, q: Quantity, value: float, sent: Sentence, endpoint: bool) -> bool:
+        """A cell of a row the claim does not name, standing with a cell of the same column that another number of the
+        sentence gives: the other end of a range spanning the column (neither end's row named), or the other side of a
+        `from A to B` pair across rows (`raising the batch to 16 cut it from 7,368.67 to 2,237.75`)."""
+        others: list[tuple[float, float, str, bool]] = []  # (value, step, unit, the other end of a range)
+        if endpoint:
+            others += [(v, st, q.unit, True) for v, st in q.endpoints() if v != value]
+        else:
+            live = [o for o in sent.quantities if not o.exempt and not o.is_range and o.value is not None]
+            if q in live:
+                i = live.index(q)
+                text = self._text
+                if i > 0 and CHANGE_RE.fullmatch(text, live[i - 1].end, q.start):
+                    others.append((live[i - 1].value or 0.0, live[i - 1].step, live[i - 1].unit, False))
+                if i + 1 < len(live) and CHANGE_RE.fullmatch(text, q.end, live[i + 1].start):
+                    others.append((live[i + 1].value or 0.0, live[i + 1].step, live[i + 1].unit, False))
+        for v, st, u, span in others:
+            unit = parse_unit(u)
+            scale = unit.factor if unit.dim and x.unit.dim else x.unit.factor
+            tol = st * scale / 2 * (1 + 1e-9) + 1e-12
+            for g in self.prep.table_dim(x.table or "", x.unit.dim):
+                if g is not x and g.col == x.col and g.row != x.row and abs(abs(v) * scale - g.base) <= tol:
+                    if not span or not self._identifies(g, sent):
+                        return True
+        return False
+
+    def _unnamed(self, x: Fig, q: Quantity, value: float, unit: Unit, sent: Sentence, scope: list[str]) -> Verdict:
+        """A mismatch for a value found only in table rows the claim does not name, naming the cell of the same
+        column in the row it does name when there is one."""
+        rows = ", ".join(lab for lab in x.f.labels if lab not in (x.col or ()) and not _IS_CAPTION_LABEL.match(lab))
+        msg = f"{shown(x)} in {x.f.report} is for {rows or labels_of(x.f, 3)}, which this sentence does not name"
+        named = [g for g in self.prep.table_dim(x.table or "", x.unit.dim)
+                 if g is not x and g.col == x.col and g.row != x.row and self._identifies(g, sent)
+                 and not self._conflict(g, sent, q)]  # fmt: skip
+        if named:
+            ctx = self._claim_context(sent)
+            g = max(named, key=lambda g: len(g.row_terms & ctx))
+            return Verdict("mismatch", source_of(g), fig=g, message=f"{say(g)}; {msg}")
+        return Verdict("mismatch", source_of(x), fig=x, message=msg)
 
     def _accounted(self, g: Fig, sent: Sentence, q: Quantity, value: float | None = None) -> bool:
         """Whether another number of the sentence (or the range's other end) stands for figure `g`."""
@@ -268,6 +338,12 @@ class Matching:
             if endpoint or not self._conflict(x, sent, q):
                 rival_of[id(x)] = self._rival(x, q, value, step, unit, sent, endpoint)
         fitting = [x for x in cands if id(x) in rival_of and rival_of[id(x)] is None]
+        named = [x for x in fitting if self._identifies(x, sent)]
+        if fitting and not named:
+            named = [x for x in fitting if self._column_span(x, q, value, sent, endpoint)]
+        if fitting and not named:
+            return self._unnamed(fitting[0], q, value, unit, sent, scope)
+        fitting = named
         if fitting:
             x = fitting[0]
             shared = (ctx - {num_text(value)}) & x.tokens
@@ -377,7 +453,12 @@ def _bare_decimal(q: Quantity) -> bool:
     return not q.unit and not q.count and not q.magnitude and q.value is not None and q.value != int(q.value)
 
 
-_PAGE_TABLE = "\x1f\x1fp"  # (see prepare: the table key of a page's uncaptioned cells)
+_PAGE_TABLE = "\x1f\x1fp"
+_HIGHEST = stems(["peak", "highest", "maximum", "max", "largest", "top", "best", "most", "峰值", "最高", "最大", "最多",
+                  "最快"])  # fmt: skip
+_LOWEST = stems(["lowest", "minimum", "min", "smallest", "least", "最低", "最小", "最少"])
+_SAME = re.compile(r"同一|相同|同样|\bsame\b", re.I)  # a claim naming its row by the sentence before
+_IS_CAPTION_LABEL = re.compile(r"\s*(?:表|图|Table|Fig\.?|Figure)\s*[A-Z]?\d", re.I)  # (see prepare: the table key of a page's uncaptioned cells)
 
 
 _KEY_NUM = r"(?<![\d.])(\d+)(?![\d.]*\d|[A-Za-z%])"

@@ -64,6 +64,17 @@ class Fig:
         return tuple((k, v, lab) for lab in self.f.labels if (kv := row_key(lab)) is not None for k, v in [kv])
 
     @lazy
+    def row_terms(self) -> frozenset[str]:
+        """The words that tell its row from the other rows of its table (`Metalloids`, `4mb`, `1` of `batch 1`),
+        stemmed; empty outside tables or where no label tells the rows apart (set by `_prepare_report`)."""
+        return frozenset()
+
+    @lazy
+    def extreme(self) -> str:
+        """`max` or `min` when it is the largest or smallest of its column in its table, else "" (or both: "maxmin")."""
+        return ""
+
+    @lazy
     def found(self) -> str:
         """The message of a number verified by this figure (made once per figure, not per number)."""
         labs = labels_of(self.f)
@@ -248,7 +259,46 @@ def _prepare_report(rid: str, figures: list[Figure], pages: list[Page]) -> Repor
             if x.col is None and x.row is not None:
                 x.col = frozenset(lab for lab in x.f.labels if 1 < len(seen[lab]) < n_rows or n_rows == 1)
     rp.label_tokens = label_tokens  # for `ints`, made when first asked
+    for members in rp.by_table.values():
+        _row_terms(members)
     return rp
+
+
+def stems(tokens: Iterable[str]) -> frozenset[str]:
+    """Words compared without a plural `s` (`metal` names the `Metals` row)."""
+    return frozenset(t[:-1] if len(t) > 3 and t[-1] == "s" and t.isascii() and t.isalpha() else t for t in tokens)
+
+
+def _row_terms(members: list[Fig]) -> None:
+    """Each cell's row terms: the words of its labels that name neither its column nor the whole table (caption,
+    section) and that not every row's labels share (`batch` of `batch 1`); and which cells are the extremes of their
+    column."""
+    rows = {x.row for x in members if x.row is not None}
+    if len(rows) < 2:
+        return
+    whole = set(members[0].f.labels).intersection(*(x.f.labels for x in members[1:]))
+    own: dict[int, frozenset[str]] = {}
+    for x in members:
+        if x.row is not None and x.col is not None:
+            labs = [lab for lab in x.f.labels if lab not in x.col and lab not in whole]
+            own[id(x)] = frozenset().union(*(context_tokens(lab) for lab in labs))
+    if not own:
+        return
+    common = frozenset.intersection(*own.values())
+    cols: dict[tuple[frozenset[str], str], list[Fig]] = {}
+    for x in members:
+        if id(x) not in own:
+            continue
+        x.row_terms = stems(own[id(x)] - common - x.col_tokens)
+        cols.setdefault((x.col or frozenset(), x.unit.dim), []).append(x)
+    for col in cols.values():
+        if len({x.row for x in col}) < 2:
+            for x in col:  # the only cell of its kind in its column (`4 盘` of a config table): its unit names it
+                x.row_terms = frozenset()
+            continue
+        hi, lo = max(x.f.value for x in col), min(x.f.value for x in col)
+        for x in col:
+            x.extreme = ("max" if x.f.value == hi else "") + ("min" if x.f.value == lo else "")
 
 
 # Prepared reports by the identity of their figure and page lists (held here, so an id is never reused while cached):
