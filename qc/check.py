@@ -9,7 +9,7 @@ from bisect import bisect_right
 from evidence.models import Page
 from qc.blocks import Block, body_blocks, cite_ids, line_starts
 from qc.claims import Sentence, comparative_units, per_frame, printed_unit, sentence, sentences, shift
-from qc.context import context_tokens, num_text
+from qc.context import context_tokens, id_shapes, num_text
 from qc.derive import Derivations
 from qc.draft import Draft
 from qc.index import EvidenceIndex
@@ -40,6 +40,7 @@ class _Checker(Derivations):
         self._row_keys: dict[int, str] = {}
         self._keys_seen: dict[tuple[str, int, int], tuple[frozenset[str], bool]] = {}
         self._lead = frozenset()
+        self._lead_ids: dict[str, frozenset[str]] = {}
         self._claim_ctx: dict[int, frozenset[str]] = {}
         self._body_starts = line_starts(draft.body)
         self._file_starts = line_starts(draft.text)
@@ -229,12 +230,14 @@ class _Checker(Derivations):
         for name, text in fields:
             # an FAQ answer stands under its question (`How cold do noble gases boil?` names the row)
             self._lead = context_tokens(meta.faq[int(name.split(".")[1])].q) if name.endswith(".a") else frozenset()
+            self._lead_ids = id_shapes(self._lead)
             self.run_block(Block(name, 0, text, "front", cites=cite_ids(text)))
-        self._lead = frozenset()
+        self._lead, self._lead_ids = frozenset(), {}
         for bl in body_blocks(self.draft.body):
             self.run_block(bl)
             if bl.kind == "heading":  # the blocks below a heading stand under it
                 self._lead = context_tokens(bl.text)
+                self._lead_ids = id_shapes(self._lead)
         summary = {s: 0 for s in ALL_STATUSES}
         for n in self.numbers:
             summary[n.status] += 1

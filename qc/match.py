@@ -41,6 +41,7 @@ class Matching:
     _row_keys: dict[int, str]  # a table cell's sentence (by id) → its row's integer cells (`batch=16`)
     _keys_seen: dict[tuple[str, int, int], tuple[frozenset[str], bool]]  # (key word, number span) → _key_values
     _lead: frozenset[str]  # the words of the heading or FAQ question the block stands under
+    _lead_ids: dict[str, frozenset[str]]  # its identifier tokens by shape (`a72`, `p99`)
     _claim_ctx: dict[int, frozenset[str]]  # a sentence (by id) → _claim_context, for the block being checked
 
     def _identifies(self, x: Fig, sent: Sentence) -> bool:
@@ -311,13 +312,34 @@ class Matching:
             return False
         toks, ids = sent.tokens, sent.ids
         if not any(shape in ids and not (keys & toks) for shape, keys in x.ids.items()):
-            return False
+            # a kind of key the sentence does not name at all is the heading's or question's (`## Two A72 cores`)
+            lead = self._lead_ids
+            return any(shape in lead and shape not in ids and not (keys & self._lead) for shape, keys in x.ids.items())
         if self._compares(q, sent):
             own = self._own_context(q, sent)
             if own != toks:
                 toks, ids = own, id_shapes(own)
                 return any(shape in ids and not (keys & toks) for shape, keys in x.ids.items())
         return True
+
+    def _end_conflict(self, x: Fig, sent: Sentence, q: Quantity) -> bool:
+        """`_conflict` for an end of a range, within the range's own clause only (the other clauses of the sentence
+        often give the rows it spans: `26.0–32.0%: concurrency 8, p50: …; concurrency 8, p90: …`)."""
+        if not x.ids and not x.row_keys:
+            return False
+        cs, ce = self._clause_bounds(q, sent)
+        paren = _PAREN.search(self._text, q.end, ce)  # (a parenthesis after it details one case: `26–32%(p50 从 …)`)
+        ce = paren.start() if paren else ce
+        toks = frozenset(tok for tok, pos in sent.where if cs <= pos < ce)
+        ids = id_shapes(toks)
+        if any(shape in ids and not (keys & toks) for shape, keys in x.ids.items()):
+            return True
+        clause = self._text[cs:ce]
+        for kw, val, _ in x.row_keys:
+            found = {v for m in _key_pattern(kw).finditer(clause) for v in m.groups() if v}
+            if found and val not in found:
+                return True
+        return False
 
     def _direct(self, q: Quantity, value: float, step: float, unit: Unit, sent: Sentence, scope: list[str],
                 endpoint: bool = False) -> Verdict | None:  # fmt: skip
@@ -335,14 +357,17 @@ class Matching:
         rivals = []
         rival_of: dict[int, Fig | None] = {}
         for x in cands:
-            if endpoint or not self._conflict(x, sent, q):
+            if not (self._end_conflict(x, sent, q) if endpoint else self._conflict(x, sent, q)):
                 rival_of[id(x)] = self._rival(x, q, value, step, unit, sent, endpoint)
         fitting = [x for x in cands if id(x) in rival_of and rival_of[id(x)] is None]
         named = [x for x in fitting if self._identifies(x, sent)]
-        if fitting and not named:
-            named = [x for x in fitting if self._column_span(x, q, value, sent, endpoint)]
-        if fitting and not named:
-            return self._unnamed(fitting[0], q, value, unit, sent, scope)
+        if len(named) < len(fitting):
+            named += [x for x in fitting if x not in named and self._column_span(x, q, value, sent, endpoint)]
+            unnamed = next((x for x in fitting if x not in named), None)
+            if unnamed is not None and not any((ctx - {num_text(value)}) & x.tokens for x in named):
+                # the value is a cell of a row the claim does not name, and otherwise only a figure no word of the
+                # claim names (a bare `6.26 元` of the front page where the sentence speaks of a target price)
+                return self._unnamed(unnamed, q, value, unit, sent, scope)
         fitting = named
         if fitting:
             x = fitting[0]
@@ -457,6 +482,7 @@ _PAGE_TABLE = "\x1f\x1fp"
 _HIGHEST = stems(["peak", "highest", "maximum", "max", "largest", "top", "best", "most", "峰值", "最高", "最大", "最多",
                   "最快"])  # fmt: skip
 _LOWEST = stems(["lowest", "minimum", "min", "smallest", "least", "最低", "最小", "最少"])
+_PAREN = re.compile(r"[((]")
 _SAME = re.compile(r"同一|相同|同样|\bsame\b", re.I)  # a claim naming its row by the sentence before
 _IS_CAPTION_LABEL = re.compile(r"\s*(?:表|图|Table|Fig\.?|Figure)\s*[A-Z]?\d", re.I)  # (see prepare: the table key of a page's uncaptioned cells)
 

@@ -61,7 +61,14 @@ class Fig:
     @lazy
     def row_keys(self) -> tuple[tuple[str, str, str], ...]:
         """Its labels that are row keys with a number (`batch 4`, `并发档位 8`): (key word, number, label)."""
-        return tuple((k, v, lab) for lab in self.f.labels if (kv := row_key(lab)) is not None for k, v in [kv])
+        out = []
+        for lab in self.f.labels:
+            kv = row_key(lab)
+            if kv is not None:
+                out.append((kv[0], kv[1], lab))
+            elif "=" in lab:  # keys inside a longer label: `1MB batch=4`
+                out += [(m.group(1).lower(), m.group(2), lab) for m in _KEY_IN_LABEL.finditer(lab)]
+        return tuple(out)
 
     @lazy
     def row_terms(self) -> frozenset[str]:
@@ -86,6 +93,7 @@ _ROW_KEY = re.compile(
 )
 
 
+_KEY_IN_LABEL = re.compile(r"(?<![A-Za-z])([A-Za-z]{3,})\s*=\s*(\d+)(?![\d.])")
 _YEAR_LABEL = re.compile(r"((?:19|20)\d\d)[AEF]?")
 
 
