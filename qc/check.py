@@ -166,6 +166,12 @@ class _Checker(Derivations):
                 cell = ftext[s:e].strip()
                 if hdr and cell.isdigit():
                     keys.setdefault(row, []).append(f"{hdr}={cell}")
+            # The header over the row labels (the first body cell's) says what every row is, like a heading:
+            # `| Two A72, test case |`, `| 平台与场景(OpenBLAS) |`.
+            stub = next((hdr for _, _, hdr, _ in bl.cells if hdr), "")
+            lead, lead_ids = self._lead, self._lead_ids
+            self._lead = lead | context_tokens(stub)
+            self._lead_ids = id_shapes(self._lead)
             for s, e, hdr, row in bl.cells:
                 hu = (header_unit(hdr) if hdr else None) or NONE  # `| MiB/s |`, `| p50/ms |`, `| 带宽 (GB/s) |`
                 sent = sentence(ftext, s, e, extra=f"{row} {hdr}")
@@ -178,6 +184,7 @@ class _Checker(Derivations):
                         q.unit = hu.name
                 sent.quantities = qs
                 self._emit(bl, sent, qs)
+            self._lead, self._lead_ids = lead, lead_ids
             return
         quantities = extract(ftext)
         sents = sentences(ftext)

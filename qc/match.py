@@ -303,10 +303,21 @@ class Matching:
             return True
         return False
 
+    def _system_conflict(self, x: Fig, sent: Sentence, q: Quantity) -> bool:
+        """The claim names another system of the report (`OpenBLAS`) and not the one of the figure's section (`ACL`);
+        in a sentence comparing figures, the number's own clause decides."""
+        rp = self.prep.by_rid.get(x.f.report)
+        names = rp.systems if rp else frozenset()
+        toks = self._own_context(q, sent) if self._compares(q, sent) else sent.tokens
+        said = toks & names or (self._lead & names if not sent.tokens & names else frozenset())
+        return bool(said) and not (said & x.systems) and bool(said - x.tokens)
+
     def _conflict(self, x: Fig, sent: Sentence, q: Quantity) -> bool:
         """The sentence names a key of the kind this figure has, but another one (DeepSeek-32B vs a DeepSeek-70B table);
         in a sentence comparing figures, the number's own clause decides."""
         if x.row_keys and self._key_conflict(x, sent, q):
+            return True
+        if x.systems and self._system_conflict(x, sent, q):
             return True
         if not x.ids:
             return False

@@ -71,6 +71,12 @@ class Fig:
         return tuple(out)
 
     @lazy
+    def systems(self) -> frozenset[str]:
+        """The system names of the report section it stands in (`ACL` under `4 Performance with Arm Compute Library
+        (ACL)`) that tell that section from others (set by `_prepare_report`)."""
+        return frozenset()
+
+    @lazy
     def row_terms(self) -> frozenset[str]:
         """The words that tell its row from the other rows of its table (`Metalloids`, `4mb`, `1` of `batch 1`),
         stemmed; empty outside tables or where no label tells the rows apart (set by `_prepare_report`)."""
@@ -134,6 +140,7 @@ class ReportPrep:
     by_table: dict[str, list[Fig]] = field(default_factory=dict)
     table_dims: dict[tuple[str, str], list[Fig]] = field(default_factory=dict)  # (table, dimension) → figures
     rows: list[list[Fig]] = field(default_factory=list)
+    systems: frozenset[str] = frozenset()  # system names that tell its top-level sections apart
     label_tokens: dict[str, frozenset[str]] = field(default_factory=dict)  # each label's words
     _pages: list[tuple[Page, tuple[str, frozenset[int]]]] | None = None
     _lines: dict[int, list[tuple[str, tuple[str, frozenset[int]]]]] = field(default_factory=dict)
@@ -234,6 +241,7 @@ def _prepare_report(rid: str, figures: list[Figure], pages: list[Page]) -> Repor
             if more - x.tokens:
                 x.tokens = x.tokens | more
     rp = ReportPrep(rid, figs, pages, pure=all(x.f.report == rid for x in figs))
+    rp.systems = _section_systems(figs, pages)
     for x in figs:
         rp.dim_figs.setdefault(x.unit.dim, []).append(x)
         if x.table:
@@ -270,6 +278,36 @@ def _prepare_report(rid: str, figures: list[Figure], pages: list[Page]) -> Repor
     for members in rp.by_table.values():
         _row_terms(members)
     return rp
+
+
+_TOP_HEADING = re.compile(r"^[ \t]*(\d{1,2})[ \t]+([A-Za-z\u3400-\u9fff][^\n]{2,100})$", re.M)
+_SUBSECTION = re.compile(r"^\s*(?:(?:表|图|Table|Fig\.?|Figure)\s*)?(\d{1,2})(?:[.-]\d+)+\b", re.I)
+_NAME = re.compile(r"(?<![A-Za-z0-9])(?=[a-z0-9]*[A-Z][A-Za-z0-9]*[A-Z])[A-Za-z][A-Za-z0-9]+")  # ACL, OpenBLAS, vLLM
+
+
+def _section_systems(figs: list[Fig], pages: list[Page]) -> frozenset[str]:
+    """The names (two capitals or more: `ACL`, `OpenBLAS`) in the report's top-level numbered headings that some of
+    those headings have and others lack; each figure of a subsection (`4.1 …`, `Table 4.3 …`) gets those of its
+    section's heading. A system named only there is still part of the figure's context."""
+    heads: dict[str, frozenset[str]] = {}
+    for page in pages:
+        for m in _TOP_HEADING.finditer(page.text):
+            num, title = m.group(1), m.group(2)
+            if num not in heads and ".." not in title and "…" not in title:  # (a table of contents line)
+                heads[num] = frozenset(n.lower() for n in _NAME.findall(title))
+    if len(heads) < 2:
+        return frozenset()
+    every = frozenset.intersection(*heads.values())
+    names = frozenset().union(*heads.values()) - every
+    if not names:
+        return names
+    for x in figs:
+        for lab in x.f.labels:
+            m = _SUBSECTION.match(lab)
+            if m and m.group(1) in heads:
+                x.systems = heads[m.group(1)] & names
+                break
+    return names
 
 
 def stems(tokens: Iterable[str]) -> frozenset[str]:
