@@ -42,6 +42,7 @@ class _Checker(Derivations):
         self._lead = frozenset()
         self._lead_ids: dict[str, frozenset[str]] = {}
         self._claim_ctx: dict[int, frozenset[str]] = {}
+        self._article_ids = id_shapes(context_tokens(draft.text))
         self._body_starts = line_starts(draft.body)
         self._file_starts = line_starts(draft.text)
 

@@ -42,6 +42,7 @@ class Matching:
     _keys_seen: dict[tuple[str, int, int], tuple[frozenset[str], bool]]  # (key word, number span) → _key_values
     _lead: frozenset[str]  # the words of the heading or FAQ question the block stands under
     _lead_ids: dict[str, frozenset[str]]  # its identifier tokens by shape (`a72`, `p99`)
+    _article_ids: dict[str, frozenset[str]]  # the identifier tokens of the whole draft, by shape
     _claim_ctx: dict[int, frozenset[str]]  # a sentence (by id) → _claim_context, for the block being checked
 
     def _identifies(self, x: Fig, sent: Sentence) -> bool:
@@ -92,10 +93,27 @@ class Matching:
             unit = parse_unit(u)
             scale = unit.factor if unit.dim and x.unit.dim else x.unit.factor
             tol = st * scale / 2 * (1 + 1e-9) + 1e-12
-            for g in self.prep.table_dim(x.table or "", x.unit.dim):
-                if g is not x and g.col == x.col and g.row != x.row and abs(abs(v) * scale - g.base) <= tol:
-                    if not span or not self._identifies(g, sent):
+            col = [g for g in self.prep.table_dim(x.table or "", x.unit.dim) if g.col == x.col]
+            for g in col:
+                if g is not x and g.row != x.row and abs(abs(v) * scale - g.base) <= tol:
+                    if not span:
                         return True
+                    if not self._identifies(g, sent) and self._spans(x, g, value, v, col, sent):
+                        return True
+        return False
+
+    def _spans(self, x: Fig, g: Fig, value: float, other: float, col: list[Fig], sent: Sentence) -> bool:
+        """Whether the range from `x` to `g` is the span of their column: its ends the smallest and the largest cell
+        of the rows the claim's words allow (`DeepSeek-32B … DeepSeek-70B` leave out the 7B row)."""
+        ctx = self._claim_context(sent)
+        ids = id_shapes(ctx)
+        lo, hi = (x, g) if value < other else (g, x)
+        # the rows the claim's words allow, else those the article speaks of (32B and 70B, not the 7B row)
+        for art in ({}, self._article_ids):
+            live = [c.f.value for c in col if not any((shape in ids and not (keys & ctx)) or (shape not in ids
+                    and shape in art and not (keys & art[shape])) for shape, keys in c.ids.items())]  # fmt: skip
+            if lo.f.value in live and hi.f.value in live and lo.f.value == min(live) and hi.f.value == max(live):
+                return True
         return False
 
     def _unnamed(self, x: Fig, q: Quantity, value: float, unit: Unit, sent: Sentence, scope: list[str]) -> Verdict:
