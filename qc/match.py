@@ -55,9 +55,8 @@ class Matching:
         if not terms.isdisjoint(ctx):
             return True
         ext = x.extreme
-        if ext and not ctx.isdisjoint(_HIGHEST if "max" in ext else ()) | (not ctx.isdisjoint(_LOWEST) and "min" in ext):
-            return True
-        return False
+        return bool(ext) and (("max" in ext and not ctx.isdisjoint(_HIGHEST))
+                              or ("min" in ext and not ctx.isdisjoint(_LOWEST)))  # fmt: skip
 
     def _claim_context(self, sent: Sentence) -> frozenset[str]:
         """The words a claim's row may be named in, stemmed: its full sentence (the clauses a `;` splits off too), the
