@@ -101,6 +101,43 @@ class Matching:
                         return True
         return False
 
+    def _between(self, q: Quantity, sent: Sentence) -> list[tuple[float, float]]:
+        """`between A and B`, `介于 A 与 B 之间`: both ends (value, step) when `q` is one of them, else none."""
+        live = [o for o in sent.quantities if not o.exempt and not o.is_range and o.value is not None]
+        if q not in live:
+            return []
+        i = live.index(q)
+        text = self._text
+        for a, b in ((i - 1, i), (i, i + 1)):
+            if a < 0 or b >= len(live):
+                continue
+            qa, qb = live[a], live[b]
+            if _AND.fullmatch(text, qa.end, qb.start) and _BETWEEN.search(text, max(0, qa.start - 12), qa.start):
+                return [(qa.value or 0.0, qa.step), (qb.value or 0.0, qb.step)]
+        return []
+
+    def _row_span(self, x: Fig, q: Quantity, value: float, ends: list[tuple[float, float]]) -> bool:
+        """An end of a range whose other end is a cell of the same row (`between -269 °C and -62 °C`): the two are the
+        smallest and largest cell of that row (not its average)."""
+        if x.row is None or not x.table:
+            return True
+        row = [g for g in self.prep.table_dim(x.table, x.unit.dim) if g.row == x.row]
+        if len(row) < 3:
+            return True
+        unit = parse_unit(q.unit)
+        scale = unit.factor if unit.dim and x.unit.dim else x.unit.factor
+        for v, st in ends:
+            if v == value:
+                continue
+            tol = st * scale / 2 * (1 + 1e-9) + 1e-12
+            mate = next((g for g in row if g is not x and abs(v * scale - g.f.value * g.unit.factor) <= tol), None)
+            if mate is None:
+                return True
+            lo, hi = (x, mate) if value < v else (mate, x)
+            vals = [g.f.value for g in row]
+            return lo.f.value == min(vals) and hi.f.value == max(vals)
+        return True
+
     def _spans(self, x: Fig, g: Fig, value: float, other: float, col: list[Fig], sent: Sentence) -> bool:
         """Whether the range from `x` to `g` is the span of their column: its ends the smallest and the largest cell
         of the rows the claim's words allow (`DeepSeek-32B … DeepSeek-70B` leave out the 7B row)."""
@@ -389,6 +426,14 @@ class Matching:
                 rival_of[id(x)] = self._rival(x, q, value, step, unit, sent, endpoint)
         fitting = [x for x in cands if id(x) in rival_of and rival_of[id(x)] is None]
         named = [x for x in fitting if self._identifies(x, sent)]
+        ends = q.endpoints() if endpoint else self._between(q, sent)
+        if ends and named:
+            named = [x for x in named if self._row_span(x, q, value, ends)]
+            if not named:
+                x = fitting[0]
+                return Verdict("mismatch", source_of(x), fig=x,
+                               message=f"{shown(x)} ({labels_of(x.f, 3)}) and the range's other end are not the lowest "
+                                       f"and highest of their row")  # fmt: skip
         if len(named) < len(fitting):
             named += [x for x in fitting if x not in named and self._column_span(x, q, value, sent, endpoint)]
             unnamed = next((x for x in fitting if x not in named), None)
@@ -399,7 +444,7 @@ class Matching:
         fitting = named
         if fitting:
             x = fitting[0]
-            shared = (ctx - {num_text(value)}) & x.tokens
+            shared = (ctx - {num_text(value)}) & x.tokens or x.row_terms & self._claim_context(sent)
             return Verdict("verified", source_of(x), message=x.found, fig=x, cands=fitting,
                            strength="figure in context" if shared else "exact figure")  # fmt: skip
         for x in cands:
@@ -511,6 +556,8 @@ _HIGHEST = stems(["peak", "highest", "maximum", "max", "largest", "top", "best",
                   "最快"])  # fmt: skip
 _LOWEST = stems(["lowest", "minimum", "min", "smallest", "least", "最低", "最小", "最少"])
 _PAREN = re.compile(r"[((]")
+_AND = re.compile(r"\s*(?:°C|[A-Za-z%/]+)?\s*(?:and|与|和|至)\s*", re.I)
+_BETWEEN = re.compile(r"(?:between|介于|在)\s*$", re.I)
 _SAME = re.compile(r"同一|相同|同样|\bsame\b", re.I)  # a claim naming its row by the sentence before
 _IS_CAPTION_LABEL = re.compile(r"\s*(?:表|图|Table|Fig\.?|Figure)\s*[A-Z]?\d", re.I)  # (see prepare: the table key of a page's uncaptioned cells)
 
