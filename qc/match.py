@@ -408,6 +408,12 @@ class Matching:
 
     def _direct(self, q: Quantity, value: float, step: float, unit: Unit, sent: Sentence, scope: list[str],
                 endpoint: bool = False) -> Verdict | None:  # fmt: skip
+        if unit.dim == "count:item":  # `20 个节点`: the noun after the classifier 个 is what is counted
+            m = _AFTER_GE.match(self._text, q.end)
+            for word in (m.group(1), m.group(1)[:1]) if m else ():
+                if (noun := parse_unit(word)).dim.startswith("count:"):
+                    unit = noun
+                    break
         cands = [x for x in matches(self.prep, value, step, unit, scope) if self._bound_ok(q, x)]
         if not unit.dim or unit.dim.startswith("count:"):
             # A bare count (8 卡, 并发 8) rests on a unitless figure only where the sentence talks about the same thing.
@@ -480,6 +486,8 @@ class Matching:
         key = str(int(abs(value)))
         for rid in scope:
             for x, lab, own in self.prep.ints(rid).get(key, ()):  # own: the label's words but the key
+                if len(lab) > _KEY_LABEL_MAX:
+                    continue  # a sentence quoted as a label is no row key (`相关研究1.《…》 3.《…》`)
                 if pct and not re.search(rf"(?<![\d.]){key}\s*%", lab):
                     continue
                 if (own and sent.tokens & own) or (not own and len(sent.tokens & x.tokens) >= 2):
@@ -555,6 +563,8 @@ _PAGE_TABLE = "\x1f\x1fp"
 _HIGHEST = stems(["peak", "highest", "maximum", "max", "largest", "top", "best", "most", "峰值", "最高", "最大", "最多",
                   "最快"])  # fmt: skip
 _LOWEST = stems(["lowest", "minimum", "min", "smallest", "least", "最低", "最小", "最少"])
+_KEY_LABEL_MAX = 48
+_AFTER_GE = re.compile(r"\s*([\u3400-\u9fff]{1,2})")
 _PAREN = re.compile(r"[((]")
 _AND = re.compile(r"\s*(?:°C|[A-Za-z%/]+)?\s*(?:and|与|和|至)\s*", re.I)
 _BETWEEN = re.compile(r"(?:between|介于|在)\s*$", re.I)
