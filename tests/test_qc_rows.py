@@ -70,3 +70,10 @@ def test_a_key_inside_a_label_conflicts() -> None:
     body = "1MB、batch=1 的带宽为 {} MiB/s【出处:R3 实测】。"
     assert verdicts(SLIDES, body.format("901.03"))["901.03 MiB/s"] == "verified"
     assert verdicts(SLIDES, body.format("1399.08"))["1399.08 MiB/s"] == "mismatch"  # the peak is 1MB batch=4
+
+
+def test_between_two_cells_of_one_row_is_its_lowest_and_highest() -> None:
+    body = "Noble gases boil between -269 °C and {} °C [source: R3]."
+    right = verdicts(UNITS, body.format("-62"), lang="en")
+    assert right["-269 °C"] == right["-62 °C"] == "verified"
+    assert "mismatch" in verdicts(UNITS, body.format("-170.5"), lang="en").values()  # their average, not their max
