@@ -42,6 +42,8 @@ class _Checker(Derivations):
         self._lead = frozenset()
         self._lead_ids: dict[str, frozenset[str]] = {}
         self._claim_ctx: dict[int, frozenset[str]] = {}
+        self._claim_nums: dict[int, frozenset[str]] = {}
+        self._before = ""
         self._article_ids = id_shapes(context_tokens(draft.text))
         self._body_starts = line_starts(draft.body)
         self._file_starts = line_starts(draft.text)
@@ -161,6 +163,7 @@ class _Checker(Derivations):
         self._row_keys = {}
         self._keys_seen = {}
         self._claim_ctx = {}
+        self._claim_nums = {}
         if bl.kind == "table":
             keys: dict[str, list[str]] = {}  # a row's integer cells under their headers (`batch=16`): its row keys
             for s, e, hdr, row in bl.cells:
@@ -239,10 +242,14 @@ class _Checker(Derivations):
             # an FAQ answer stands under its question (`How cold do noble gases boil?` names the row)
             self._lead = context_tokens(meta.faq[int(name.split(".")[1])].q) if name.endswith(".a") else frozenset()
             self._lead_ids = id_shapes(self._lead)
+            self._before = meta.title if name == "answer" else ""
             self.run_block(Block(name, 0, text, "front", cites=cite_ids(text)))
         self._lead, self._lead_ids = frozenset(), {}
+        prev: Block | None = None
         for bl in body_blocks(self.draft.body):
+            self._before = prev.text if prev is not None and prev.kind == bl.kind == "item" else ""
             self.run_block(bl)
+            prev = bl
             if bl.kind == "heading":  # the blocks below a heading stand under it
                 self._lead = context_tokens(bl.text)
                 self._lead_ids = id_shapes(self._lead)

@@ -43,33 +43,41 @@ class Matching:
     _lead: frozenset[str]  # the words of the heading or FAQ question the block stands under
     _lead_ids: dict[str, frozenset[str]]  # its identifier tokens by shape (`a72`, `p99`)
     _article_ids: dict[str, frozenset[str]]  # the identifier tokens of the whole draft, by shape
+    _before: str  # the text a block's claims also stand under: the list item before it, the title for the answer
+    _claim_nums: dict[int, frozenset[str]]  # a sentence (by id) → the numbers of its claim context, as printed
     _claim_ctx: dict[int, frozenset[str]]  # a sentence (by id) → _claim_context, for the block being checked
 
-    def _identifies(self, x: Fig, sent: Sentence) -> bool:
+    def _identifies(self, x: Fig, sent: Sentence, q: Quantity) -> bool:
         """Whether the claim's context names the row of table cell `x`: a word of its row label (in the sentence, the
-        heading or question above it), or `highest`/`最低`… where `x` is that extreme of its column."""
+        heading or question above it), another number of the sentence that is a cell of that row (`吞吐从 52.4 提升至
+        67.6,提升 29%`), or `highest`/`最低`… where `x` is that extreme of its column."""
         terms = x.row_terms
         if not terms:
             return True
         ctx = self._claim_context(sent)
         if not terms.isdisjoint(ctx):
             return True
+        if x.row is not None and x.table:
+            nums = self._claim_nums[id(sent)]
+            if any(g.row == x.row and g is not x and (self._accounted(g, sent, q) or g.raw_num.replace(",", "") in nums)
+                   for g in self.prep.table(x.table)):  # fmt: skip
+                return True
         ext = x.extreme
         return bool(ext) and (("max" in ext and not ctx.isdisjoint(_HIGHEST))
                               or ("min" in ext and not ctx.isdisjoint(_LOWEST)))  # fmt: skip
 
     def _claim_context(self, sent: Sentence) -> frozenset[str]:
-        """The words a claim's row may be named in, stemmed: its full sentence (the clauses a `;` splits off too), the
-        item's lead, the heading or FAQ question above; after `同一场景`/`the same`, the sentences before it."""
+        """The words a claim's row may be named in, stemmed: its block up to the end of its full sentence (the clauses
+        a `;` splits off too), the list item before it, the heading or FAQ question above (and the title, for the
+        answer)."""
         hit = self._claim_ctx.get(id(sent))
         if hit is None:
             text = self._text
-            a = max((m.end() for m in FULL_END.finditer(text, 0, sent.start)), default=0)
-            if _SAME.search(sent.plain):
-                a = 0
             m = FULL_END.search(text, max(sent.start, sent.end - 1))
             b = m.end() if m else len(text)
-            hit = self._claim_ctx[id(sent)] = stems(sent.tokens | context_tokens(text[a:b]) | self._lead)
+            hit = self._claim_ctx[id(sent)] = stems(sent.tokens | context_tokens(text[:b]) | self._lead
+                                                    | context_tokens(self._before))  # fmt: skip
+            self._claim_nums[id(sent)] = frozenset(_NUMBER.findall(self._before + " " + text[:b]))
         return hit
 
     def _column_span(self, x: Fig, q: Quantity, value: float, sent: Sentence, endpoint: bool) -> bool:
@@ -93,12 +101,12 @@ class Matching:
             scale = unit.factor if unit.dim and x.unit.dim else x.unit.factor
             tol = st * scale / 2 * (1 + 1e-9) + 1e-12
             col = [g for g in self.prep.table_dim(x.table or "", x.unit.dim) if g.col == x.col]
-            for g in col:
-                if g is not x and g.row != x.row and abs(abs(v) * scale - g.base) <= tol:
-                    if not span:
-                        return True
-                    if not self._identifies(g, sent) and self._spans(x, g, value, v, col, sent):
-                        return True
+            mates = [g for g in col if g is not x and g.row != x.row and abs(abs(v) * scale - g.base) <= tol]
+            if span and not any(abs(abs(v) * scale - g.base) <= tol for g in self.prep.table_dim(x.table or "", x.unit.dim)):
+                return True  # the other end is no cell of this table: it is judged on its own
+            for g in mates:
+                if not span or (not self._identifies(g, sent, q) and self._spans(x, g, value, v, col, sent)):
+                    return True
         return False
 
     def _between(self, q: Quantity, sent: Sentence) -> list[tuple[float, float]]:
@@ -158,7 +166,7 @@ class Matching:
         rows = ", ".join(lab for lab in x.f.labels if lab not in (x.col or ()) and not _IS_CAPTION_LABEL.match(lab))
         msg = f"{shown(x)} in {x.f.report} is for {rows or labels_of(x.f, 3)}, which this sentence does not name"
         named = [g for g in self.prep.table_dim(x.table or "", x.unit.dim)
-                 if g is not x and g.col == x.col and g.row != x.row and self._identifies(g, sent)
+                 if g is not x and g.col == x.col and g.row != x.row and self._identifies(g, sent, q)
                  and not self._conflict(g, sent, q)]  # fmt: skip
         if named:
             ctx = self._claim_context(sent)
@@ -431,7 +439,7 @@ class Matching:
             if not (self._end_conflict(x, sent, q) if endpoint else self._conflict(x, sent, q)):
                 rival_of[id(x)] = self._rival(x, q, value, step, unit, sent, endpoint)
         fitting = [x for x in cands if id(x) in rival_of and rival_of[id(x)] is None]
-        named = [x for x in fitting if self._identifies(x, sent)]
+        named = [x for x in fitting if self._identifies(x, sent, q)]
         ends = q.endpoints() if endpoint else self._between(q, sent)
         if ends and named:
             named = [x for x in named if self._row_span(x, q, value, ends)]
@@ -568,7 +576,7 @@ _AFTER_GE = re.compile(r"\s*([\u3400-\u9fff]{1,2})")
 _PAREN = re.compile(r"[((]")
 _AND = re.compile(r"\s*(?:°C|[A-Za-z%/]+)?\s*(?:and|与|和|至)\s*", re.I)
 _BETWEEN = re.compile(r"(?:between|介于|在)\s*$", re.I)
-_SAME = re.compile(r"同一|相同|同样|\bsame\b", re.I)  # a claim naming its row by the sentence before
+_NUMBER = re.compile(r"(?<![\d.])\d+(?:\.\d+)?")
 _IS_CAPTION_LABEL = re.compile(r"\s*(?:表|图|Table|Fig\.?|Figure)\s*[A-Z]?\d", re.I)  # (see prepare: the table key of a page's uncaptioned cells)
 
 

@@ -327,7 +327,9 @@ def _row_terms(members: list[Fig]) -> None:
     for x in members:
         if x.row is not None and x.col is not None:
             labs = [lab for lab in x.f.labels if lab not in x.col and lab not in whole]
-            own[id(x)] = frozenset().union(*(context_tokens(lab) for lab in labs))
+            said = frozenset().union(*(context_tokens(lab) for lab in x.f.labels))
+            # (with the names the report's abbreviations add: `ABQ` is `ArrayBlockingQueue`)
+            own[id(x)] = frozenset().union(*(context_tokens(lab) for lab in labs)) | (x.tokens - said)
     if not own:
         return
     common = frozenset.intersection(*own.values())
