@@ -10,8 +10,8 @@ from functools import lru_cache
 from evidence.models import Page
 from qc.blocks import CLAUSE, FULL_END, Block
 from qc.claims import Sentence
-from qc.context import id_shape as _id_shape
 from qc.context import context_tokens, id_shapes, norm, num_text
+from qc.context import id_shape as _id_shape
 from qc.index import EvidenceIndex
 from qc.models import Source
 from qc.numbers import CHANGE_RE, Quantity
@@ -102,7 +102,9 @@ class Matching:
             tol = st * scale / 2 * (1 + 1e-9) + 1e-12
             col = [g for g in self.prep.table_dim(x.table or "", x.unit.dim) if g.col == x.col]
             mates = [g for g in col if g is not x and g.row != x.row and abs(abs(v) * scale - g.base) <= tol]
-            if span and not any(abs(abs(v) * scale - g.base) <= tol for g in self.prep.table_dim(x.table or "", x.unit.dim)):
+            if span and not any(
+                abs(abs(v) * scale - g.base) <= tol for g in self.prep.table_dim(x.table or "", x.unit.dim)
+            ):
                 return True  # the other end is no cell of this table: it is judged on its own
             for g in mates:
                 if not span or (not self._identifies(g, sent, q) and self._spans(x, g, value, v, col, sent)):
@@ -577,7 +579,9 @@ _PAREN = re.compile(r"[((]")
 _AND = re.compile(r"\s*(?:°C|[A-Za-z%/]+)?\s*(?:and|与|和|至)\s*", re.I)
 _BETWEEN = re.compile(r"(?:between|介于|在)\s*$", re.I)
 _NUMBER = re.compile(r"(?<![\d.])\d+(?:\.\d+)?")
-_IS_CAPTION_LABEL = re.compile(r"\s*(?:表|图|Table|Fig\.?|Figure)\s*[A-Z]?\d", re.I)  # (see prepare: the table key of a page's uncaptioned cells)
+_IS_CAPTION_LABEL = re.compile(
+    r"\s*(?:表|图|Table|Fig\.?|Figure)\s*[A-Z]?\d", re.I
+)  # (see prepare: the table key of a page's uncaptioned cells)
 
 
 _KEY_NUM = r"(?<![\d.])(\d+)(?![\d.]*\d|[A-Za-z%])"

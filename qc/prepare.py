@@ -303,9 +303,9 @@ def _section_systems(figs: list[Fig], pages: list[Page]) -> frozenset[str]:
         return names
     for x in figs:
         for lab in x.f.labels:
-            m = _SUBSECTION.match(lab)
-            if m and m.group(1) in heads:
-                x.systems = heads[m.group(1)] & names
+            sub = _SUBSECTION.match(lab)
+            if sub and sub.group(1) in heads:
+                x.systems = heads[sub.group(1)] & names
                 break
     return names
 
