@@ -43,6 +43,7 @@ class _Checker(Derivations):
         self._lead_ids: dict[str, frozenset[str]] = {}
         self._claim_ctx: dict[int, frozenset[str]] = {}
         self._claim_nums: dict[int, frozenset[str]] = {}
+        self._fulls: list[tuple[int, frozenset[str], list[str]]] | None = None
         self._before = ""
         self._article_ids = id_shapes(context_tokens(draft.text))
         self._body_starts = line_starts(draft.body)
@@ -164,6 +165,7 @@ class _Checker(Derivations):
         self._keys_seen = {}
         self._claim_ctx = {}
         self._claim_nums = {}
+        self._fulls = None
         if bl.kind == "table":
             keys: dict[str, list[str]] = {}  # a row's integer cells under their headers (`batch=16`): its row keys
             for s, e, hdr, row in bl.cells:

@@ -83,6 +83,12 @@ class Fig:
         return frozenset()
 
     @lazy
+    def row_mates(self) -> frozenset[str]:
+        """The other measured cells of its row as printed (`67.6`, `7368.67`; no bare small integers such as a
+        `batch` cell), set by `_row_terms`: a claim stating one of them names this row."""
+        return frozenset()
+
+    @lazy
     def extreme(self) -> str:
         """`max` or `min` when it is the largest or smallest of its column in its table, else "" (or both: "maxmin")."""
         return ""
@@ -339,6 +345,14 @@ def _row_terms(members: list[Fig]) -> None:
             continue
         x.row_terms = stems(own[id(x)] - common - x.col_tokens)
         cols.setdefault((x.col or frozenset(), x.unit.dim), []).append(x)
+    by_row: dict[str, list[Fig]] = {}
+    for x in members:
+        if x.row is not None:
+            by_row.setdefault(x.row, []).append(x)
+    for cells in by_row.values():
+        printed = {x.raw_num.replace(",", "") for x in cells}
+        for x in cells:
+            x.row_mates = frozenset(n for n in printed - {x.raw_num.replace(",", "")} if "." in n or len(n) >= 3)
     for col in cols.values():
         if len({x.row for x in col}) < 2:
             for x in col:  # the only cell of its kind in its column (`4 盘` of a config table): its unit names it
