@@ -45,7 +45,8 @@ class _Checker(Derivations):
         self._claim_nums: dict[int, frozenset[str]] = {}
         self._fulls: list[tuple[int, frozenset[str], list[str]]] | None = None
         self._before = ""
-        self._article_ids = id_shapes(context_tokens(draft.text))
+        self._article_text = draft.text
+        self._article_ids_made = None
         self._body_starts = line_starts(draft.body)
         self._file_starts = line_starts(draft.text)
 

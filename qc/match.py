@@ -42,7 +42,14 @@ class Matching:
     _keys_seen: dict[tuple[str, int, int], tuple[frozenset[str], bool]]  # (key word, number span) → _key_values
     _lead: frozenset[str]  # the words of the heading or FAQ question the block stands under
     _lead_ids: dict[str, frozenset[str]]  # its identifier tokens by shape (`a72`, `p99`)
-    _article_ids: dict[str, frozenset[str]]  # the identifier tokens of the whole draft, by shape
+    _article_ids_made: dict[str, frozenset[str]] | None  # the identifier tokens of the whole draft, by shape
+
+    def _article_ids(self) -> dict[str, frozenset[str]]:
+        if self._article_ids_made is None:
+            self._article_ids_made = id_shapes(context_tokens(self._article_text))
+        return self._article_ids_made
+
+    _article_text: str
     _before: str  # the text a block's claims also stand under: the list item before it, the title for the answer
     _fulls: list[tuple[int, frozenset[str], list[str]]] | None  # the block's full sentences, for _claim_context
     _claim_nums: dict[int, frozenset[str]]  # a sentence (by id) → the numbers of its claim context, as printed
@@ -123,6 +130,8 @@ class Matching:
 
     def _between(self, q: Quantity, sent: Sentence) -> list[tuple[float, float]]:
         """`between A and B`, `介于 A 与 B 之间`: both ends (value, step) when `q` is one of them, else none."""
+        if not _BETWEEN_WORD.search(sent.chunk):
+            return []
         live = [o for o in sent.quantities if not o.exempt and not o.is_range and o.value is not None]
         if q not in live:
             return []
@@ -165,7 +174,7 @@ class Matching:
         ids = id_shapes(ctx)
         lo, hi = (x, g) if value < other else (g, x)
         # the rows the claim's words allow, else those the article speaks of (32B and 70B, not the 7B row)
-        for art in ({}, self._article_ids):
+        for art in ({}, self._article_ids()):
             live = [c.f.value for c in col if not any((shape in ids and not (keys & ctx)) or (shape not in ids
                     and shape in art and not (keys & art[shape])) for shape, keys in c.ids.items())]  # fmt: skip
             if lo.f.value in live and hi.f.value in live and lo.f.value == min(live) and hi.f.value == max(live):
@@ -382,6 +391,8 @@ class Matching:
         in a sentence comparing figures, the number's own clause decides."""
         rp = self.prep.by_rid.get(x.f.report)
         names = rp.systems if rp else frozenset()
+        if sent.tokens.isdisjoint(names) and self._lead.isdisjoint(names):
+            return False
         toks = self._own_context(q, sent) if self._compares(q, sent) else sent.tokens
         said = toks & names or (self._lead & names if not sent.tokens & names else frozenset())
         return bool(said) and not (said & x.systems) and bool(said - x.tokens)
@@ -587,6 +598,7 @@ _KEY_LABEL_MAX = 48
 _AFTER_GE = re.compile(r"\s*([\u3400-\u9fff]{1,2})")
 _PAREN = re.compile(r"[((]")
 _AND = re.compile(r"\s*(?:°C|[A-Za-z%/]+)?\s*(?:and|与|和|至)\s*", re.I)
+_BETWEEN_WORD = re.compile(r"between|介于|在", re.I)
 _BETWEEN = re.compile(r"(?:between|介于|在)\s*$", re.I)
 _NUMBER = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\d.,])\d+(?:\.\d+)?")
 _IS_CAPTION_LABEL = re.compile(
