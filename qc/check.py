@@ -43,6 +43,7 @@ class _Checker(Derivations):
         self._lead_ids: dict[str, frozenset[str]] = {}
         self._claim_ctx: dict[int, frozenset[str]] = {}
         self._claim_nums: dict[int, frozenset[str]] = {}
+        self._claim_near: dict[int, frozenset[str]] = {}
         self._fulls: list[tuple[int, frozenset[str], list[str]]] | None = None
         self._before = ""
         self._article_text = draft.text
@@ -165,6 +166,7 @@ class _Checker(Derivations):
         self._row_keys = {}
         self._keys_seen = {}
         self._claim_ctx = {}
+        self._claim_near = {}
         self._claim_nums = {}
         self._fulls = None
         if bl.kind == "table":

@@ -53,6 +53,7 @@ class Matching:
     _before: str  # the text a block's claims also stand under: the list item before it, the title for the answer
     _fulls: list[tuple[int, frozenset[str], list[str]]] | None  # the block's full sentences, for _claim_context
     _claim_nums: dict[int, frozenset[str]]  # a sentence (by id) → the numbers of its claim context, as printed
+    _claim_near: dict[int, frozenset[str]]  # a sentence (by id) → the words of its own full sentence and lead, stemmed
     _claim_ctx: dict[int, frozenset[str]]  # a sentence (by id) → _claim_context, for the block being checked
 
     def _identifies(self, x: Fig, sent: Sentence, q: Quantity) -> bool:
@@ -63,8 +64,16 @@ class Matching:
         if not terms:
             return True
         ctx = self._claim_context(sent)
+        if (
+            x.unit_named
+        ):  # its unit names it, unless the claim's own sentence names another row (`不良贷款率 … 0.92 倍`)
+            near = self._claim_near[id(sent)]
+            return not terms.isdisjoint(near) or near.isdisjoint(self.prep.row_words(x.table or "") - terms)
         if not terms.isdisjoint(ctx):
-            return True
+            # named in the blocks before its own full sentence only: not where that sentence names another row
+            near = self._claim_near[id(sent)]
+            if not terms.isdisjoint(near) or near.isdisjoint(self.prep.row_words(x.table or "")):
+                return True
         if x.row_mates and not self._claim_nums[id(sent)].isdisjoint(x.row_mates):
             return True  # another number of the claim's context is a cell of its row (`从 52.4 提升至 67.6,提升 29%`)
         ext = x.extreme
@@ -88,11 +97,14 @@ class Matching:
                 self._fulls = fulls
             words: set[str] = set(sent.tokens | self._lead | context_tokens(self._before))
             nums: set[str] = {n.replace(",", "") for n in _NUMBER.findall(self._before)}
+            near: frozenset[str] = frozenset()
             for end, toks, found in fulls:
                 words |= toks
                 nums.update(found)
                 if end >= sent.end:
+                    near = toks
                     break
+            self._claim_near[id(sent)] = stems(sent.tokens | near | self._lead)
             hit = self._claim_ctx[id(sent)] = stems(words)
             self._claim_nums[id(sent)] = frozenset(nums)
         return hit

@@ -89,6 +89,11 @@ class Fig:
         return frozenset()
 
     @lazy
+    def unit_named(self) -> bool:
+        """Whether it is the only cell of its column in its kind of unit (the unit alone names its row)."""
+        return False
+
+    @lazy
     def extreme(self) -> str:
         """`max` or `min` when it is the largest or smallest of its column in its table, else "" (or both: "maxmin")."""
         return ""
@@ -343,7 +348,8 @@ def _row_terms(members: list[Fig]) -> None:
     for x in members:
         if id(x) not in own:
             continue
-        x.row_terms = stems(own[id(x)] - common - x.col_tokens)
+        # (a unit in a row label, `PB(倍)`, names no row: the claim carries it anyway)
+        x.row_terms = stems(t for t in own[id(x)] - common - x.col_tokens if t.isascii() or known_unit(t) is None)
         cols.setdefault((x.col or frozenset(), x.unit.dim), []).append(x)
     by_row: dict[str, list[Fig]] = {}
     for x in members:
@@ -356,7 +362,7 @@ def _row_terms(members: list[Fig]) -> None:
     for col in cols.values():
         if len({x.row for x in col}) < 2:
             for x in col:  # the only cell of its kind in its column (`4 盘` of a config table): its unit names it
-                x.row_terms = frozenset()
+                x.unit_named = True
             continue
         hi, lo = max(x.f.value for x in col), min(x.f.value for x in col)
         for x in col:
@@ -413,6 +419,7 @@ class Prep:
         self.dim_rank = {d: i for i, d in enumerate(self.dims)}
         self._ints: dict[str, dict[str, list[tuple[Fig, str, frozenset[str]]]]] = {}
         self._holding: dict[tuple[str, ...], tuple[list[ReportPrep], frozenset[str]]] = {}
+        self._row_words: dict[str, frozenset[str]] = {}
 
     def holding(self, rids: Iterable[str]) -> list[ReportPrep]:
         """The prepared reports whose figures may belong to `rids`, in index order."""
@@ -433,6 +440,13 @@ class Prep:
         """The figures of one printed table (its key starts with the report id)."""
         rp = self.by_rid.get(key.split("\x1f", 1)[0])
         return rp.by_table.get(key, []) if rp else []
+
+    def row_words(self, key: str) -> frozenset[str]:
+        """Every row term of one table's cells (a sentence naming none of them names no row of it)."""
+        hit = self._row_words.get(key)
+        if hit is None:
+            hit = self._row_words[key] = frozenset().union(*(x.row_terms for x in self.table(key)))
+        return hit
 
     def table_dim(self, key: str, dim: str) -> list[Fig]:
         """The figures of one table in one dimension, in table order."""
