@@ -22,7 +22,7 @@ from qc.claims import (
     sentences,
     shift,
 )
-from qc.context import context_tokens, num_text
+from qc.context import context_tokens, id_shapes, num_text
 from qc.derive import Derivations
 from qc.draft import Draft
 from qc.index import EvidenceIndex
@@ -52,6 +52,15 @@ class _Checker(Derivations):
         self._clauses = {}
         self._row_keys: dict[int, str] = {}
         self._keys_seen: dict[tuple[str, int, int], tuple[frozenset[str], bool]] = {}
+        self._lead = frozenset()
+        self._lead_ids: dict[str, frozenset[str]] = {}
+        self._claim_ctx: dict[int, frozenset[str]] = {}
+        self._claim_nums: dict[int, frozenset[str]] = {}
+        self._claim_near: dict[int, frozenset[str]] = {}
+        self._fulls: list[tuple[int, frozenset[str], list[str]]] | None = None
+        self._before = ""
+        self._article_text = draft.text
+        self._article_ids_made = None
         self._body_starts = line_starts(draft.body)
         self._file_starts = line_starts(draft.text)
 
@@ -169,12 +178,22 @@ class _Checker(Derivations):
         self._clauses = {}
         self._row_keys = {}
         self._keys_seen = {}
+        self._claim_ctx = {}
+        self._claim_near = {}
+        self._claim_nums = {}
+        self._fulls = None
         if bl.kind == "table":
             keys: dict[str, list[str]] = {}  # a row's integer cells under their headers (`batch=16`): its row keys
             for s, e, hdr, row in bl.cells:
                 cell = ftext[s:e].strip()
                 if hdr and cell.isdigit():
                     keys.setdefault(row, []).append(f"{hdr}={cell}")
+            # The header over the row labels (the first body cell's) says what every row is, like a heading:
+            # `| Two A72, test case |`, `| 平台与场景(OpenBLAS) |`.
+            stub = next((hdr for _, _, hdr, _ in bl.cells if hdr), "")
+            lead, lead_ids = self._lead, self._lead_ids
+            self._lead = lead | context_tokens(stub)
+            self._lead_ids = id_shapes(self._lead)
             judged: list[tuple[Sentence, list[Quantity], list[str], list[Verdict], str, str]] = []
             for s, e, hdr, row in bl.cells:
                 hu = (header_unit(hdr) if hdr else None) or NONE  # `| MiB/s |`, `| p50/ms |`, `| 带宽 (GB/s) |`
@@ -199,6 +218,7 @@ class _Checker(Derivations):
                 )
             for sent, qs, scope, verdicts, _, _ in judged:
                 self._record(bl, sent, qs, scope, verdicts)
+            self._lead, self._lead_ids = lead, lead_ids
             return
         quantities = extract(ftext)
         sents = sentences(ftext)
@@ -221,7 +241,15 @@ class _Checker(Derivations):
             claims = [(qs[live[i]], verdicts[live[i]], w | said.get(i, frozenset()), scope)
                       for i, w in zip(pair, words, strict=True)]  # fmt: skip
             self._swaps(claims)
-            self._kinds(claims)
+        # A lone number verified by a table cell still has its own words (`at -62 °C on average`): its kind decides,
+        # even when the sentence's other numbers were already rejected (no pair left to swap).
+        kept = [i for i, k in enumerate(live) if verdicts[k].status == "verified" and verdicts[k].fig is not None
+                and verdicts[k].fig.table]  # fmt: skip
+        if kept:
+            said = roles(sent, [qs[k] for k in live], bl.text)
+            words = own_terms(sent, [qs[live[i]] for i in kept], bl.text)
+            self._kinds([(qs[live[i]], verdicts[live[i]], w | said.get(i, frozenset()), scope)
+                         for i, w in zip(kept, words, strict=True)])  # fmt: skip
         self._record(bl, sent, qs, scope, verdicts)
 
     def _judge(self, bl: Block, sent: Sentence, qs: list[Quantity]) -> tuple[list[str], list[Verdict]]:
@@ -249,6 +277,8 @@ class _Checker(Derivations):
             (qi, vi, fi, oi, _), (qj, vj, fj, oj, _) = live[i], live[j]
             if fi.unit.dim != fj.unit.dim or fi.base == fj.base:
                 continue
+            if not fi.unit.dim and (fi.table is None or fi.table != fj.table):
+                continue  # bare numbers (`6`-layer, a 0.934 score) are one kind of quantity only within one table
             # the figure to name: of the other number's value, the one the number's own words fit best
             for q, v, mine, theirs in (
                 (qi, vi, fi, max(figs[j], key=lambda x: len((oi - oj) & x.tokens))),
@@ -310,9 +340,20 @@ class _Checker(Derivations):
         for i, qa in enumerate(meta.faq):
             fields += [(f"faq.{i}.q", qa.q), (f"faq.{i}.a", qa.a)]
         for name, text in fields:
+            # an FAQ answer stands under its question (`How cold do noble gases boil?` names the row)
+            self._lead = context_tokens(meta.faq[int(name.split(".")[1])].q) if name.endswith(".a") else frozenset()
+            self._lead_ids = id_shapes(self._lead)
+            self._before = meta.title if name == "answer" else ""
             self.run_block(Block(name, 0, text, "front", cites=cite_ids(text)))
+        self._lead, self._lead_ids = frozenset(), {}
+        prev: Block | None = None
         for bl in body_blocks(self.draft.body):
+            self._before = prev.text if prev is not None and prev.kind == bl.kind == "item" else ""
             self.run_block(bl)
+            prev = bl
+            if bl.kind == "heading":  # the blocks below a heading stand under it
+                self._lead = context_tokens(bl.text)
+                self._lead_ids = id_shapes(self._lead)
         summary = {s: 0 for s in ALL_STATUSES}
         for n in self.numbers:
             summary[n.status] += 1

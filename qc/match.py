@@ -8,14 +8,14 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from evidence.models import Page
-from qc.blocks import CLAUSE, Block
+from qc.blocks import CLAUSE, FULL_END, Block
 from qc.claims import Sentence
+from qc.context import context_tokens, id_shapes, norm, num_text
 from qc.context import id_shape as _id_shape
-from qc.context import id_shapes, norm, num_text
 from qc.index import EvidenceIndex
 from qc.models import Source
-from qc.numbers import Quantity
-from qc.prepare import Fig, Prep, labels_of, matches, say, shown, source_of
+from qc.numbers import CHANGE_RE, Quantity
+from qc.prepare import Fig, Prep, labels_of, matches, say, shown, source_of, stems
 from qc.units import Unit, parse_unit
 
 
@@ -40,6 +40,181 @@ class Matching:
     _clauses: dict[tuple[int, int], frozenset[str]]  # each number's clause words, for the block being checked
     _row_keys: dict[int, str]  # a table cell's sentence (by id) → its row's integer cells (`batch=16`)
     _keys_seen: dict[tuple[str, int, int], tuple[frozenset[str], bool]]  # (key word, number span) → _key_values
+    _lead: frozenset[str]  # the words of the heading or FAQ question the block stands under
+    _lead_ids: dict[str, frozenset[str]]  # its identifier tokens by shape (`a72`, `p99`)
+    _article_ids_made: dict[str, frozenset[str]] | None  # the identifier tokens of the whole draft, by shape
+
+    def _article_ids(self) -> dict[str, frozenset[str]]:
+        if self._article_ids_made is None:
+            self._article_ids_made = id_shapes(context_tokens(self._article_text))
+        return self._article_ids_made
+
+    _article_text: str
+    _before: str  # the text a block's claims also stand under: the list item before it, the title for the answer
+    _fulls: list[tuple[int, frozenset[str], list[str]]] | None  # the block's full sentences, for _claim_context
+    _claim_nums: dict[int, frozenset[str]]  # a sentence (by id) → the numbers of its claim context, as printed
+    _claim_near: dict[int, frozenset[str]]  # a sentence (by id) → the words of its own full sentence and lead, stemmed
+    _claim_ctx: dict[int, frozenset[str]]  # a sentence (by id) → _claim_context, for the block being checked
+
+    def _identifies(self, x: Fig, sent: Sentence, q: Quantity) -> bool:
+        """Whether the claim's context names the row of table cell `x`: a word of its row label (in the sentence, the
+        heading or question above it), another number of the sentence that is a cell of that row (`吞吐从 52.4 提升至
+        67.6,提升 29%`), or `highest`/`最低`… where `x` is that extreme of its column."""
+        terms = x.row_terms
+        if not terms:
+            return True
+        ctx = self._claim_context(sent)
+        if (
+            x.unit_named
+        ):  # its unit names it, unless the claim's own sentence names another row (`不良贷款率 … 0.92 倍`)
+            near = self._claim_near[id(sent)]
+            return not terms.isdisjoint(near) or near.isdisjoint(self.prep.row_words(x.table or "") - terms)
+        if not terms.isdisjoint(ctx):
+            # named in the blocks before its own full sentence only: not where that sentence names another row
+            near = self._claim_near[id(sent)]
+            if not terms.isdisjoint(near) or near.isdisjoint(self.prep.row_words(x.table or "")):
+                return True
+        if x.row_mates and not self._claim_nums[id(sent)].isdisjoint(x.row_mates):
+            return True  # another number of the claim's context is a cell of its row (`从 52.4 提升至 67.6,提升 29%`)
+        ext = x.extreme
+        return bool(ext) and (("max" in ext and not ctx.isdisjoint(_HIGHEST))
+                              or ("min" in ext and not ctx.isdisjoint(_LOWEST)))  # fmt: skip
+
+    def _claim_context(self, sent: Sentence) -> frozenset[str]:
+        """The words a claim's row may be named in, stemmed: its block up to the end of its full sentence (the clauses
+        a `;` splits off too), the list item before it, the heading or FAQ question above (and the title, for the
+        answer)."""
+        hit = self._claim_ctx.get(id(sent))
+        if hit is None:
+            fulls = self._fulls
+            if fulls is None:  # the block's full sentences (their ends, words and numbers), once per block
+                text, pos, fulls = self._text, 0, []
+                for end in [m.end() for m in FULL_END.finditer(text)] + [len(text)]:
+                    if end > pos:
+                        found = [n.replace(",", "") for n in _NUMBER.findall(text[pos:end])]
+                        fulls.append((end, context_tokens(text[pos:end]), found))
+                        pos = end
+                self._fulls = fulls
+            words: set[str] = set(sent.tokens | self._lead | context_tokens(self._before))
+            nums: set[str] = {n.replace(",", "") for n in _NUMBER.findall(self._before)}
+            near: frozenset[str] = frozenset()
+            for end, toks, found in fulls:
+                words |= toks
+                nums.update(found)
+                if end >= sent.end:
+                    near = toks
+                    break
+            self._claim_near[id(sent)] = stems(sent.tokens | near | self._lead)
+            hit = self._claim_ctx[id(sent)] = stems(words)
+            self._claim_nums[id(sent)] = frozenset(nums)
+        return hit
+
+    def _column_span(self, x: Fig, q: Quantity, value: float, sent: Sentence, endpoint: bool) -> bool:
+        """A cell of a row the claim does not name, standing with a cell of the same column that another number of the
+        sentence gives: the other end of a range spanning the column (neither end's row named), or the other side of a
+        `from A to B` pair across rows (`raising the batch to 16 cut it from 7,368.67 to 2,237.75`)."""
+        others: list[tuple[float, float, str, bool]] = []  # (value, step, unit, the other end of a range)
+        if endpoint:
+            others += [(v, st, q.unit, True) for v, st in q.endpoints() if v != value]
+        else:
+            live = [o for o in sent.quantities if not o.exempt and not o.is_range and o.value is not None]
+            if q in live:
+                i = live.index(q)
+                text = self._text
+                if i > 0 and CHANGE_RE.fullmatch(text, live[i - 1].end, q.start):
+                    others.append((live[i - 1].value or 0.0, live[i - 1].step, live[i - 1].unit, False))
+                if i + 1 < len(live) and CHANGE_RE.fullmatch(text, q.end, live[i + 1].start):
+                    others.append((live[i + 1].value or 0.0, live[i + 1].step, live[i + 1].unit, False))
+        for v, st, u, span in others:
+            unit = parse_unit(u)
+            scale = unit.factor if unit.dim and x.unit.dim else x.unit.factor
+            tol = st * scale / 2 * (1 + 1e-9) + 1e-12
+            col = [g for g in self.prep.table_dim(x.table or "", x.unit.dim) if g.col == x.col]
+            mates = [g for g in col if g is not x and g.row != x.row and abs(abs(v) * scale - g.base) <= tol]
+            if span and not any(
+                abs(abs(v) * scale - g.base) <= tol for g in self.prep.table_dim(x.table or "", x.unit.dim)
+            ):
+                return True  # the other end is no cell of this table: it is judged on its own
+            for g in mates:
+                if not span or (not self._identifies(g, sent, q) and self._spans(x, g, value, v, col, sent)):
+                    return True
+        return False
+
+    def _between(self, q: Quantity, sent: Sentence) -> list[tuple[float, float]]:
+        """`between A and B`, `介于 A 与 B 之间`: both ends (value, step) when `q` is one of them, else none."""
+        if not _BETWEEN_WORD.search(sent.chunk):
+            return []
+        live = [o for o in sent.quantities if not o.exempt and not o.is_range and o.value is not None]
+        if q not in live:
+            return []
+        i = live.index(q)
+        text = self._text
+        for a, b in ((i - 1, i), (i, i + 1)):
+            if a < 0 or b >= len(live):
+                continue
+            qa, qb = live[a], live[b]
+            if _AND.fullmatch(text, qa.end, qb.start) and _BETWEEN.search(text, max(0, qa.start - 12), qa.start):
+                return [(qa.value or 0.0, qa.step), (qb.value or 0.0, qb.step)]
+        return []
+
+    def _row_span(self, x: Fig, q: Quantity, value: float, ends: list[tuple[float, float]]) -> bool:
+        """An end of a range whose other end is a cell of the same row (`between -269 °C and -62 °C`): the two are the
+        smallest and largest cell of that row (not its average)."""
+        if x.row is None or not x.table:
+            return True
+        row = [g for g in self.prep.table_dim(x.table, x.unit.dim) if g.row == x.row]
+        if len(row) < 3:
+            return True
+        unit = parse_unit(q.unit)
+        scale = unit.factor if unit.dim and x.unit.dim else x.unit.factor
+        for v, st in ends:
+            if v == value:
+                continue
+            tol = st * scale / 2 * (1 + 1e-9) + 1e-12
+            mate = next((g for g in row if g is not x and abs(v * scale - g.f.value * g.unit.factor) <= tol), None)
+            if mate is None:
+                return True
+            lo, hi = (x, mate) if value < v else (mate, x)
+            vals = [g.f.value for g in row]
+            return lo.f.value == min(vals) and hi.f.value == max(vals)
+        return True
+
+    def _row_end(self, x: Fig, value: float, ends: list[tuple[float, float]]) -> Fig | None:
+        """The cell of `x`'s row that this end of a range should be: its lowest for the low end, else its highest."""
+        if x.row is None or not x.table or not any(v != value for v, _ in ends):
+            return None
+        row = [g for g in self.prep.table_dim(x.table, x.unit.dim) if g.row == x.row]
+        low = all(value <= v for v, _ in ends)
+        best = (min if low else max)(row, key=lambda g: g.f.value * g.unit.factor)
+        return None if best is x else best
+
+    def _spans(self, x: Fig, g: Fig, value: float, other: float, col: list[Fig], sent: Sentence) -> bool:
+        """Whether the range from `x` to `g` is the span of their column: its ends the smallest and the largest cell
+        of the rows the claim's words allow (`DeepSeek-32B … DeepSeek-70B` leave out the 7B row)."""
+        ctx = self._claim_context(sent)
+        ids = id_shapes(ctx)
+        lo, hi = (x, g) if value < other else (g, x)
+        # the rows the claim's words allow, else those the article speaks of (32B and 70B, not the 7B row)
+        for art in ({}, self._article_ids()):
+            live = [c.f.value for c in col if not any((shape in ids and not (keys & ctx)) or (shape not in ids
+                    and shape in art and not (keys & art[shape])) for shape, keys in c.ids.items())]  # fmt: skip
+            if lo.f.value in live and hi.f.value in live and lo.f.value == min(live) and hi.f.value == max(live):
+                return True
+        return False
+
+    def _unnamed(self, x: Fig, q: Quantity, value: float, unit: Unit, sent: Sentence, scope: list[str]) -> Verdict:
+        """A mismatch for a value found only in table rows the claim does not name, naming the cell of the same
+        column in the row it does name when there is one."""
+        rows = ", ".join(lab for lab in x.f.labels if lab not in (x.col or ()) and not _IS_CAPTION_LABEL.match(lab))
+        msg = f"{shown(x)} in {x.f.report} is for {rows or labels_of(x.f, 3)}, which this sentence does not name"
+        named = [g for g in self.prep.table_dim(x.table or "", x.unit.dim)
+                 if g is not x and g.col == x.col and g.row != x.row and self._identifies(g, sent, q)
+                 and not self._conflict(g, sent, q)]  # fmt: skip
+        if named:
+            ctx = self._claim_context(sent)
+            g = max(named, key=lambda g: len(g.row_terms & ctx))
+            return Verdict("mismatch", source_of(g), fig=g, message=f"{say(g)}; {msg}")
+        return Verdict("mismatch", source_of(x), fig=x, message=msg)
 
     def _accounted(self, g: Fig, sent: Sentence, q: Quantity, value: float | None = None) -> bool:
         """Whether another number of the sentence (or the range's other end) stands for figure `g`."""
@@ -232,16 +407,31 @@ class Matching:
             return True
         return False
 
+    def _system_conflict(self, x: Fig, sent: Sentence, q: Quantity) -> bool:
+        """The claim names another system of the report (`OpenBLAS`) and not the one of the figure's section (`ACL`);
+        in a sentence comparing figures, the number's own clause decides."""
+        rp = self.prep.by_rid.get(x.f.report)
+        names = rp.systems if rp else frozenset()
+        if sent.tokens.isdisjoint(names) and self._lead.isdisjoint(names):
+            return False
+        toks = self._own_context(q, sent) if self._compares(q, sent) else sent.tokens
+        said = toks & names or (self._lead & names if not sent.tokens & names else frozenset())
+        return bool(said) and not (said & x.systems) and bool(said - x.tokens)
+
     def _conflict(self, x: Fig, sent: Sentence, q: Quantity) -> bool:
         """The sentence names a key of the kind this figure has, but another one (DeepSeek-32B vs a DeepSeek-70B table);
         in a sentence comparing figures, the number's own clause decides."""
         if x.row_keys and self._key_conflict(x, sent, q):
             return True
+        if x.systems and self._system_conflict(x, sent, q):
+            return True
         if not x.ids:
             return False
         toks, ids = sent.tokens, sent.ids
         if not any(shape in ids and not (keys & toks) for shape, keys in x.ids.items()):
-            return False
+            # a kind of key the sentence does not name at all is the heading's or question's (`## Two A72 cores`)
+            lead = self._lead_ids
+            return any(shape in lead and shape not in ids and not (keys & self._lead) for shape, keys in x.ids.items())
         if self._compares(q, sent):
             own = self._own_context(q, sent)
             if own != toks:
@@ -249,8 +439,33 @@ class Matching:
                 return any(shape in ids and not (keys & toks) for shape, keys in x.ids.items())
         return True
 
+    def _end_conflict(self, x: Fig, sent: Sentence, q: Quantity) -> bool:
+        """`_conflict` for an end of a range, within the range's own clause only (the other clauses of the sentence
+        often give the rows it spans: `26.0–32.0%: concurrency 8, p50: …; concurrency 8, p90: …`)."""
+        if not x.ids and not x.row_keys:
+            return False
+        cs, ce = self._clause_bounds(q, sent)
+        paren = _PAREN.search(self._text, q.end, ce)  # (a parenthesis after it details one case: `26–32%(p50 从 …)`)
+        ce = paren.start() if paren else ce
+        toks = frozenset(tok for tok, pos in sent.where if cs <= pos < ce)
+        ids = id_shapes(toks)
+        if any(shape in ids and not (keys & toks) for shape, keys in x.ids.items()):
+            return True
+        clause = self._text[cs:ce]
+        for kw, val, _ in x.row_keys:
+            found = {v for m in _key_pattern(kw).finditer(clause) for v in m.groups() if v}
+            if found and val not in found:
+                return True
+        return False
+
     def _direct(self, q: Quantity, value: float, step: float, unit: Unit, sent: Sentence, scope: list[str],
                 endpoint: bool = False) -> Verdict | None:  # fmt: skip
+        if unit.dim == "count:item":  # `20 个节点`: the noun after the classifier 个 is what is counted
+            m = _AFTER_GE.match(self._text, q.end)
+            for word in (m.group(1), m.group(1)[:1]) if m else ():
+                if (noun := parse_unit(word)).dim.startswith("count:"):
+                    unit = noun
+                    break
         cands = [x for x in matches(self.prep, value, step, unit, scope) if self._bound_ok(q, x)]
         if not unit.dim or unit.dim.startswith("count:"):
             # A bare count (8 卡, 并发 8) rests on a unitless figure only where the sentence talks about the same thing.
@@ -265,12 +480,34 @@ class Matching:
         rivals = []
         rival_of: dict[int, Fig | None] = {}
         for x in cands:
-            if endpoint or not self._conflict(x, sent, q):
+            if not (self._end_conflict(x, sent, q) if endpoint else self._conflict(x, sent, q)):
                 rival_of[id(x)] = self._rival(x, q, value, step, unit, sent, endpoint)
         fitting = [x for x in cands if id(x) in rival_of and rival_of[id(x)] is None]
+        named = [x for x in fitting if self._identifies(x, sent, q)]
+        ends = q.endpoints() if endpoint else self._between(q, sent)
+        if ends and named:
+            named = [x for x in named if self._row_span(x, q, value, ends)]
+            if not named:
+                x = fitting[0]
+                fix = self._row_end(x, value, ends)
+                if fix is not None:  # the fix a reviewer needs: the row's lowest (or highest) cell
+                    return Verdict("mismatch", source_of(fix), fig=fix,
+                                   message=f"{say(fix)}: the range's ends are the lowest and highest of their row; "
+                                           f"{shown(x)} is {labels_of(x.f, 3)}")  # fmt: skip
+                return Verdict("mismatch", source_of(x), fig=x,
+                               message=f"{shown(x)} ({labels_of(x.f, 3)}) and the range's other end are not the lowest "
+                                       f"and highest of their row")  # fmt: skip
+        if len(named) < len(fitting):
+            named += [x for x in fitting if x not in named and self._column_span(x, q, value, sent, endpoint)]
+            unnamed = next((x for x in fitting if x not in named), None)
+            if unnamed is not None and not any((ctx - {num_text(value)}) & x.tokens for x in named):
+                # the value is a cell of a row the claim does not name, and otherwise only a figure no word of the
+                # claim names (a bare `6.26 元` of the front page where the sentence speaks of a target price)
+                return self._unnamed(unnamed, q, value, unit, sent, scope)
+        fitting = named
         if fitting:
             x = fitting[0]
-            shared = (ctx - {num_text(value)}) & x.tokens
+            shared = (ctx - {num_text(value)}) & x.tokens or x.row_terms & self._claim_context(sent)
             return Verdict("verified", source_of(x), message=x.found, fig=x, cands=fitting,
                            strength="figure in context" if shared else "exact figure")  # fmt: skip
         for x in cands:
@@ -306,6 +543,8 @@ class Matching:
         key = str(int(abs(value)))
         for rid in scope:
             for x, lab, own in self.prep.ints(rid).get(key, ()):  # own: the label's words but the key
+                if len(lab) > _KEY_LABEL_MAX:
+                    continue  # a sentence quoted as a label is no row key (`相关研究1.《…》 3.《…》`)
                 if pct and not re.search(rf"(?<![\d.]){key}\s*%", lab):
                     continue
                 if (own and sent.tokens & own) or (not own and len(sent.tokens & x.tokens) >= 2):
@@ -377,7 +616,20 @@ def _bare_decimal(q: Quantity) -> bool:
     return not q.unit and not q.count and not q.magnitude and q.value is not None and q.value != int(q.value)
 
 
-_PAGE_TABLE = "\x1f\x1fp"  # (see prepare: the table key of a page's uncaptioned cells)
+_PAGE_TABLE = "\x1f\x1fp"
+_HIGHEST = stems(["peak", "highest", "maximum", "max", "largest", "top", "best", "most", "峰值", "最高", "最大", "最多",
+                  "最快"])  # fmt: skip
+_LOWEST = stems(["lowest", "minimum", "min", "smallest", "least", "最低", "最小", "最少"])
+_KEY_LABEL_MAX = 48
+_AFTER_GE = re.compile(r"\s*([\u3400-\u9fff]{1,2})")
+_PAREN = re.compile(r"[((]")
+_AND = re.compile(r"\s*(?:°C|[A-Za-z%/]+)?\s*(?:and|与|和|至)\s*", re.I)
+_BETWEEN_WORD = re.compile(r"between|介于|在", re.I)
+_BETWEEN = re.compile(r"(?:between|介于|在)\s*$", re.I)
+_NUMBER = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\d.,])\d+(?:\.\d+)?")
+_IS_CAPTION_LABEL = re.compile(
+    r"\s*(?:表|图|Table|Fig\.?|Figure)\s*[A-Z]?\d", re.I
+)  # (see prepare: the table key of a page's uncaptioned cells)
 
 
 _KEY_NUM = r"(?<![\d.])(\d+)(?![\d.]*\d|[A-Za-z%])"

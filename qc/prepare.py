@@ -61,7 +61,42 @@ class Fig:
     @lazy
     def row_keys(self) -> tuple[tuple[str, str, str], ...]:
         """Its labels that are row keys with a number (`batch 4`, `并发档位 8`): (key word, number, label)."""
-        return tuple((k, v, lab) for lab in self.f.labels if (kv := row_key(lab)) is not None for k, v in [kv])
+        out = []
+        for lab in self.f.labels:
+            kv = row_key(lab)
+            if kv is not None:
+                out.append((kv[0], kv[1], lab))
+            elif "=" in lab:  # keys inside a longer label: `1MB batch=4`
+                out += [(m.group(1).lower(), m.group(2), lab) for m in _KEY_IN_LABEL.finditer(lab)]
+        return tuple(out)
+
+    @lazy
+    def systems(self) -> frozenset[str]:
+        """The system names of the report section it stands in (`ACL` under `4 Performance with Arm Compute Library
+        (ACL)`) that tell that section from others (set by `_prepare_report`)."""
+        return frozenset()
+
+    @lazy
+    def row_terms(self) -> frozenset[str]:
+        """The words that tell its row from the other rows of its table (`Metalloids`, `4mb`, `1` of `batch 1`),
+        stemmed; empty outside tables or where no label tells the rows apart (set by `_prepare_report`)."""
+        return frozenset()
+
+    @lazy
+    def row_mates(self) -> frozenset[str]:
+        """The other measured cells of its row as printed (`67.6`, `7368.67`; no bare small integers such as a
+        `batch` cell), set by `_row_terms`: a claim stating one of them names this row."""
+        return frozenset()
+
+    @lazy
+    def unit_named(self) -> bool:
+        """Whether it is the only cell of its column in its kind of unit (the unit alone names its row)."""
+        return False
+
+    @lazy
+    def extreme(self) -> str:
+        """`max` or `min` when it is the largest or smallest of its column in its table, else "" (or both: "maxmin")."""
+        return ""
 
     @lazy
     def found(self) -> str:
@@ -75,6 +110,7 @@ _ROW_KEY = re.compile(
 )
 
 
+_KEY_IN_LABEL = re.compile(r"(?<![A-Za-z])([A-Za-z]{3,})\s*=\s*(\d+)(?![\d.])")
 _YEAR_LABEL = re.compile(r"((?:19|20)\d\d)[AEF]?")
 
 
@@ -115,6 +151,7 @@ class ReportPrep:
     by_table: dict[str, list[Fig]] = field(default_factory=dict)
     table_dims: dict[tuple[str, str], list[Fig]] = field(default_factory=dict)  # (table, dimension) → figures
     rows: list[list[Fig]] = field(default_factory=list)
+    systems: frozenset[str] = frozenset()  # system names that tell its top-level sections apart
     label_tokens: dict[str, frozenset[str]] = field(default_factory=dict)  # each label's words
     _pages: list[tuple[Page, tuple[str, frozenset[int]]]] | None = None
     _lines: dict[int, list[tuple[str, tuple[str, frozenset[int]]]]] = field(default_factory=dict)
@@ -215,6 +252,7 @@ def _prepare_report(rid: str, figures: list[Figure], pages: list[Page]) -> Repor
             if more - x.tokens:
                 x.tokens = x.tokens | more
     rp = ReportPrep(rid, figs, pages, pure=all(x.f.report == rid for x in figs))
+    rp.systems = _section_systems(figs, pages)
     for x in figs:
         rp.dim_figs.setdefault(x.unit.dim, []).append(x)
         if x.table:
@@ -248,7 +286,87 @@ def _prepare_report(rid: str, figures: list[Figure], pages: list[Page]) -> Repor
             if x.col is None and x.row is not None:
                 x.col = frozenset(lab for lab in x.f.labels if 1 < len(seen[lab]) < n_rows or n_rows == 1)
     rp.label_tokens = label_tokens  # for `ints`, made when first asked
+    for members in rp.by_table.values():
+        _row_terms(members)
     return rp
+
+
+_TOP_HEADING = re.compile(r"^[ \t]*(\d{1,2})[ \t]+([A-Za-z\u3400-\u9fff][^\n]{2,100})$", re.M)
+_SUBSECTION = re.compile(r"^\s*(?:(?:表|图|Table|Fig\.?|Figure)\s*)?(\d{1,2})(?:[.-]\d+)+\b", re.I)
+_NAME = re.compile(r"(?<![A-Za-z0-9])(?=[a-z0-9]*[A-Z][A-Za-z0-9]*[A-Z])[A-Za-z][A-Za-z0-9]+")  # ACL, OpenBLAS, vLLM
+
+
+def _section_systems(figs: list[Fig], pages: list[Page]) -> frozenset[str]:
+    """The names (two capitals or more: `ACL`, `OpenBLAS`) in the report's top-level numbered headings that some of
+    those headings have and others lack; each figure of a subsection (`4.1 …`, `Table 4.3 …`) gets those of its
+    section's heading. A system named only there is still part of the figure's context."""
+    heads: dict[str, frozenset[str]] = {}
+    for page in pages:
+        for m in _TOP_HEADING.finditer(page.text):
+            num, title = m.group(1), m.group(2)
+            if num not in heads and ".." not in title and "…" not in title:  # (a table of contents line)
+                heads[num] = frozenset(n.lower() for n in _NAME.findall(title))
+    if len(heads) < 2:
+        return frozenset()
+    every = frozenset.intersection(*heads.values())
+    names = frozenset().union(*heads.values()) - every
+    if not names:
+        return names
+    for x in figs:
+        for lab in x.f.labels:
+            sub = _SUBSECTION.match(lab)
+            if sub and sub.group(1) in heads:
+                x.systems = heads[sub.group(1)] & names
+                break
+    return names
+
+
+def stems(tokens: Iterable[str]) -> frozenset[str]:
+    """Words compared without a plural `s` (`metal` names the `Metals` row)."""
+    return frozenset(t[:-1] if len(t) > 3 and t[-1] == "s" and t.isascii() and t.isalpha() else t for t in tokens)
+
+
+def _row_terms(members: list[Fig]) -> None:
+    """Each cell's row terms: the words of its labels that name neither its column nor the whole table (caption,
+    section) and that not every row's labels share (`batch` of `batch 1`); and which cells are the extremes of their
+    column."""
+    rows = {x.row for x in members if x.row is not None}
+    if len(rows) < 2:
+        return
+    whole = set(members[0].f.labels).intersection(*(x.f.labels for x in members[1:]))
+    own: dict[int, frozenset[str]] = {}
+    for x in members:
+        if x.row is not None and x.col is not None:
+            labs = [lab for lab in x.f.labels if lab not in x.col and lab not in whole]
+            said = frozenset().union(*(context_tokens(lab) for lab in x.f.labels))
+            # (with the names the report's abbreviations add: `ABQ` is `ArrayBlockingQueue`)
+            own[id(x)] = frozenset().union(*(context_tokens(lab) for lab in labs)) | (x.tokens - said)
+    if not own:
+        return
+    common = frozenset.intersection(*own.values())
+    cols: dict[tuple[frozenset[str], str], list[Fig]] = {}
+    for x in members:
+        if id(x) not in own:
+            continue
+        # (a unit in a row label, `PB(倍)`, names no row: the claim carries it anyway)
+        x.row_terms = stems(t for t in own[id(x)] - common - x.col_tokens if t.isascii() or known_unit(t) is None)
+        cols.setdefault((x.col or frozenset(), x.unit.dim), []).append(x)
+    by_row: dict[str, list[Fig]] = {}
+    for x in members:
+        if x.row is not None:
+            by_row.setdefault(x.row, []).append(x)
+    for cells in by_row.values():
+        printed = {x.raw_num.replace(",", "") for x in cells}
+        for x in cells:
+            x.row_mates = frozenset(n for n in printed - {x.raw_num.replace(",", "")} if "." in n or len(n) >= 3)
+    for col in cols.values():
+        if len({x.row for x in col}) < 2:
+            for x in col:  # the only cell of its kind in its column (`4 盘` of a config table): its unit names it
+                x.unit_named = True
+            continue
+        hi, lo = max(x.f.value for x in col), min(x.f.value for x in col)
+        for x in col:
+            x.extreme = ("max" if x.f.value == hi else "") + ("min" if x.f.value == lo else "")
 
 
 # Prepared reports by the identity of their figure and page lists (held here, so an id is never reused while cached):
@@ -301,6 +419,7 @@ class Prep:
         self.dim_rank = {d: i for i, d in enumerate(self.dims)}
         self._ints: dict[str, dict[str, list[tuple[Fig, str, frozenset[str]]]]] = {}
         self._holding: dict[tuple[str, ...], tuple[list[ReportPrep], frozenset[str]]] = {}
+        self._row_words: dict[str, frozenset[str]] = {}
 
     def holding(self, rids: Iterable[str]) -> list[ReportPrep]:
         """The prepared reports whose figures may belong to `rids`, in index order."""
@@ -321,6 +440,13 @@ class Prep:
         """The figures of one printed table (its key starts with the report id)."""
         rp = self.by_rid.get(key.split("\x1f", 1)[0])
         return rp.by_table.get(key, []) if rp else []
+
+    def row_words(self, key: str) -> frozenset[str]:
+        """Every row term of one table's cells (a sentence naming none of them names no row of it)."""
+        hit = self._row_words.get(key)
+        if hit is None:
+            hit = self._row_words[key] = frozenset().union(*(x.row_terms for x in self.table(key)))
+        return hit
 
     def table_dim(self, key: str, dim: str) -> list[Fig]:
         """The figures of one table in one dimension, in table order."""

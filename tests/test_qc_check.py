@@ -194,7 +194,8 @@ def test_unknown_report_ids_are_bad_input_with_their_line(index: EvidenceIndex) 
 
 def test_markdown_structure_is_respected(index: EvidenceIndex) -> None:
     body = (
-        "## 4.1 冷恢复\n\n1. 吞吐 4.1 tok/s【出处:R2 实测】。\n2. 读带宽 0.98 GB/s【出处:R1 实测】。\n\n"
+        # (each item names its row: a cell of a row the claim does not name backs nothing)
+        "## 4.1 冷恢复\n\n1. 重算基线吞吐 4.1 tok/s【出处:R2 实测】。\n2. 默认读路径读带宽 0.98 GB/s【出处:R1 实测】。\n\n"
         "```\nint32_t width = 11;\n```\n\n> 引用:7.15 GB【出处:R2 实测】\n"
     )
     r = check(draft(body), index)

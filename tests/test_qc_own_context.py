@@ -136,3 +136,14 @@ def test_a_value_of_another_kinds_column_is_a_mismatch_naming_the_cell_of_its_ki
     highest = next(n for n in moved if n.text.strip() == "-170.5 °C")  # the first: the highest, by its words
     assert highest.status == "mismatch" and "says -62" in highest.message
     assert [n.status for n in moved if n.text.strip() == "-170.5 °C"][1] == "verified"  # the average is right
+
+
+def test_a_bare_count_and_a_table_score_are_never_swapped() -> None:
+    # The paper's prose says "6 layers"; its table scores OTSL 0.934 TEDs. A layer count and a score share no
+    # dimension but "unitless": only two cells of one table are one kind of quantity.
+    idx = _index([(6, "", ["5.2 Quantitative Results"], "we use 6 encoder and 6 decoder layers for OTSL and HTML", "prose"),
+                  (0.934, "", [_CAP, "6", "6", "OTSL", "TEDs complex"], "6 6 0.934 0.927", "cell"),
+                  (0.927, "", [_CAP, "6", "6", "HTML", "TEDs complex"], "6 6 0.934 0.927", "cell")])  # fmt: skip
+    ok = _verdicts(idx, "In the 6-layer configuration OTSL scores 0.934 TEDs on complex tables, above HTML's 0.927 "
+                        "[source: R3].", "en")  # fmt: skip
+    assert ok["0.934"][0] == ok["0.927"][0] == "verified", ok
