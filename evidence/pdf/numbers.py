@@ -45,6 +45,9 @@ def header_unit(text: str, *, loose: bool = True) -> str | None:
         m = re.search(r"单位\s*[:：]?\s*(\S+)$", inner)
         if m and printed_unit(m.group(1)):
             return printed_unit(m.group(1))
+    last = t.split()[-1]
+    if loose and "/" in last and last != t and (u := printed_unit(last)):
+        return u  # `顺序读带宽 MB/s`: a compound unit after the words, not `s` after a slash
     m = re.search(r"/\s*([^/\s]+(?:/[A-Za-z]+)?)$", t)
     if m and not t.endswith(")"):
         u = printed_unit(m.group(1))
@@ -264,6 +267,7 @@ def number_cell(text: str) -> bool:
     """
     t = re.sub(r"\s*[(（][^()（）]{0,30}[)）]$", "", text.strip())
     t = re.sub(r"^\d+\s?[×x*]\s?(?=\d)", "", t)
+    t = re.sub(r"(?<=\d)\s?±\s?\d[\d,]*(?:\.\d+)?(?=\s?\D*$)", "", t)  # `12,480 ± 96`: a mean and its deviation
     if t in ("-", "—", "–", "/", "N/A", "n/a", "NA", "--", "—", "×", "✓"):
         return True
     nums = find_numbers(t, keep_years=True, bytes_ok=True)  # `910B` is shaped like a number cell either way

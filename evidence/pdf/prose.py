@@ -16,7 +16,7 @@ from evidence.pdf.runs import Runs
 from evidence.pdf.tables import PageContext, Raw, clean_labels, continue_tables, find_tables, table_figures
 from evidence.pdf.text import cjk_edge
 
-_KV = re.compile(r"^\s*(?P<label>[^:：=]{1,40}?)\s*[:：]\s*(?P<value>.*\d.*)$")
+_KV = re.compile(r"^\s*(?P<label>[^:：=]{1,50}?)\s*(?P<sep>[:：]| = )\s*(?P<value>.*\d.*)$")
 
 
 def _kv_contexts(value: str, numbers: list[Number]) -> list[str]:
@@ -45,8 +45,12 @@ def _kv(line: str) -> tuple[str, str] | None:
     label, value = m.group("label").strip().lstrip("-–•·*▶►◆●■▪ ").strip(), m.group("value").strip()  # list marks
     if not label or re.search(r"https?$|\d$|[\"'\[\](){}<>]$|^[\"'(\[]", label) or SENTENCE_END.search(label):
         return None
-    if label.isascii() and not re.match(r"[:：]\s", line[m.end("label") :].lstrip()[:2] + " "):
-        return None  # `cpu:0`, `http:…`: a Latin label needs a space after its colon
+    if m.group("sep") != " = " and len(m.group("label")) > 40:
+        return None
+    if m.group("sep") == " = " and (len(label) < 4 or not find_numbers(value) or find_numbers(value)[0].start > 0):
+        return None  # tool output's `Avg throughput per process = 91503.61 kB/sec`; `x = a + b` is no figure
+    if label.isascii() and not re.match(r"：|[:=]\s", line[m.end("label") :].lstrip()[:2] + " "):
+        return None  # `cpu:0`, `http:…`: a Latin label needs a space after an ASCII colon (not after `：`)
     if label.count(" ") > 6 or re.match(r"\d+\s*[)、]|\d+\.(?!\d)", value):
         return None  # `steps: 1) …` is an enumeration, not a measurement
     first = find_numbers(value)
