@@ -21,7 +21,9 @@ EXPECTED = REPO / "tests" / "corpus" / "expected"
 FOOTNOTE = re.compile(r"[¹²³⁴⁵⁶⁷⁸⁹⁰*†‡]+$")
 EMPTY = {"N/A", "n/a", "—", "-", "–", ""}
 CJK_FONT = "WenQuanYi Zen Hei"
-_NUMERIC = re.compile(r"[+\-−]?[\d.,]+(?: ± [\d.,]+)?(?:%|[A-Za-z/]+)?[¹²³*]?")  # cells printed right-aligned, as office suites do
+_NUMERIC = re.compile(
+    r"[+\-−]?[\d.,]+(?: ± [\d.,]+)?(?:%|[A-Za-z/]+)?[¹²³*]?"
+)  # cells printed right-aligned, as office suites do
 
 
 def _text(cell: Any) -> str:
@@ -150,7 +152,9 @@ def _docx(report: dict[str, Any], path: Path) -> None:
         elif "p" in block:
             doc.add_paragraph(block["p"])
         elif "list" in block:
-            for item in block["list"]:  # `bullets: true`: Word's List Bullet style, as the toolbar's bullet button gives
+            for item in block[
+                "list"
+            ]:  # `bullets: true`: Word's List Bullet style, as the toolbar's bullet button gives
                 doc.add_paragraph(item, style="List Bullet" if block.get("bullets") else None)
         elif "table" in block:
             t = block["table"]
@@ -175,9 +179,9 @@ def _docx(report: dict[str, Any], path: Path) -> None:
             for _ in t["header"]:
                 table.add_row()
             _docx_header(table, t["header"], first)
-            for header in t["header"]:
+            for r in range(first, first + len(t["header"])):
                 if t.get("repeat_header"):
-                    tr_pr = table.rows[-1]._tr.get_or_add_trPr()
+                    tr_pr = table.rows[r]._tr.get_or_add_trPr()
                     el = OxmlElement("w:tblHeader")
                     el.set(qn("w:val"), "true")
                     tr_pr.append(el)

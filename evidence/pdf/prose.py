@@ -15,6 +15,7 @@ from evidence.pdf.numbers import PAGE_NUMBER, PARAM_LABEL, PAREN, Number, find_n
 from evidence.pdf.runs import Runs
 from evidence.pdf.tables import PageContext, Raw, clean_labels, continue_tables, find_tables, table_figures
 from evidence.pdf.text import cjk_edge
+from evidence.units import canonical
 
 _KV = re.compile(r"^\s*(?P<label>[^:：=]{1,50}?)\s*(?P<sep>[:：]| = )\s*(?P<value>.*\d.*)$")
 
@@ -37,6 +38,20 @@ def _kv_contexts(value: str, numbers: list[Number]) -> list[str]:
     return out
 
 
+_DATE = re.compile(
+    r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,?\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\s+\d"
+)
+
+
+_RATE_BEFORE = re.compile(r"\b(IOPS|QPS|TPS)\s*(?:达到|高达|为|是|约|of|reached|reaches|=|:|：)?\s*$")
+
+
+def _rate_before(before: str) -> str:
+    """A rate named right before its number (`4KB 随机读 IOPS 达到 1,250,000`, `QPS of 12,000`): its unit."""
+    m = _RATE_BEFORE.search(before)
+    return canonical(m.group(1)) or "" if m else ""
+
+
 def _kv(line: str) -> tuple[str, str] | None:
     """`label: value unit` (or `label：value`), with a short label and the number near the start of the value."""
     m = _KV.match(line)
@@ -54,8 +69,8 @@ def _kv(line: str) -> tuple[str, str] | None:
     if label.count(" ") > 6 or re.match(r"\d+\s*[)、]|\d+\.(?!\d)", value):
         return None  # `steps: 1) …` is an enumeration, not a measurement
     first = find_numbers(value)
-    if not first or first[0].start > 40 or len(value) > 80:
-        return None
+    if not first or first[0].start > 40 or len(value) > 80 or _DATE.match(value):
+        return None  # (`Run began: Thu Dec 1 10:18:38 2022` is a time stamp, no measurement)
     return label, value
 
 
@@ -239,7 +254,8 @@ def page_figures(
                     consumed[_token(n.raw)] -= 1
                     continue
                 quote = sentence if len(sentence) <= 400 else sentence[max(0, n.start - 150) : n.end + 150]
-                out.append(Raw(n.value, n.unit, n.raw, clean_labels([quote, heading]), quote, "prose"))
+                unit = n.unit or _rate_before(sentence[: n.start])
+                out.append(Raw(n.value, unit, n.raw, clean_labels([quote, heading]), quote, "prose"))
     out.extend(_names(plain_lines, heading_before))
     return out
 

@@ -54,6 +54,7 @@ def clean_labels(labels: list[str]) -> list[str]:
     for label in labels:
         label = re.sub(r"\s+", " ", label).strip()
         label = re.sub(r"\s*=$", "", label)  # `Avg throughput per process =`: tool output's separator, no word
+        label = re.sub(r"[-=_]{4,}\s*", "", label).strip()  # a console table's rule line (`-----`) above its rows
         if label and label not in out:
             out.append(label)
     return out
@@ -533,7 +534,8 @@ def _groups(
         # before and its own right edge.
         own = [(slots[n], (cols[n - 1][1] if n else float("-inf"), cols[n][1])) for n in members]
         if len(members) > 1 and not all(
-            any(min(b, sg.x1) - max(a, sg.x0) > 0.5 * (sg.x1 - sg.x0) for (a, b) in pair for sg in below) for pair in own
+            any(min(b, sg.x1) - max(a, sg.x0) > 0.5 * (sg.x1 - sg.x0) for (a, b) in pair for sg in below)
+            for pair in own
         ):
             return None
         out.append(members)
