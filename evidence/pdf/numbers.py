@@ -87,10 +87,13 @@ _NOT_FIGURES = re.compile(
         r"(?:[A-Z][-.]?)?\d+(?:[-.–]\d+)*(?:\s*[章节条])?"
         r"|第\s*\d+\s*[页頁]|共\s*\d+\s*[页頁]|⟨[Pp]age\s+\d+(?:\s+of\s+\d+)?⟩"
         r"|(?:Ubuntu|CentOS|Debian|Windows|Android|iOS|Python|CUDA|ROCm|Linux|kernel|gcc|g\+\+|clang|Java|Node|PyTorch|vLLM)"
-        r"\s*v?\d+(?:\.\d+)*|arXiv:\s*\d{4}\.\d{4,5}(?:v\d+)?|⟨[a-z]+:\d+⟩"
+        r"\s*v?\d+(?:\.\d+)*"
+        # benchmark tools and serving stacks named with their release (`fio 3.28`, `iozone 3.429`, `SGLang 0.4.1`)
+        r"|(?:fio|iozone|dbench|mdtest|vdbench|sysbench|iperf3?|YCSB|ycsb|SGLang|LMCache|TensorRT-LLM|Ceph|MLNX_OFED)"
+        r"\s*v?\d+(?:\.\d+)+|arXiv:\s*\d{4}\.\d{4,5}(?:v\d+)?|⟨[a-z]+:\d+⟩"
         # Versions: `version 2.3`, `版本：8.0`, and a YY.MM release after a named library, `Library(ACL) 17.12`,
         # `ACL 17.12/OpenBLAS` (no unit may follow: `(QPS) 12.05万` stays a figure).
-        r"|(?:[Vv]ersion|版本|[Rr]elease)\s*(?:号|number)?\s*[:：]?\s*[vV]?\d+(?:\.\d+)+"
+        r"|(?:[Vv]ersion|版本|[Rr]elease|\$?Revision)\s*(?:号|number)?\s*[:：]?\s*[vV]?\d+(?:\.\d+)+"
         r"|(?:\([A-Z][A-Za-z]{1,10}\)\s*|⟨[A-Z]{2,}[A-Za-z]*\s+(?=\d{2}\.\d{2}/[A-Za-z]))"
         r"\d{2}\.(?:0[1-9]|1[0-2])(?![\d.])(?!\s?[A-Za-zµμ%‰万亿倍])"
         # (`10-40倍`, `29-40%`: a range of two numbers is no identifier)
@@ -276,4 +279,5 @@ def number_cell(text: str) -> bool:
     n = nums[0]
     rest = (t[: n.start] + t[n.end :]).strip()
     rest = re.sub(r"^(?:\^\d{1,2}|\*|[†‡])", "", rest).strip()
-    return rest in ("", "≥", "≤", ">", "<", "约", "~", "≈") or bool(re.fullmatch(r"[≥≤><~约≈]", rest))
+    # (`= 1047344.44 kB/sec`: tool output's `name = value` column)
+    return rest in ("", "≥", "≤", ">", "<", "约", "~", "≈", "=") or bool(re.fullmatch(r"[≥≤><~约≈]", rest))
