@@ -85,6 +85,8 @@ _NOT_FIGURES = re.compile(
         r"|⟨\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?⟩|⟨[vV]?\d+(?:\.\d+){2,}⟩|⟨\d{1,2}:\d{2}(?::\d{2})?⟩"
         r"|(?:表|图|附表|附图|Table|TABLE|Tab\.|Fig\.?|Figure|FIGURE|Eq\.|Section|Sec\.|§|Appendix|附录|Chapter|第)\s*"
         r"(?:[A-Z][-.]?)?\d+(?:[-.–]\d+)*(?:\s*[章节条])?"
+        r"|(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,?\s+)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+"
+        r"\d{1,2}(?:,?\s+\d{4})?(?![\d.])"  # `Thu Dec 1 10:18:38 2022`, `March 3, 2024`: a date
         r"|第\s*\d+\s*[页頁]|共\s*\d+\s*[页頁]|⟨[Pp]age\s+\d+(?:\s+of\s+\d+)?⟩"
         r"|(?:Ubuntu|CentOS|Debian|Windows|Android|iOS|Python|CUDA|ROCm|Linux|kernel|gcc|g\+\+|clang|Java|Node|PyTorch|vLLM)"
         r"\s*v?\d+(?:\.\d+)*"

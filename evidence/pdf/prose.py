@@ -38,11 +38,6 @@ def _kv_contexts(value: str, numbers: list[Number]) -> list[str]:
     return out
 
 
-_DATE = re.compile(
-    r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,?\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\s+\d"
-)
-
-
 _RATE_BEFORE = re.compile(r"\b(IOPS|QPS|TPS)\s*(?:达到|高达|为|是|约|of|reached|reaches|=|:|：)?\s*$")
 
 
@@ -69,8 +64,8 @@ def _kv(line: str) -> tuple[str, str] | None:
     if label.count(" ") > 6 or re.match(r"\d+\s*[)、]|\d+\.(?!\d)", value):
         return None  # `steps: 1) …` is an enumeration, not a measurement
     first = find_numbers(value)
-    if not first or first[0].start > 40 or len(value) > 80 or _DATE.match(value):
-        return None  # (`Run began: Thu Dec 1 10:18:38 2022` is a time stamp, no measurement)
+    if not first or first[0].start > 40 or len(value) > 80:
+        return None
     return label, value
 
 
