@@ -346,7 +346,20 @@ class _Scanner:
             kept.append(q)
         self.out = kept
         self._propagate_units()
+        self._deviation_units()
         return self.out
+
+    def _deviation_units(self) -> None:
+        """`23,760 ± 142 MB/s`: a mean takes the unit printed after its deviation."""
+        qs = [q for q in self.out if q.exempt is None]
+        for a, b in pairwise(qs):
+            if (
+                b.unit
+                and not a.unit
+                and not a.is_range
+                and re.fullmatch(r"[ \u00a0]*±[ \u00a0]*", self.text[a.end : b.start])
+            ):
+                a.unit = b.unit
 
     def _propagate_units(self) -> None:
         """`从 10.17 降至 7.53s`, `from 4.1 to 74.9 tok/s`: the first number takes the second's unit; so do the

@@ -163,3 +163,37 @@ def test_a_raised_superscript_joins_its_line() -> None:
     # A smaller line well below is a line of its own.
     lines = lines_of([(109.0, 160.0, 380.0, 11.0, "Body text"), (109.0, 160.0, 372.0, 7.0, "note")])
     assert [ln.text for ln in lines] == ["Body text", "note"]
+
+
+def test_cells_and_headers_of_the_new_user_trial() -> None:
+    """#16's unseen reports: `mean ± deviation` cells, tool output's `= value` column, a compound unit after words."""
+    from evidence.pdf.numbers import find_numbers, header_unit, number_cell
+
+    assert number_cell("12,480 ± 96") and number_cell("1.5±0.2 ms") and number_cell("= 1047344.44 kB/sec")
+    assert not number_cell("12 ± 3 ± 4") and not number_cell("± 5")
+    assert [n.value for n in find_numbers("12,480 ± 96")] == [12480, 96]
+    assert header_unit("顺序读带宽 MB/s") == "MB/s" and header_unit("Read GB/s") == "GB/s"
+    assert header_unit("延迟/ms") == "ms" and header_unit("读 p50/ms") == "ms"
+    assert find_numbers("测试工具:fio 3.28") == [] and find_numbers("Version $Revision: 3.429 $") == []
+    assert [n.value for n in find_numbers("iozone 3 次")] == [3]
+    assert [(n.value, n.unit) for n in find_numbers("= 91503.61 kB/sec")] == [(91503.61, "KB/s")]
+
+
+def test_kv_lines_of_tool_output_and_a_full_width_colon() -> None:
+    """`name = value unit` lines (iozone), `CPU：2 × …` with no space after `：`, a time stamp that is no figure, and a
+    rate named before its number."""
+    text = (
+        "Avg throughput per process = 91503.61 kB/sec\n"
+        "Run began: Thu Dec 1 10:18:38 2022\n"
+        "CPU：2 × Intel Xeon Gold 6338 @ 2.0GHz\n"
+        "x = a + 5\n"
+        "在 128 个并发作业下，4KB 随机读 IOPS 达到 1,250,000。\n"
+    )
+    got = page_figures(text, [], 595, 842, PageContext("s", "R", 1))
+    found = {(r.value, r.unit, r.kind, r.labels[0]) for r in got}
+    assert (91503.61, "KB/s", "kv", "Avg throughput per process") in found
+    assert (2.0, "GHz", "kv", "CPU") in found and (2, "", "kv", "CPU") in found
+    assert (1250000, "IOPS", "prose", "在 128 个并发作业下,4KB 随机读 IOPS 达到 1,250,000。") in found or any(
+        r.value == 1250000 and r.unit == "IOPS" for r in got
+    )
+    assert not [r for r in got if r.value in (1, 10, 18, 38, 2022, 5)]

@@ -164,3 +164,14 @@ def test_units_convert_and_keep_different_units_apart() -> None:
     assert parse_unit("倍") == parse_unit("x") == parse_unit("×")
     assert parse_unit("(亿元)").factor == 1e8 and parse_unit("K token").factor == 1e3
     assert parse_unit("disks").dim == parse_unit("盘").dim != parse_unit("卡").dim
+
+
+def test_a_mean_takes_the_unit_printed_after_its_deviation() -> None:
+    qs = [q for q in extract("sequential read is 23,760 ± 142 MB/s, write 15,930 MB/s") if q.exempt is None]
+    assert [(q.value, q.unit) for q in qs] == [(23760, "MB/s"), (142, "MB/s"), (15930, "MB/s")]
+    # only the unit right after the deviation: `12 ± 3 and 5 ms` leaves the pair unitless
+    assert [(q.value, q.unit) for q in extract("latency 12 ± 3 and 5 ms") if q.exempt is None] == [
+        (12, ""),
+        (3, ""),
+        (5, "ms"),
+    ]

@@ -21,7 +21,9 @@ EXPECTED = REPO / "tests" / "corpus" / "expected"
 FOOTNOTE = re.compile(r"[¹²³⁴⁵⁶⁷⁸⁹⁰*†‡]+$")
 EMPTY = {"N/A", "n/a", "—", "-", "–", ""}
 CJK_FONT = "WenQuanYi Zen Hei"
-_NUMERIC = re.compile(r"[\d.,]+(?:%|[A-Za-z/]+)?[¹²³*]?")  # cells printed right-aligned, as office suites do
+_NUMERIC = re.compile(
+    r"[+\-−]?[\d.,]+(?: ± [\d.,]+)?(?:%|[A-Za-z/]+)?[¹²³*]?"
+)  # cells printed right-aligned, as office suites do
 
 
 def _text(cell: Any) -> str:
@@ -134,7 +136,7 @@ def _docx(report: dict[str, Any], path: Path) -> None:
     from docx.enum.text import WD_ALIGN_PARAGRAPH
     from docx.oxml import OxmlElement
     from docx.oxml.ns import qn
-    from docx.shared import Pt
+    from docx.shared import Mm, Pt
 
     doc = Document()
     if not report.get("default_style"):  # else Word's own Normal style, as a user who never changes it writes
@@ -150,8 +152,10 @@ def _docx(report: dict[str, Any], path: Path) -> None:
         elif "p" in block:
             doc.add_paragraph(block["p"])
         elif "list" in block:
-            for item in block["list"]:
-                doc.add_paragraph(item)
+            for item in block[
+                "list"
+            ]:  # `bullets: true`: Word's List Bullet style, as the toolbar's bullet button gives
+                doc.add_paragraph(item, style="List Bullet" if block.get("bullets") else None)
         elif "table" in block:
             t = block["table"]
             if t["caption"] and not t.get("caption_below"):
@@ -159,7 +163,7 @@ def _docx(report: dict[str, Any], path: Path) -> None:
             if t.get("unit_line"):
                 doc.add_paragraph(t["unit_line"])
             rows = _rows(t)
-            ncol = len(t["header"][-1]) if len(t["header"]) == 1 else len(rows[0])
+            ncol = len(t["columns"]) if "columns" in t else len(t["header"][-1])
             table = doc.add_table(rows=0, cols=ncol)
             if t.get("style"):  # Word's "Table Grid": the bordered table Insert → Table gives
                 table.style = doc.styles[t["style"]]
@@ -171,12 +175,13 @@ def _docx(report: dict[str, Any], path: Path) -> None:
                 el.set(qn("w:type"), "dxa")
                 mar.append(el)
             table._tbl.tblPr.append(mar)
-            for header in t["header"]:
-                cells = table.add_row().cells
-                for n, c in enumerate(header):
-                    cells[n].text = _text(c).replace("<br>", "\n")  # a line break inside the header cell
+            first = len(table.rows)
+            for _ in t["header"]:
+                table.add_row()
+            _docx_header(table, t["header"], first)
+            for r in range(first, first + len(t["header"])):
                 if t.get("repeat_header"):
-                    tr_pr = table.rows[-1]._tr.get_or_add_trPr()
+                    tr_pr = table.rows[r]._tr.get_or_add_trPr()
                     el = OxmlElement("w:tblHeader")
                     el.set(qn("w:val"), "true")
                     tr_pr.append(el)
@@ -186,6 +191,14 @@ def _docx(report: dict[str, Any], path: Path) -> None:
                     cells[n].text = _plain(c)
                     if n and _NUMERIC.fullmatch(_text(c)):
                         cells[n].paragraphs[0].alignment = WD_ALIGN_PARAGRAPH.RIGHT
+            if report.get("text_columns"):  # a table as wide as its text column, as Writer sizes a new one there
+                page = 297 if report.get("landscape") else 210
+                w = Mm((page - 30 - 10 * (report["text_columns"] - 1)) / report["text_columns"] / ncol)
+                for col in table.columns:
+                    for cell in col.cells:
+                        cell.width = w
+                for grid in table._tbl.tblGrid.findall(qn("w:gridCol")):  # Writer lays out by the grid
+                    grid.set(qn("w:w"), str(int(w) // 635))  # EMU → twips
             if t.get("touching"):
                 # Columns as wide as their header text: the header runs of neighbouring columns touch.
                 widths = [max(len(_plain(c)) for c in col) for col in zip(*t["header"], *rows, strict=False)]
@@ -195,9 +208,49 @@ def _docx(report: dict[str, Any], path: Path) -> None:
                         cell.width = w
             if t["caption"] and t.get("caption_below"):
                 doc.add_paragraph(t["caption"])
+    if report.get("landscape") or report.get("text_columns"):
+        _docx_page(doc, report)
     doc.core_properties.author = "Proofpress test corpus"
     doc.core_properties.created = __import__("datetime").datetime(2026, 1, 1)
     doc.save(str(path))
+
+
+def _docx_header(table: Any, header: list[list[Any]], first: int) -> None:
+    """Header rows with merged cells: `span` merges across (读 over p50/p99), `rows` merges down, as Word's Merge Cells."""
+    taken: set[tuple[int, int]] = set()
+    for r, row in enumerate(header):
+        col = 0
+        for cell in row:
+            while (r, col) in taken:
+                col += 1
+            span = int(cell.get("span", 1)) if isinstance(cell, dict) else 1
+            down = int(cell.get("rows", 1)) if isinstance(cell, dict) else 1
+            top = table.rows[first + r].cells[col]
+            top.text = _text(cell).replace("<br>", "\n")  # a line break inside the header cell
+            if span > 1 or down > 1:
+                top.merge(table.rows[first + r + down - 1].cells[col + span - 1])
+            taken.update((r + i, col + j) for i in range(down) for j in range(span))
+            col += span
+
+
+def _docx_page(doc: Any, report: dict[str, Any]) -> None:
+    """Landscape pages and/or newspaper columns (Format → Columns), set on the document's one section."""
+    from docx.enum.section import WD_ORIENT
+    from docx.oxml import OxmlElement
+    from docx.oxml.ns import qn
+    from docx.shared import Mm
+
+    section = doc.sections[0]
+    if report.get("landscape"):
+        section.orientation = WD_ORIENT.LANDSCAPE
+        section.page_width, section.page_height = Mm(297), Mm(210)
+        for side in ("left_margin", "right_margin", "top_margin", "bottom_margin"):
+            setattr(section, side, Mm(15))
+    if report.get("text_columns"):
+        cols = OxmlElement("w:cols")
+        cols.set(qn("w:num"), str(report["text_columns"]))
+        cols.set(qn("w:space"), "567")
+        section._sectPr.append(cols)
 
 
 # ---- printing -------------------------------------------------------------------------------------------------------
@@ -248,10 +301,18 @@ def _cell_value(text: str) -> tuple[float, str] | None:
     t = FOOTNOTE.sub("", text.strip())
     if t in EMPTY:
         return None
-    m = re.fullmatch(r"([\d,]+(?:\.\d+)?)\s*(%|[A-Za-z/]+)?", t)
+    t = re.sub(r"\s*±.*$", "", t)  # `12,480 ± 96`: the mean (the deviation is listed by _deviation)
+    m = re.fullmatch(r"([+\-−]?)([\d,]+(?:\.\d+)?)\s*(%|[A-Za-z/]+)?", t)
     if not m:
         raise SystemExit(f"cell {text!r}: not a number as this generator writes them")
-    return float(m.group(1).replace(",", "")), m.group(2) or ""
+    sign = -1.0 if m.group(1) in ("-", "−") else 1.0
+    return sign * float(m.group(2).replace(",", "")), m.group(3) or ""
+
+
+def _deviation(text: str) -> float | None:
+    """The `± 96` of a `12,480 ± 96` cell: a printed figure too (an article may quote it)."""
+    m = re.search(r"±\s*([\d,]+(?:\.\d+)?)", text)
+    return float(m.group(1).replace(",", "")) if m else None
 
 
 def _expected(report: dict[str, Any], pdf: Path) -> dict[str, Any]:
@@ -312,6 +373,10 @@ def _expected(report: dict[str, Any], pdf: Path) -> dict[str, Any]:
                 figures.append(
                     {"page": here, "value": value, "unit": unit, "labels": labels, "kind": "cell", "table": t["id"]}
                 )
+                if (dev := _deviation(cells[c])) is not None:
+                    figures.append(
+                        {"page": here, "value": dev, "unit": unit, "labels": labels, "kind": "cell", "table": t["id"]}
+                    )
     for f in report.get("figures", []):
         item = {k: v for k, v in f.items() if k != "find"}
         figures.append({"page": _page_of(pages, f["find"]), **item})

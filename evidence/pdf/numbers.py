@@ -45,6 +45,9 @@ def header_unit(text: str, *, loose: bool = True) -> str | None:
         m = re.search(r"单位\s*[:：]?\s*(\S+)$", inner)
         if m and printed_unit(m.group(1)):
             return printed_unit(m.group(1))
+    last = t.split()[-1]
+    if loose and "/" in last and last != t and (u := printed_unit(last)):
+        return u  # `顺序读带宽 MB/s`: a compound unit after the words, not `s` after a slash
     m = re.search(r"/\s*([^/\s]+(?:/[A-Za-z]+)?)$", t)
     if m and not t.endswith(")"):
         u = printed_unit(m.group(1))
@@ -82,12 +85,17 @@ _NOT_FIGURES = re.compile(
         r"|⟨\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?⟩|⟨[vV]?\d+(?:\.\d+){2,}⟩|⟨\d{1,2}:\d{2}(?::\d{2})?⟩"
         r"|(?:表|图|附表|附图|Table|TABLE|Tab\.|Fig\.?|Figure|FIGURE|Eq\.|Section|Sec\.|§|Appendix|附录|Chapter|第)\s*"
         r"(?:[A-Z][-.]?)?\d+(?:[-.–]\d+)*(?:\s*[章节条])?"
+        r"|(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,?\s+)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+"
+        r"\d{1,2}(?:,?\s+\d{4})?(?![\d.])"  # `Thu Dec 1 10:18:38 2022`, `March 3, 2024`: a date
         r"|第\s*\d+\s*[页頁]|共\s*\d+\s*[页頁]|⟨[Pp]age\s+\d+(?:\s+of\s+\d+)?⟩"
         r"|(?:Ubuntu|CentOS|Debian|Windows|Android|iOS|Python|CUDA|ROCm|Linux|kernel|gcc|g\+\+|clang|Java|Node|PyTorch|vLLM)"
-        r"\s*v?\d+(?:\.\d+)*|arXiv:\s*\d{4}\.\d{4,5}(?:v\d+)?|⟨[a-z]+:\d+⟩"
+        r"\s*v?\d+(?:\.\d+)*"
+        # benchmark tools and serving stacks named with their release (`fio 3.28`, `iozone 3.429`, `SGLang 0.4.1`)
+        r"|(?:fio|iozone|dbench|mdtest|vdbench|sysbench|iperf3?|YCSB|ycsb|SGLang|LMCache|TensorRT-LLM|Ceph|MLNX_OFED)"
+        r"\s*v?\d+(?:\.\d+)+|arXiv:\s*\d{4}\.\d{4,5}(?:v\d+)?|⟨[a-z]+:\d+⟩"
         # Versions: `version 2.3`, `版本：8.0`, and a YY.MM release after a named library, `Library(ACL) 17.12`,
         # `ACL 17.12/OpenBLAS` (no unit may follow: `(QPS) 12.05万` stays a figure).
-        r"|(?:[Vv]ersion|版本|[Rr]elease)\s*(?:号|number)?\s*[:：]?\s*[vV]?\d+(?:\.\d+)+"
+        r"|(?:[Vv]ersion|版本|[Rr]elease|\$?Revision)\s*(?:号|number)?\s*[:：]?\s*[vV]?\d+(?:\.\d+)+"
         r"|(?:\([A-Z][A-Za-z]{1,10}\)\s*|⟨[A-Z]{2,}[A-Za-z]*\s+(?=\d{2}\.\d{2}/[A-Za-z]))"
         r"\d{2}\.(?:0[1-9]|1[0-2])(?![\d.])(?!\s?[A-Za-zµμ%‰万亿倍])"
         # (`10-40倍`, `29-40%`: a range of two numbers is no identifier)
@@ -264,6 +272,7 @@ def number_cell(text: str) -> bool:
     """
     t = re.sub(r"\s*[(（][^()（）]{0,30}[)）]$", "", text.strip())
     t = re.sub(r"^\d+\s?[×x*]\s?(?=\d)", "", t)
+    t = re.sub(r"(?<=\d)\s?±\s?\d[\d,]*(?:\.\d+)?(?=\s?\D*$)", "", t)  # `12,480 ± 96`: a mean and its deviation
     if t in ("-", "—", "–", "/", "N/A", "n/a", "NA", "--", "—", "×", "✓"):
         return True
     nums = find_numbers(t, keep_years=True, bytes_ok=True)  # `910B` is shaped like a number cell either way
@@ -272,4 +281,5 @@ def number_cell(text: str) -> bool:
     n = nums[0]
     rest = (t[: n.start] + t[n.end :]).strip()
     rest = re.sub(r"^(?:\^\d{1,2}|\*|[†‡])", "", rest).strip()
-    return rest in ("", "≥", "≤", ">", "<", "约", "~", "≈") or bool(re.fullmatch(r"[≥≤><~约≈]", rest))
+    # (`= 1047344.44 kB/sec`: tool output's `name = value` column)
+    return rest in ("", "≥", "≤", ">", "<", "约", "~", "≈", "=") or bool(re.fullmatch(r"[≥≤><~约≈]", rest))

@@ -15,8 +15,9 @@ from evidence.pdf.numbers import PAGE_NUMBER, PARAM_LABEL, PAREN, Number, find_n
 from evidence.pdf.runs import Runs
 from evidence.pdf.tables import PageContext, Raw, clean_labels, continue_tables, find_tables, table_figures
 from evidence.pdf.text import cjk_edge
+from evidence.units import canonical
 
-_KV = re.compile(r"^\s*(?P<label>[^:：=]{1,40}?)\s*[:：]\s*(?P<value>.*\d.*)$")
+_KV = re.compile(r"^\s*(?P<label>[^:：=]{1,50}?)\s*(?P<sep>[:：]| = )\s*(?P<value>.*\d.*)$")
 
 
 def _kv_contexts(value: str, numbers: list[Number]) -> list[str]:
@@ -37,6 +38,15 @@ def _kv_contexts(value: str, numbers: list[Number]) -> list[str]:
     return out
 
 
+_RATE_BEFORE = re.compile(r"\b(IOPS|QPS|TPS)\s*(?:达到|高达|为|是|约|of|reached|reaches|=|:|：)?\s*$")
+
+
+def _rate_before(before: str) -> str:
+    """A rate named right before its number (`4KB 随机读 IOPS 达到 1,250,000`, `QPS of 12,000`): its unit."""
+    m = _RATE_BEFORE.search(before)
+    return canonical(m.group(1)) or "" if m else ""
+
+
 def _kv(line: str) -> tuple[str, str] | None:
     """`label: value unit` (or `label：value`), with a short label and the number near the start of the value."""
     m = _KV.match(line)
@@ -45,8 +55,12 @@ def _kv(line: str) -> tuple[str, str] | None:
     label, value = m.group("label").strip().lstrip("-–•·*▶►◆●■▪ ").strip(), m.group("value").strip()  # list marks
     if not label or re.search(r"https?$|\d$|[\"'\[\](){}<>]$|^[\"'(\[]", label) or SENTENCE_END.search(label):
         return None
-    if label.isascii() and not re.match(r"[:：]\s", line[m.end("label") :].lstrip()[:2] + " "):
-        return None  # `cpu:0`, `http:…`: a Latin label needs a space after its colon
+    if m.group("sep") != " = " and len(m.group("label")) > 40:
+        return None
+    if m.group("sep") == " = " and (len(label) < 4 or not find_numbers(value) or find_numbers(value)[0].start > 0):
+        return None  # tool output's `Avg throughput per process = 91503.61 kB/sec`; `x = a + b` is no figure
+    if label.isascii() and not re.match(r"：|[:=]\s", line[m.end("label") :].lstrip()[:2] + " "):
+        return None  # `cpu:0`, `http:…`: a Latin label needs a space after an ASCII colon (not after `：`)
     if label.count(" ") > 6 or re.match(r"\d+\s*[)、]|\d+\.(?!\d)", value):
         return None  # `steps: 1) …` is an enumeration, not a measurement
     first = find_numbers(value)
@@ -235,7 +249,8 @@ def page_figures(
                     consumed[_token(n.raw)] -= 1
                     continue
                 quote = sentence if len(sentence) <= 400 else sentence[max(0, n.start - 150) : n.end + 150]
-                out.append(Raw(n.value, n.unit, n.raw, clean_labels([quote, heading]), quote, "prose"))
+                unit = n.unit or _rate_before(sentence[: n.start])
+                out.append(Raw(n.value, unit, n.raw, clean_labels([quote, heading]), quote, "prose"))
     out.extend(_names(plain_lines, heading_before))
     return out
 

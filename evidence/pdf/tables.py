@@ -53,6 +53,8 @@ def clean_labels(labels: list[str]) -> list[str]:
     out: list[str] = []
     for label in labels:
         label = re.sub(r"\s+", " ", label).strip()
+        label = re.sub(r"\s*=$", "", label)  # `Avg throughput per process =`: tool output's separator, no word
+        label = re.sub(r"[-=_]{4,}\s*", "", label).strip()  # a console table's rule line (`-----`) above its rows
         if label and label not in out:
             out.append(label)
     return out
@@ -449,8 +451,9 @@ def _headers(header: list[Line], rows: list[Line], cols: list[list[float]]) -> l
                 for n in members:
                     out[n] = (out[n] + " " + seg.text).strip()
             continue
-        if _in_order(hl, cols):
-            for n, seg in enumerate(hl.segs):
+        skip = _skipped(hl, cols, out)
+        if skip is not None:
+            for n, seg in enumerate(hl.segs, start=skip):
                 out[n] = (out[n] + " " + seg.text).strip()
                 placed.append((seg, n))
             continue
@@ -499,6 +502,18 @@ def _in_order(line: Line, cols: list[list[float]]) -> bool:
     return True
 
 
+def _skipped(line: Line, cols: list[list[float]], above: list[str]) -> int | None:
+    """How many leading columns a header line leaves out when its cells go to the remaining columns in order: none
+    (`_in_order`), or the label columns whose header cell spans down from a line above (a merged `块大小` beside
+    `p50 | p99 | p50 | p99`), whose data all end before the line's first cell."""
+    if _in_order(line, cols):
+        return 0
+    skip = len(cols) - len(line.segs)
+    if skip <= 0 or not all(above[:skip]) or cols[skip - 1][1] > line.segs[0].x0:
+        return None
+    return skip if _in_order(line, cols[skip:]) else None
+
+
 def _groups(
     line: Line, lower: list[Line], cols: list[list[float]], slots: list[tuple[float, float]]
 ) -> list[list[int]] | None:
@@ -515,9 +530,12 @@ def _groups(
     for g, seg in enumerate(line.segs):
         end = line.segs[g + 1].x0 if g + 1 < len(line.segs) else float("inf")
         members = [n for n, (_a, b) in enumerate(cols) if seg.x0 < b < end]
+        # A column's own header word sits in its slot, or (over right-aligned numbers) between the data of the column
+        # before and its own right edge.
+        own = [(slots[n], (cols[n - 1][1] if n else float("-inf"), cols[n][1])) for n in members]
         if len(members) > 1 and not all(
-            any(min(slots[n][1], sg.x1) - max(slots[n][0], sg.x0) > 0.5 * (sg.x1 - sg.x0) for sg in below)
-            for n in members
+            any(min(b, sg.x1) - max(a, sg.x0) > 0.5 * (sg.x1 - sg.x0) for (a, b) in pair for sg in below)
+            for pair in own
         ):
             return None
         out.append(members)
