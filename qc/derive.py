@@ -11,7 +11,7 @@ from qc.context import context_tokens, fmt, id_shapes, num_text
 from qc.match import Matching, Verdict
 from qc.numbers import CHANGE_RE, Quantity
 from qc.prepare import Fig, labels_of, say, source_of
-from qc.units import Unit, parse_unit
+from qc.units import NONE, Unit, parse_unit
 
 
 class Derivations(Matching):
@@ -45,6 +45,11 @@ class Derivations(Matching):
             for v, _ in other.endpoints():
                 ops.append((v, num_text(v), u))
         hit = formula(ops, target, tol, unit, q, direction, gap, faster=faster)
+        if not hit and unit.dim == "x":
+            # `an RTF of 0.71 … with 1.36, so about 1.9 times faster`: a ratio of two bare numbers the sentence states
+            bare = [(v, num_text(v), NONE) for o in sent.quantities if o is not q and not (o.exempt or o.count
+                    or o.unit or o.is_range) for v, _ in o.endpoints()]  # fmt: skip
+            hit = formula(bare, target, tol, unit, q, bare=True, faster=faster)
         if not hit and unit.dim in ("%", "x"):
             # A stated pair: `from 7,368.67 to 2,237.75, a 69.6% drop` (unitless), `ROE 从 14.49% 降至 13.78%,
             # 下降约 4.9%` (a relative change of two percentages; `66% is 65% above 40%` says so too).
@@ -88,7 +93,31 @@ class Derivations(Matching):
                 first = row[0]
                 return Verdict("derived", source_of(first), derivation=hit[0], strength="derivation from one row",
                                message=f"derived from {first.f.report} p.{first.f.page} ({labels_of(first.f, 2)})")  # fmt: skip
-        return self._from_column(q, target, tol, unit, sent, scope, direction, gap, clause)
+        return self._from_column(q, target, tol, unit, sent, scope, direction, gap, clause) or self._from_pair(
+            q, target, tol, unit, sent, scope, direction, gap
+        )
+
+    def _from_pair(self, q: Quantity, target: float, tol: float, unit: Unit, sent: Sentence, scope: list[str],
+                   direction: str | None, gap: bool) -> Verdict | None:  # fmt: skip
+        """`消息从 4B 增大到 10KB,coro_rpc 的 QPS 下降 94.9%`, `A003's error rate is 14.7 times B002's`: two figures of
+        one table (two bars of a chart) whose labels differ in one label each, both named by the sentence; the labels
+        they share that set rows or series apart are named by the number's clause (or, where the clause names none
+        of the table's, by the sentence)."""
+        cs, ce = self._clause_bounds(q, sent)
+        clause = self._clause_tokens(q, sent)
+        s_nums = {num_text(o.value) for o in sent.quantities if o.value is not None}
+        c_nums = {num_text(o.value) for o in sent.quantities if o.value is not None and cs <= o.start < ce}
+        for rid in scope:
+            rp = self.prep.by_rid.get(rid)
+            for figs in rp.by_table.values() if rp else ():
+                hit = _pair_in_table(figs, q, target, tol, unit, direction, gap, (sent.tokens, s_nums),
+                                     (clause, c_nums))  # fmt: skip
+                if hit:
+                    deriv, x, y = hit
+                    return Verdict("derived", source_of(x), derivation=deriv, strength="derivation from one row",
+                                   message=f"derived from {x.f.report} p.{x.f.page} ({labels_of(x.f, 3)} and "
+                                           f"{labels_of(y.f, 3)})")  # fmt: skip
+        return None
 
     def _stated_pairs(self, sent: Sentence) -> list[tuple[tuple[float, str, Unit], tuple[float, str, Unit]]]:
         """The from→to pairs of the sentence printed without a unit (`from 7,368.67 to 2,237.75`, right after one
@@ -135,7 +164,8 @@ class Derivations(Matching):
             same_table = [(x, y) for x in va.cands for y in vb.cands if x.table and x.table == y.table]
             if not same_table or len(same_table) < len([(x, y) for x in va.cands for y in vb.cands]):
                 continue  # the pair spans tables or prose: nothing to compare
-            if any(x is not y and (x.row == y.row or (x.col is not None and x.col == y.col)) for x, y in same_table):
+            if any(x is not y and (x.row == y.row or (x.col is not None and x.col == y.col) or _one_apart(x, y))
+                   for x, y in same_table):  # fmt: skip
                 continue
             if sent is not None and any(x is not y and _named_apart(x, y, sent.tokens) for x, y in same_table):
                 continue
@@ -297,6 +327,60 @@ def between(text: str, qs: list[Quantity], a: Quantity, b: Quantity) -> str:
         if o.exempt and a.end <= o.start and o.end <= b.start:
             gap[o.start - a.end : o.end - a.end] = " " * (o.end - o.start)
     return "".join(gap)
+
+
+_Words = tuple[frozenset[str], set[str]]  # context tokens and the numbers (as printed) of a sentence or clause
+
+
+def _names(label: str, words: _Words, minus: frozenset[str] = frozenset()) -> bool:
+    """Whether `words` name a figure's label: a number label (`5`, a payload) by that number, else by its words
+    (less `minus`, the words another label shares)."""
+    bare = label.strip()
+    if bare.replace(".", "", 1).isdigit():
+        return bare in words[1]
+    return bool((context_tokens(label) - minus) & words[0])
+
+
+def _pair_in_table(figs: list[Fig], q: Quantity, target: float, tol: float, unit: Unit, direction: str | None,
+                   gap: bool, sentence: _Words, clause: _Words) -> tuple[str, Fig, Fig] | None:  # fmt: skip
+    """The derivation `_from_pair` looks for within one table's figures, and its two operands."""
+    # (percentages are operands of points and of a ratio, `A003's error rate is 14.7 times B002's`, never of a %)
+    named = [x for x in figs if x.unit.dim != "x" and (x.unit.dim != "%" or unit.dim in ("pp", "x"))]
+    named = [x for x in named if any(_names(lab, sentence) for lab in x.f.labels)]
+    if len(named) < 2 or len(named) > 200:
+        return None
+    everywhere = set.intersection(*(set(x.f.labels) for x in figs))
+    keyed = {lab for x in figs for lab in x.f.labels} - everywhere  # labels that set rows or series apart
+    in_clause = {lab for lab in keyed if _names(lab, clause)}
+    for i, x in enumerate(named):
+        sx = set(x.f.labels)
+        for y in named[i + 1 :]:
+            if x.unit.dim != y.unit.dim:
+                continue
+            sy = set(y.f.labels)
+            only_x, only_y = sx - sy, sy - sx
+            if len(only_x) != 1 or len(only_y) != 1:
+                continue
+            (lx,), (ly,) = only_x, only_y
+            tx, ty = context_tokens(lx), context_tokens(ly)
+            if not (_names(lx, sentence, ty) and _names(ly, sentence, tx)):
+                continue
+            shared = (sx & sy) & keyed
+            if not all(lab in in_clause or (not in_clause - {lx, ly} and _names(lab, sentence)) for lab in shared):
+                continue
+            ops = [(abs(x.f.value), x.raw_num or num_text(x.f.value), x.unit),
+                   (abs(y.f.value), y.raw_num or num_text(y.f.value), y.unit)]  # fmt: skip
+            hit = formula(ops, target, tol, unit, q, direction, gap, bare=True, rel=unit.dim == "x")
+            if hit:
+                return hit[0], x, y
+    return None
+
+
+def _one_apart(x: Fig, y: Fig) -> bool:
+    """Two figures of one table whose labels differ in one label each: one row or one series of a chart
+    (`4B, brpc` and `4B, coro_rpc`), where the extraction keys every bar apart."""
+    sx, sy = set(x.f.labels), set(y.f.labels)
+    return len(sx - sy) == 1 and len(sy - sx) == 1
 
 
 def _named_apart(x: Fig, y: Fig, words: frozenset[str]) -> bool:
