@@ -86,6 +86,10 @@ class Derivations(Matching):
         top_c, top_s = max(by_clause, default=0), max(by_sentence, default=0)
         eligible = [i for i in range(len(rows)) if (top_c >= 2 and by_clause[i] == top_c)
                     or (top_s >= (2 if paired else 1) and by_sentence[i] == top_s)]  # fmt: skip
+        # A row whose own key (`GoogleNet` of a per-network table) the clause names is tried before rows that merely
+        # share words with it (a per-layer table under a `GoogleNet` caption, whose two cells agree by chance).
+        keyed = [i for i in range(len(rows)) if by_clause[i] and self._row_key_named(rows[i], clause)]
+        eligible = keyed + [i for i in eligible if i not in keyed]
         for i in eligible:
             row, ops = rows[i], infos[i][1]
             hit = formula(ops, target, tol, unit, q, direction, gap)
@@ -118,6 +122,22 @@ class Derivations(Matching):
                                    message=f"derived from {x.f.report} p.{x.f.page} ({labels_of(x.f, 3)} and "
                                            f"{labels_of(y.f, 3)})")  # fmt: skip
         return None
+
+    def _row_key_named(self, row: list[Fig], clause: frozenset[str]) -> bool:
+        """Whether `clause` names the labels that set this table row apart (its cells' common labels but the
+        table's own: caption, section)."""
+        key = id(row)
+        own = _ROW_OWN.get(key)
+        if own is None or own[0] is not row:
+            first = row[0]
+            rp = self.prep.by_rid.get(first.f.report)
+            table = rp.by_table.get(first.table or "", row) if rp else row
+            common = set.intersection(*(set(x.f.labels) for x in row))
+            common -= set.intersection(*(set(x.f.labels) for x in table))
+            if len(_ROW_OWN) > 100_000:  # (rows of earlier indexes: `publish serve` checks for hours)
+                _ROW_OWN.clear()
+            own = _ROW_OWN[key] = (row, frozenset().union(*(context_tokens(lab) for lab in common)))
+        return bool(own[1] & clause)
 
     def _stated_pairs(self, sent: Sentence) -> list[tuple[tuple[float, str, Unit], tuple[float, str, Unit]]]:
         """The from→to pairs of the sentence printed without a unit (`from 7,368.67 to 2,237.75`, right after one
@@ -329,6 +349,7 @@ def between(text: str, qs: list[Quantity], a: Quantity, b: Quantity) -> str:
     return "".join(gap)
 
 
+_ROW_OWN: dict[int, tuple[list[Fig], frozenset[str]]] = {}  # a row (by id) → its own key words (see _row_key_named)
 _Words = tuple[frozenset[str], set[str]]  # context tokens and the numbers (as printed) of a sentence or clause
 
 
