@@ -47,9 +47,12 @@ class Derivations(Matching):
         hit = formula(ops, target, tol, unit, q, direction, gap, faster=faster)
         if not hit and unit.dim == "x":
             # `an RTF of 0.71 … with 1.36, so about 1.9 times faster`: a ratio of two bare numbers the sentence states
+            # (never keys, `batch=1 to batch=4` is no 4x; and one operand at least a measured decimal)
             bare = [(v, num_text(v), NONE) for o in sent.quantities if o is not q and not (o.exempt or o.count
-                    or o.unit or o.is_range) for v, _ in o.endpoints()]  # fmt: skip
-            hit = formula(bare, target, tol, unit, q, bare=True, faster=faster)
+                    or o.unit or o.is_range or self._text[max(0, o.start - 1) : o.start] in ("=", ":"))
+                    for v, _ in o.endpoints()]  # fmt: skip
+            if any(v != int(v) for v, _, _ in bare):
+                hit = formula(bare, target, tol, unit, q, bare=True, faster=faster)
         if not hit and unit.dim in ("%", "x"):
             # A stated pair: `from 7,368.67 to 2,237.75, a 69.6% drop` (unitless), `ROE 从 14.49% 降至 13.78%,
             # 下降约 4.9%` (a relative change of two percentages; `66% is 65% above 40%` says so too).
@@ -184,8 +187,8 @@ class Derivations(Matching):
             same_table = [(x, y) for x in va.cands for y in vb.cands if x.table and x.table == y.table]
             if not same_table or len(same_table) < len([(x, y) for x in va.cands for y in vb.cands]):
                 continue  # the pair spans tables or prose: nothing to compare
-            if any(x is not y and (x.row == y.row or (x.col is not None and x.col == y.col) or _one_apart(x, y))
-                   for x, y in same_table):  # fmt: skip
+            if any(x is not y and (x.row == y.row or (x.col is not None and x.col == y.col)
+                   or (sent is not None and _one_apart(x, y, sent.tokens))) for x, y in same_table):  # fmt: skip
                 continue
             if sent is not None and any(x is not y and _named_apart(x, y, sent.tokens) for x, y in same_table):
                 continue
@@ -397,11 +400,14 @@ def _pair_in_table(figs: list[Fig], q: Quantity, target: float, tol: float, unit
     return None
 
 
-def _one_apart(x: Fig, y: Fig) -> bool:
-    """Two figures of one table whose labels differ in one label each: one row or one series of a chart
-    (`4B, brpc` and `4B, coro_rpc`), where the extraction keys every bar apart."""
+def _one_apart(x: Fig, y: Fig, words: frozenset[str]) -> bool:
+    """Two bars of one group of a chart (`4B, brpc` and `4B, coro_rpc`; the extraction keys every bar apart): their
+    labels differ in one label each, and the sentence names the key they share (`4B:4987564 → 20228649`)."""
     sx, sy = set(x.f.labels), set(y.f.labels)
-    return len(sx - sy) == 1 and len(sy - sx) == 1
+    if len(sx - sy) != 1 or len(sy - sx) != 1:
+        return False
+    return any(shape in id_shapes(words) and keys & words
+               for lab in sx & sy for shape, keys in id_shapes(context_tokens(lab)).items())  # fmt: skip
 
 
 def _named_apart(x: Fig, y: Fig, words: frozenset[str]) -> bool:
