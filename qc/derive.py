@@ -91,7 +91,10 @@ class Derivations(Matching):
                     or (top_s >= (2 if paired else 1) and by_sentence[i] == top_s)]  # fmt: skip
         # A row whose own key (`GoogleNet` of a per-network table) the clause names is tried before rows that merely
         # share words with it (a per-layer table under a `GoogleNet` caption, whose two cells agree by chance).
-        keyed = [i for i in range(len(rows)) if by_clause[i] and self._row_key_named(rows[i], clause)]
+        # (Where the sentence states operands of its own, only an eligible row is: `about 5 times the metalloids'
+        # 741.5 °C` divides by 741.5, never the metalloids' max by their mean.)
+        keyed = [i for i in (eligible if paired else range(len(rows)))
+                 if by_clause[i] and self._row_key_named(rows[i], clause)]  # fmt: skip
         eligible = keyed + [i for i in eligible if i not in keyed]
         for i in eligible:
             row, ops = rows[i], infos[i][1]
