@@ -96,13 +96,20 @@ class Derivations(Matching):
         keyed = [i for i in (eligible if paired else range(len(rows)))
                  if by_clause[i] and self._row_key_named(rows[i], clause)]  # fmt: skip
         eligible = keyed + [i for i in eligible if i not in keyed]
+        stated = [v * u.factor for v, _, u in ops if u.dim not in ("%", "x")]
         for i in eligible:
-            row, ops = rows[i], infos[i][1]
-            hit = formula(ops, target, tol, unit, q, direction, gap)
-            if hit and not _columns_conflict(row[hit[1]], row[hit[2]]):
-                first = row[0]
-                return Verdict("derived", source_of(first), derivation=hit[0], strength="derivation from one row",
-                               message=f"derived from {first.f.report} p.{first.f.page} ({labels_of(first.f, 2)})")  # fmt: skip
+            row, row_ops = rows[i], infos[i][1]
+            hit = formula(row_ops, target, tol, unit, q, direction, gap)
+            if not hit or _columns_conflict(row[hit[1]], row[hit[2]]):
+                continue
+            a, b = row[hit[1]], row[hit[2]]
+            if paired and not any(abs(x.base - v) <= 1e-9 * max(abs(v), 1.0) for x in (a, b) for v in stated):
+                continue  # the sentence states operands of its own: two other cells agreeing by chance are none
+            if keyed and i not in keyed and not _named_apart_in_row(a, b, sent.tokens):
+                continue  # the row the clause names failed: another row only where the sentence names both cells
+            first = row[0]
+            return Verdict("derived", source_of(first), derivation=hit[0], strength="derivation from one row",
+                           message=f"derived from {first.f.report} p.{first.f.page} ({labels_of(first.f, 2)})")  # fmt: skip
         return self._from_column(q, target, tol, unit, sent, scope, direction, gap, clause) or self._from_pair(
             q, target, tol, unit, sent, scope, direction, gap
         )
@@ -401,6 +408,14 @@ def _pair_in_table(figs: list[Fig], q: Quantity, target: float, tol: float, unit
             if hit:
                 return hit[0], x, y
     return None
+
+
+def _named_apart_in_row(a: Fig, b: Fig, words: frozenset[str]) -> bool:
+    """Two cells of one row whose own column labels (`OpenBLAS (s)`, `MIXED (s)`) the sentence names each."""
+    la, lb = set(a.f.labels) - set(b.f.labels), set(b.f.labels) - set(a.f.labels)
+    ta = frozenset().union(*(context_tokens(x) for x in la))
+    tb = frozenset().union(*(context_tokens(x) for x in lb))
+    return bool((ta - tb) & words) and bool((tb - ta) & words)
 
 
 def _one_apart(x: Fig, y: Fig, words: frozenset[str]) -> bool:
