@@ -96,17 +96,21 @@ class Derivations(Matching):
         keyed = [i for i in (eligible if paired else range(len(rows)))
                  if by_clause[i] and self._row_key_named(rows[i], clause)]  # fmt: skip
         eligible = keyed + [i for i in eligible if i not in keyed]
-        stated = [v * u.factor for v, _, u in ops if u.dim not in ("%", "x")]
+        # (the operands the number's own clause states: `约为原来的 2 倍` after `从 0.47 GB/s 增至 0.92 GB/s`)
+        stated = [v * u.factor for o in sent.quantities if o is not q and o.unit and not (o.exempt or o.count)
+                  and cs <= o.start < ce and (u := parse_unit(o.unit)).dim == unit_of_ops(u, unit)
+                  for v, _ in o.endpoints()]  # fmt: skip
         for i in eligible:
             row, row_ops = rows[i], infos[i][1]
             hit = formula(row_ops, target, tol, unit, q, direction, gap)
             if not hit or _columns_conflict(row[hit[1]], row[hit[2]]):
                 continue
             a, b = row[hit[1]], row[hit[2]]
-            if paired and not any(abs(x.base - v) <= 1e-9 * max(abs(v), 1.0) for x in (a, b) for v in stated):
+            if stated and not any(abs(x.base - v) <= 1e-9 * max(abs(v), 1.0) for x in (a, b) for v in stated):
                 continue  # the sentence states operands of its own: two other cells agreeing by chance are none
-            if keyed and i not in keyed and not _named_apart_in_row(a, b, sent.tokens):
-                continue  # the row the clause names failed: another row only where the sentence names both cells
+            if keyed and i not in keyed and not (_named_apart_in_row(a, b, sent.tokens)
+                                                 or self._row_key_named(row, sent.tokens, every=True)):
+                continue  # the row the clause names failed: another only where the sentence names it or both cells
             first = row[0]
             return Verdict("derived", source_of(first), derivation=hit[0], strength="derivation from one row",
                            message=f"derived from {first.f.report} p.{first.f.page} ({labels_of(first.f, 2)})")  # fmt: skip
@@ -136,9 +140,9 @@ class Derivations(Matching):
                                            f"{labels_of(y.f, 3)})")  # fmt: skip
         return None
 
-    def _row_key_named(self, row: list[Fig], clause: frozenset[str]) -> bool:
-        """Whether `clause` names the labels that set this table row apart (its cells' common labels but the
-        table's own: caption, section)."""
+    def _row_key_named(self, row: list[Fig], words: frozenset[str], every: bool = False) -> bool:
+        """Whether `words` name the labels that set this table row apart (its cells' common labels but the table's
+        own: caption, section): one of them, or (`every`) each."""
         key = id(row)
         own = _ROW_OWN.get(key)
         if own is None or own[0] is not row:
@@ -149,8 +153,9 @@ class Derivations(Matching):
             common -= set.intersection(*(set(x.f.labels) for x in table))
             if len(_ROW_OWN) > 100_000:  # (rows of earlier indexes: `publish serve` checks for hours)
                 _ROW_OWN.clear()
-            own = _ROW_OWN[key] = (row, frozenset().union(*(context_tokens(lab) for lab in common)))
-        return bool(own[1] & clause)
+            own = _ROW_OWN[key] = (row, [context_tokens(lab) for lab in common])
+        hits = [bool(toks & words) for toks in own[1]]
+        return bool(hits) and (all(hits) if every else any(hits))
 
     def _stated_pairs(self, sent: Sentence) -> list[tuple[tuple[float, str, Unit], tuple[float, str, Unit]]]:
         """The from→to pairs of the sentence printed without a unit (`from 7,368.67 to 2,237.75`, right after one
@@ -362,7 +367,7 @@ def between(text: str, qs: list[Quantity], a: Quantity, b: Quantity) -> str:
     return "".join(gap)
 
 
-_ROW_OWN: dict[int, tuple[list[Fig], frozenset[str]]] = {}  # a row (by id) → its own key words (see _row_key_named)
+_ROW_OWN: dict[int, tuple[list[Fig], list[frozenset[str]]]] = {}  # a row (by id) → its own key words (see _row_key_named)
 _Words = tuple[frozenset[str], set[str]]  # context tokens and the numbers (as printed) of a sentence or clause
 
 
@@ -408,6 +413,14 @@ def _pair_in_table(figs: list[Fig], q: Quantity, target: float, tol: float, unit
             if hit:
                 return hit[0], x, y
     return None
+
+
+def unit_of_ops(u: Unit, target: Unit) -> str | None:
+    """`u`'s dimension where a number of it may be an operand of a `target` derivation (a measure, never a count,
+    a percentage or a ratio; the target's own dimension for a difference), else None."""
+    if not u.dim or u.dim.startswith("count:") or u.dim in ("%", "x", "pp"):
+        return None
+    return u.dim if target.dim in ("%", "x", "pp") or target.dim == u.dim else None
 
 
 def _named_apart_in_row(a: Fig, b: Fig, words: frozenset[str]) -> bool:
