@@ -36,6 +36,9 @@ class Derivations(Matching):
             tol = max(tol, target * (0.05 if step >= 1 and target % 10 == 0 else 0.025))
         cs, ce = self._clause_bounds(q, sent)
         direction, gap = wording(self._text[cs:ce])
+        if direction is None:  # `比 brpc 高 33.6%`, `低 5%`: the bare comparative right before the number
+            m = _BARE_CMP.search(self._text, max(cs, q.start - 6), q.start)
+            direction = ("up" if m.group(1) in "高多大快" else "down") if m else None
         faster = unit.dim == "x" and faster_words(self._text, q)
         ops: list[tuple[float, str, Unit]] = []
         for other in sent.quantities:
@@ -231,6 +234,10 @@ class Derivations(Matching):
             if not said:  # `from A to B`: the verb of the clause before it (cut, lifted, fell, 缩短 …)
                 cs = max((c.end() for c in CLAUSE.finditer(text, sent.start, a.start)), default=sent.start)
                 said = wording(text[cs : a.start])[0]
+                if not said and cs > sent.start:  # `cuts the RTF by 48%, from 1.36 to 0.71`: the clause before's
+                    before = text[max((c.end() for c in CLAUSE.finditer(text, sent.start, cs - 1)), default=sent.start) : cs]
+                    down, up = bool(_VERB_DOWN.search(before)), bool(_VERB_UP.search(before))  # verb (not `gain`)
+                    said = "down" if down and not up else "up" if up and not down else None
             rose = (b.value or 0.0) > (a.value or 0.0)
             if said and (said == "up") != rose:
                 verdicts[k] = Verdict(
@@ -288,6 +295,9 @@ _GAP = re.compile(
 )
 
 
+_VERB_DOWN = re.compile(r"\bcut|\breduc|\bdecreas|\bfell\b|\bfalls?\b|\bdrop|\blowered\b|降|减|缩短", re.I)
+_VERB_UP = re.compile(r"\brais|\bincreas|\brose\b|\brises?\b|\bgr[eo]w|提升|提高|增|升", re.I)
+_BARE_CMP = re.compile(r"([高多大快低少小慢])\s*(?:了|出|约|近|达)?\s*$")
 _SAID_DOWN = re.compile(r"降|减|缩短")
 _SAID_UP = re.compile(r"提升|提高|增|升")
 _FASTER = re.compile(r"[快慢高低多少大小]了?\s*(?:约|大约|近)?\s*$|(?:faster|slower|higher|lower|more|less)\s*$", re.I)

@@ -332,3 +332,18 @@ def test_a_row_the_clause_names_by_its_key_gives_the_operands() -> None:
     doc = "AlexNet's time per inference falls by 43% [source: R3]."
     n = _number(index, doc, "43%", "en")
     assert n.status == "derived" and "932.70" in (n.derivation or "")
+
+
+def test_a_bare_comparative_before_the_number_sets_the_base_of_the_change() -> None:
+    ok = _number(CHART, "4B 时两者为 20228649 对 4987564,coro_rpc 比 brpc 高 305.6%【出处:R3 实测】。", "305.6%")
+    assert ok.status == "derived"
+    # (20228649 − 4987564)/20228649 = 75.3 %: “高” is over the smaller figure, brpc's
+    bad = _number(CHART, "4B 时两者为 20228649 对 4987564,coro_rpc 比 brpc 高 75.3%【出处:R3 实测】。", "75.3%")
+    assert bad.status not in ("verified", "derived")
+
+
+def test_a_from_to_pair_after_a_clause_with_the_verb_moves_its_way() -> None:
+    swapped = "Moving from the A53 to the A72 cuts the RTF by 48%, from 0.71 to 1.36 [source: R3]."
+    assert _status(RTF, swapped, "1.36")[0] == "mismatch"
+    assert _status(RTF, swapped.replace("0.71 to 1.36", "1.36 to 0.71"), "0.71")[0] == "verified"
+    assert _status(RTF, "The gain is 1.9x, from 1.36 to 0.71 [source: R3].", "0.71")[0] == "verified"  # gain: no verb
