@@ -149,7 +149,8 @@ def body_blocks(body: str) -> list[Block]:
             a, b = span(tok.map)
             raw = body[a:b]
             prev = last_para.get(ctx)
-            bl = Block("body", a, raw, "table", item=items[-1], intro=list(prev.cites) if prev else [], cites=cite_ids(raw))
+            intro = list(prev.cites) if prev else []
+            bl = Block("body", a, raw, "table", item=items[-1], intro=intro, cites=cite_ids(raw))
             if not bl.intro and not bl.cites:
                 unsourced.setdefault(ctx, []).append(bl.intro)
             if items[-1] is not None:

@@ -108,11 +108,11 @@ class Derivations(Matching):
             hit = formula(row_ops, target, tol, unit, q, direction, gap)
             if not hit or _columns_conflict(row[hit[1]], row[hit[2]]):
                 continue
-            a, b = row[hit[1]], row[hit[2]]
-            if stated and not any(abs(x.base - v) <= 1e-9 * max(abs(v), 1.0) for x in (a, b) for v in stated):
+            xa, xb = row[hit[1]], row[hit[2]]
+            if stated and not any(abs(x.base - v) <= 1e-9 * max(abs(v), 1.0) for x in (xa, xb) for v in stated):
                 continue  # the sentence states operands of its own: two other cells agreeing by chance are none
-            if keyed and i not in keyed and not (_named_apart_in_row(a, b, sent.tokens)
-                                                 or self._row_key_named(row, sent.tokens, every=True)):
+            named = _named_apart_in_row(xa, xb, sent.tokens) or self._row_key_named(row, sent.tokens, every=True)
+            if keyed and i not in keyed and not named:
                 continue  # the row the clause names failed: another only where the sentence names it or both cells
             first = row[0]
             return Verdict("derived", source_of(first), derivation=hit[0], strength="derivation from one row",
@@ -152,8 +152,8 @@ class Derivations(Matching):
             first = row[0]
             rp = self.prep.by_rid.get(first.f.report)
             table = rp.by_table.get(first.table or "", row) if rp else row
-            common = set.intersection(*(set(x.f.labels) for x in row))
-            common -= set.intersection(*(set(x.f.labels) for x in table))
+            common = set(row[0].f.labels).intersection(*(x.f.labels for x in row[1:]))
+            common -= set(table[0].f.labels).intersection(*(x.f.labels for x in table[1:]))
             if len(_ROW_OWN) > 100_000:  # (rows of earlier indexes: `publish serve` checks for hours)
                 _ROW_OWN.clear()
             own = _ROW_OWN[key] = (row, [context_tokens(lab) for lab in common])
@@ -235,7 +235,8 @@ class Derivations(Matching):
                 cs = max((c.end() for c in CLAUSE.finditer(text, sent.start, a.start)), default=sent.start)
                 said = wording(text[cs : a.start])[0]
                 if not said and cs > sent.start:  # `cuts the RTF by 48%, from 1.36 to 0.71`: the clause before's
-                    before = text[max((c.end() for c in CLAUSE.finditer(text, sent.start, cs - 1)), default=sent.start) : cs]
+                    bs = max((c.end() for c in CLAUSE.finditer(text, sent.start, cs - 1)), default=sent.start)
+                    before = text[bs:cs]
                     down, up = bool(_VERB_DOWN.search(before)), bool(_VERB_UP.search(before))  # verb (not `gain`)
                     said = "down" if down and not up else "up" if up and not down else None
             rose = (b.value or 0.0) > (a.value or 0.0)
@@ -377,7 +378,8 @@ def between(text: str, qs: list[Quantity], a: Quantity, b: Quantity) -> str:
     return "".join(gap)
 
 
-_ROW_OWN: dict[int, tuple[list[Fig], list[frozenset[str]]]] = {}  # a row (by id) → its own key words (see _row_key_named)
+# A row (by id) → its own key words (see _row_key_named).
+_ROW_OWN: dict[int, tuple[list[Fig], list[frozenset[str]]]] = {}
 _Words = tuple[frozenset[str], set[str]]  # context tokens and the numbers (as printed) of a sentence or clause
 
 
@@ -398,7 +400,7 @@ def _pair_in_table(figs: list[Fig], q: Quantity, target: float, tol: float, unit
     named = [x for x in named if any(_names(lab, sentence) for lab in x.f.labels)]
     if len(named) < 2 or len(named) > 200:
         return None
-    everywhere = set.intersection(*(set(x.f.labels) for x in figs))
+    everywhere = set(figs[0].f.labels).intersection(*(x.f.labels for x in figs[1:]))
     keyed = {lab for x in figs for lab in x.f.labels} - everywhere  # labels that set rows or series apart
     in_clause = {lab for lab in keyed if _names(lab, clause)}
     for i, x in enumerate(named):

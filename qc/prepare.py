@@ -111,7 +111,7 @@ class ReportPrep:
     dims: list[str] = field(default_factory=list)  # dimensions in order of first appearance
     by_dim: dict[str, tuple[list[float], list[Fig]]] = field(default_factory=dict)  # sorted by base value
     dim_figs: dict[str, list[Fig]] = field(default_factory=dict)  # in report order
-    with_unit: tuple[list[float], list[Fig]] = field(default_factory=lambda: ([], []))  # figures with a unit, by printed value
+    with_unit: tuple[list[float], list[Fig]] = field(default_factory=lambda: ([], []))  # with a unit, by printed value
     by_table: dict[str, list[Fig]] = field(default_factory=dict)
     table_dims: dict[tuple[str, str], list[Fig]] = field(default_factory=dict)  # (table, dimension) → figures
     rows: list[list[Fig]] = field(default_factory=list)

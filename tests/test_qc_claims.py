@@ -307,7 +307,7 @@ def test_a_part_name_after_a_core_count_is_the_name_the_article_uses() -> None:
 
 
 def test_a_ratio_of_two_bare_numbers_of_the_sentence_is_derived_but_never_of_keys() -> None:
-    sentence = "One A72 core decodes at 0.71 and one A53 core at 1.36, so the A72 is about 1.9 times faster [source: R3]."
+    sentence = "One A72 core runs at 0.71 and one A53 core at 1.36, so the A72 is about 1.9 times faster [source: R3]."
     assert _status(RTF, sentence, "about 1.9 times")[0] == "derived"
     assert _status(RTF, "From batch=1 to batch=4 it reads 0.71, 4x [source: R3].", "4x")[0] not in ("derived",)
 
