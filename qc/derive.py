@@ -396,7 +396,8 @@ def _pair_in_table(figs: list[Fig], q: Quantity, target: float, tol: float, unit
                    gap: bool, sentence: _Words, clause: _Words) -> tuple[str, Fig, Fig] | None:  # fmt: skip
     """The derivation `_from_pair` looks for within one table's figures, and its two operands."""
     # (percentages are operands of points and of a ratio, `A003's error rate is 14.7 times B002's`, never of a %)
-    named = [x for x in figs if x.unit.dim != "x" and (x.unit.dim != "%" or unit.dim in ("pp", "x"))]
+    # (measures only: a unitless cell may be a key, `batch 4` over `batch 1` is no 4 倍)
+    named = [x for x in figs if x.unit.dim and x.unit.dim != "x" and (x.unit.dim != "%" or unit.dim in ("pp", "x"))]
     named = [x for x in named if any(_names(lab, sentence) for lab in x.f.labels)]
     if len(named) < 2 or len(named) > 200:
         return None
