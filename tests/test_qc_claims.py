@@ -9,7 +9,7 @@ from evidence.models import Figure, Page, Report
 from qc.check import check_draft
 from qc.draft import parse_draft
 from qc.index import EvidenceIndex
-from qc.models import STRENGTHS
+from qc.models import STRENGTHS, NumberCheck
 
 
 def _index(figures: list[tuple[float, str, str, list[str], str]], text: str) -> EvidenceIndex:
@@ -25,9 +25,13 @@ def _index(figures: list[tuple[float, str, str, list[str], str]], text: str) -> 
                          pages={"R3": [Page(report="R3", version=1, page=1, text=text)]})  # fmt: skip
 
 
+def _number(index: EvidenceIndex, body: str, text: str, lang: str = "zh") -> NumberCheck:
+    doc = f"---\ntitle: t\nlang: {lang}\ndate: 2026-07-10\nevidence: [R3]\nanswer: a\n---\n\n{body}\n"
+    return next(n for n in check_draft(parse_draft(doc, "t.md"), index).numbers if n.text.strip() == text)
+
+
 def _status(index: EvidenceIndex, sentence: str, text: str, lang: str = "en") -> tuple[str, str]:
-    doc = f"---\ntitle: t\nlang: {lang}\ndate: 2026-07-10\nevidence: [R3]\nanswer: a\n---\n\n{sentence}\n"
-    n = next(n for n in check_draft(parse_draft(doc, "t.md"), index).numbers if n.text.strip() == text)
+    n = _number(index, sentence, text, lang)
     return n.status, n.message
 
 
@@ -256,11 +260,6 @@ def test_a_from_to_pair_moves_the_way_its_words_say() -> None:
     en = "The unit price fell from 0.39 元/kwh to 0.8 元/kwh [source: R3]."
     assert _status(index, en, "0.8 元/kwh")[0] == "mismatch"
     assert _status(index, en.replace("fell", "rose"), "0.8 元/kwh")[0] == "verified"
-
-
-def _number(index: EvidenceIndex, body: str, text: str, lang: str = "zh") -> object:
-    doc = f"---\ntitle: t\nlang: {lang}\ndate: 2026-07-10\nevidence: [R3]\nanswer: a\n---\n\n{body}\n"
-    return next(n for n in check_draft(parse_draft(doc, "t.md"), index).numbers if n.text.strip() == text)
 
 
 # coro_rpc slides (yalantinglibs, slide 24): a bar chart, each bar its own cell keyed by size and series.
