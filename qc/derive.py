@@ -378,6 +378,8 @@ def between(text: str, qs: list[Quantity], a: Quantity, b: Quantity) -> str:
     return "".join(gap)
 
 
+# A table's figures (by id) → (them, the labels that set rows or series apart, its measures): see _pair_in_table.
+_TABLE_INFO: dict[int, tuple[list[Fig], frozenset[str], list[tuple[Fig, frozenset[str]]]]] = {}
 # A row (by id) → its own key words (see _row_key_named).
 _ROW_OWN: dict[int, tuple[list[Fig], list[frozenset[str]]]] = {}
 _Words = tuple[frozenset[str], set[str]]  # context tokens and the numbers (as printed) of a sentence or clause
@@ -395,21 +397,32 @@ def _names(label: str, words: _Words, minus: frozenset[str] = frozenset()) -> bo
 def _pair_in_table(figs: list[Fig], q: Quantity, target: float, tol: float, unit: Unit, direction: str | None,
                    gap: bool, sentence: _Words, clause: _Words) -> tuple[str, Fig, Fig] | None:  # fmt: skip
     """The derivation `_from_pair` looks for within one table's figures, and its two operands."""
-    # (percentages are operands of points and of a ratio, `A003's error rate is 14.7 times B002's`, never of a %)
-    # (measures only: a unitless cell may be a key, `batch 4` over `batch 1` is no 4 倍)
-    named = [x for x in figs if x.unit.dim and x.unit.dim != "x" and (x.unit.dim != "%" or unit.dim in ("pp", "x"))]
-    named = [x for x in named if any(_names(lab, sentence) for lab in x.f.labels)]
-    if len(named) < 2 or len(named) > 200:
+    info = _TABLE_INFO.get(id(figs))
+    if info is None or info[0] is not figs:
+        everywhere = set(figs[0].f.labels).intersection(*(x.f.labels for x in figs[1:]))
+        keyed = frozenset({lab for x in figs for lab in x.f.labels} - everywhere)  # labels that set rows apart
+        # (a unitless cell may be a key: `batch 4`)
+        measures = [(x, frozenset(x.f.labels)) for x in figs if x.unit.dim and x.unit.dim != "x"]
+        if len(_TABLE_INFO) > 20_000:  # (tables of earlier indexes)
+            _TABLE_INFO.clear()
+        info = _TABLE_INFO[id(figs)] = (figs, keyed, measures)
+    _, keyed, measures = info
+    in_sentence = {lab for lab in keyed if _names(lab, sentence)}
+    if len(in_sentence) < 2:  # the two labels the operands differ in, both named
         return None
-    everywhere = set(figs[0].f.labels).intersection(*(x.f.labels for x in figs[1:]))
-    keyed = {lab for x in figs for lab in x.f.labels} - everywhere  # labels that set rows or series apart
-    in_clause = {lab for lab in keyed if _names(lab, clause)}
-    for i, x in enumerate(named):
-        sx = set(x.f.labels)
-        for y in named[i + 1 :]:
+    in_clause = {lab for lab in in_sentence if _names(lab, clause)}
+    # (percentages are operands of points and of a ratio, `A003's error rate is 14.7 times B002's`, never of a %)
+    named = [
+        (x, sx)
+        for x, sx in measures
+        if (x.unit.dim != "%" or unit.dim in ("pp", "x")) and not in_sentence.isdisjoint(sx)
+    ]
+    if len(named) < 2 or len(named) > 120:
+        return None
+    for i, (x, sx) in enumerate(named):
+        for y, sy in named[i + 1 :]:
             if x.unit.dim != y.unit.dim:
                 continue
-            sy = set(y.f.labels)
             only_x, only_y = sx - sy, sy - sx
             if len(only_x) != 1 or len(only_y) != 1:
                 continue
@@ -418,7 +431,7 @@ def _pair_in_table(figs: list[Fig], q: Quantity, target: float, tol: float, unit
             if not (_names(lx, sentence, ty) and _names(ly, sentence, tx)):
                 continue
             shared = (sx & sy) & keyed
-            if not all(lab in in_clause or (not in_clause - {lx, ly} and _names(lab, sentence)) for lab in shared):
+            if not all(lab in in_clause or (not in_clause - {lx, ly} and lab in in_sentence) for lab in shared):
                 continue
             ops = [(abs(x.f.value), x.raw_num or num_text(x.f.value), x.unit),
                    (abs(y.f.value), y.raw_num or num_text(y.f.value), y.unit)]  # fmt: skip
