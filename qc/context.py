@@ -104,7 +104,6 @@ def context_tokens(text: str) -> frozenset[str]:
     out = set(words)
     # `1A72@1.99G`, `2xA53`: a core count before a part name; the name alone is the term the article uses
     out.update(m.group(1) for w in words if w[0].isdigit() and (m := _COUNTED.fullmatch(w)))
-    out.update(w[:4] for w in words if len(w) == 5 and w[4] in "ea" and w[:4].isdigit())  # 2022E: the year 2022
     out -= _DROP
     for run in _CJK.findall(t):
         if len(run) == 1:

@@ -131,11 +131,23 @@ class Derivations(Matching):
         clause = self._clause_tokens(q, sent)
         s_nums = {num_text(o.value) for o in sent.quantities if o.value is not None}
         c_nums = {num_text(o.value) for o in sent.quantities if o.value is not None and cs <= o.start < ce}
+        # The measures the sentence states, by dimension: a pair of that dimension must hold one of them
+        # (`从 3,374.88 亿元增至 3,552.00 亿元,增长约 6.6%` is never two cells of another row).
+        stated: dict[str, list[float]] = {}
+        for o in sent.quantities:
+            u = parse_unit(o.unit) if o.unit and not (o.exempt or o.count) and o is not q else NONE
+            if u.dim and not u.dim.startswith("count:") and u.dim not in ("%", "x", "pp"):
+                stated.setdefault(u.dim, []).extend(v * u.factor for v, _ in o.endpoints())
         for rid in scope:
             rp = self.prep.by_rid.get(rid)
             for figs in rp.by_table.values() if rp else ():
                 hit = _pair_in_table(figs, q, target, tol, unit, direction, gap, (sent.tokens, s_nums),
                                      (clause, c_nums))  # fmt: skip
+                if hit and any(
+                    not any(abs(z.base - v) <= 1e-9 * max(abs(v), 1.0) for z in hit[1:] for v in vals)
+                    for dim, vals in stated.items() if dim == hit[1].unit.dim
+                ):  # fmt: skip
+                    hit = None
                 if hit:
                     deriv, x, y = hit
                     return Verdict("derived", source_of(x), derivation=deriv, strength="derivation from one row",

@@ -347,13 +347,3 @@ def test_a_from_to_pair_after_a_clause_with_the_verb_moves_its_way() -> None:
     assert _status(RTF, swapped.replace("0.71 to 1.36", "1.36 to 0.71"), "0.71")[0] == "verified"
     gain = "From the A53 to the A72 the gain is 1.9x, from 1.36 to 0.71 [source: R3]."
     assert _status(RTF, gain, "0.71")[0] == "verified"  # (`gain` is no verb)
-
-
-def test_a_forecast_year_column_is_that_year() -> None:
-    # 高测股份 broker note (mineru corpus, p.3): `2021 2022E 2023E` columns; the growth of 2022E is 135.1 %.
-    row = "营业收入增长率 110.0% 135.1% 营业收入 1,567 3,684"
-    index = _index([(110.0, "%", "110.0", ["营业收入增长率", "2021"], row), (135.1, "%", "135.1", ["营业收入增长率", "2022E"], row),
-                    (1567.0, "百万元", "1,567", ["营业收入", "2021"], row), (3684.0, "百万元", "3,684", ["营业收入", "2022E"], row)],
-                   "财务报表分析和预测")  # fmt: skip
-    body = "营业收入从 2021 年的 1,567 百万元增至 2022 年的 3,684 百万元,同比增长 135.1%【出处:R3 实测】。"
-    assert _number(index, body, "135.1%").status == "verified"
