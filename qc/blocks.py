@@ -103,12 +103,19 @@ def body_blocks(body: str) -> list[Block]:
     items: list[Item | None] = [None]
     lists: list[list[str]] = []
     last_para: dict[int, Block | None] = {}
+    # A table or list that neither cites nor follows a citing paragraph takes the citations of the paragraph right
+    # after it (`上表取自完整矩阵【出处:C1】`, a table under a heading with its source line below): per context.
+    unsourced: dict[int, list[list[str]]] = {}
     with_blocks: set[int] = set()  # list items that have a block already (their first line holds the marker)
     for tok in md.parse(body):
         ctx = id(items[-1])
         if tok.type in ("bullet_list_open", "ordered_list_open"):
             prev = last_para.get(ctx)
-            lists.append(prev.cites if prev else (items[-1].cites if items[-1] else []))
+            intro = prev.cites if prev else (items[-1].cites if items[-1] else [])
+            if not intro:
+                intro = []  # its own list, filled in place by the paragraph after the list
+                unsourced.setdefault(ctx, []).append(intro)
+            lists.append(intro)
         elif tok.type in ("bullet_list_close", "ordered_list_close"):
             lists.pop()
             last_para[ctx] = None  # what follows a list is introduced by nothing
@@ -124,6 +131,7 @@ def body_blocks(body: str) -> list[Block]:
             if tok.type == "heading_open":
                 text, kind = _blank(raw, _HEADING), "heading"
                 last_para[ctx] = None
+                unsourced.pop(ctx, None)
             else:
                 first = item is not None and id(item) not in with_blocks
                 text = _blank(raw, _MARKER, first_only=True) if first else _blank(raw, _QUOTE_PREFIX)
@@ -135,11 +143,16 @@ def body_blocks(body: str) -> list[Block]:
             blocks.append(bl)
             if kind != "heading":
                 last_para[ctx] = bl
+                for intro in unsourced.pop(ctx, []):
+                    intro.extend(bl.cites)
         elif tok.type == "table_open" and tok.map:
             a, b = span(tok.map)
             raw = body[a:b]
             prev = last_para.get(ctx)
-            bl = Block("body", a, raw, "table", item=items[-1], intro=prev.cites if prev else [], cites=cite_ids(raw))
+            intro = list(prev.cites) if prev else []
+            bl = Block("body", a, raw, "table", item=items[-1], intro=intro, cites=cite_ids(raw))
+            if not bl.intro and not bl.cites:
+                unsourced.setdefault(ctx, []).append(bl.intro)
             if items[-1] is not None:
                 with_blocks.add(id(items[-1]))
             lines = raw.split("\n")

@@ -174,6 +174,11 @@ class _Checker(Derivations):
                        strength="verbatim term")  # fmt: skip
 
     def run_block(self, bl: Block) -> None:
+        first = len(self.numbers)
+        self._run_block(bl)
+        keys_of_operands(self.numbers[first:])
+
+    def _run_block(self, bl: Block) -> None:
         ftext = self._text = bl.text
         self._clauses = {}
         self._row_keys = {}
@@ -371,6 +376,26 @@ def _swappable(claims: list[tuple[Quantity, Verdict]]) -> list[int]:
         assert x is not None
         dims.setdefault(x.unit.dim, set()).add(x.base)
     return [i for i in ok if len(dims[claims[i][1].fig.unit.dim]) > 1]  # type: ignore[union-attr]
+
+
+def keys_of_operands(numbers: list[NumberCheck]) -> None:
+    """`| 5 | 4,507,942 | 4,049,234 |`, `5 字节负载时高 11.3%`: an integer no figure holds is the row key (a chart's
+    category, an axis tick) of the figure another number of its sentence or table row rests on, printed as that
+    label alone (`5`) or with the unit as written (`4B`)."""
+    for n in numbers:
+        if n.status in OK_STATUSES or n.value is None or n.value != int(n.value):
+            continue
+        key = num_text(n.value)
+        forms = {key, f"{key}{(n.unit or '').strip()}".lower()}
+        for o in numbers:
+            if o is n or o.status not in ("verified", "derived") or o.sentence != n.sentence or o.source is None:
+                continue
+            lab = next((lab for lab in o.source.labels if lab.strip().replace(" ", "").lower() in forms), None)
+            if lab is not None:
+                n.status, n.severity, n.strength = "verified", "ok", "row key"
+                n.source = o.source.model_copy(update={"value": n.value, "unit": n.unit, "quote": lab, "labels": [lab]})
+                n.message = f"{o.source.report} p.{o.source.page}: {lab} (the key of {o.text.strip()}'s figure)"
+                break
 
 
 def _finite(v: float | None) -> bool:

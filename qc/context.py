@@ -35,6 +35,7 @@ _CAPTION_LOWER = re.compile(_CAPTION.pattern)
 _SECTION_NO = re.compile(r"^\s*\d+(?:\.\d+)*\s+")
 _LAT = re.compile(r"[a-z0-9]+")
 _CJK = re.compile(r"[\u3400-\u9fff]+")
+_COUNTED = re.compile(r"\d{1,2}x?([a-z]{1,3}\d{2,4})")
 _STOP = frozenset(
     [
         "s",
@@ -103,6 +104,8 @@ def context_tokens(text: str) -> frozenset[str]:
     if words:
         t += " " + " ".join(_GLOSSARY[w] for w in words if w in _GLOSSARY)
     out = set(words)
+    # `1A72@1.99G`, `2xA53`: a core count before a part name; the name alone is the term the article uses
+    out.update(m.group(1) for w in words if w[0].isdigit() and (m := _COUNTED.fullmatch(w)))
     out -= _DROP
     for run in _CJK.findall(t):
         if len(run) == 1:

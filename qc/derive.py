@@ -11,7 +11,7 @@ from qc.context import context_tokens, fmt, id_shapes, num_text
 from qc.match import Matching, Verdict
 from qc.numbers import CHANGE_RE, Quantity
 from qc.prepare import Fig, labels_of, say, source_of
-from qc.units import Unit, parse_unit
+from qc.units import NONE, Unit, parse_unit
 
 
 class Derivations(Matching):
@@ -36,6 +36,9 @@ class Derivations(Matching):
             tol = max(tol, target * (0.05 if step >= 1 and target % 10 == 0 else 0.025))
         cs, ce = self._clause_bounds(q, sent)
         direction, gap = wording(self._text[cs:ce])
+        if direction is None:  # `比 brpc 高 33.6%`, `低 5%`: the bare comparative right before the number
+            m = _BARE_CMP.search(self._text, max(cs, q.start - 6), q.start)
+            direction = ("up" if m.group(1) in "高多大快" else "down") if m else None
         faster = unit.dim == "x" and faster_words(self._text, q)
         ops: list[tuple[float, str, Unit]] = []
         for other in sent.quantities:
@@ -45,6 +48,14 @@ class Derivations(Matching):
             for v, _ in other.endpoints():
                 ops.append((v, num_text(v), u))
         hit = formula(ops, target, tol, unit, q, direction, gap, faster=faster)
+        if not hit and unit.dim == "x":
+            # `an RTF of 0.71 … with 1.36, so about 1.9 times faster`: a ratio of two bare numbers the sentence states
+            # (never keys, `batch=1 to batch=4` is no 4x; and one operand at least a measured decimal)
+            bare = [(v, num_text(v), NONE) for o in sent.quantities if o is not q and not (o.exempt or o.count
+                    or o.unit or o.is_range or self._text[max(0, o.start - 1) : o.start] in ("=", ":"))
+                    for v, _ in o.endpoints()]  # fmt: skip
+            if any(v != int(v) for v, _, _ in bare):
+                hit = formula(bare, target, tol, unit, q, bare=True, faster=faster)
         if not hit and unit.dim in ("%", "x"):
             # A stated pair: `from 7,368.67 to 2,237.75, a 69.6% drop` (unitless), `ROE 从 14.49% 降至 13.78%,
             # 下降约 4.9%` (a relative change of two percentages; `66% is 65% above 40%` says so too).
@@ -81,14 +92,85 @@ class Derivations(Matching):
         top_c, top_s = max(by_clause, default=0), max(by_sentence, default=0)
         eligible = [i for i in range(len(rows)) if (top_c >= 2 and by_clause[i] == top_c)
                     or (top_s >= (2 if paired else 1) and by_sentence[i] == top_s)]  # fmt: skip
+        # A row whose own key (`GoogleNet` of a per-network table) the clause names is tried before rows that merely
+        # share words with it (a per-layer table under a `GoogleNet` caption, whose two cells agree by chance).
+        # (Where the sentence states operands of its own, only an eligible row is: `about 5 times the metalloids'
+        # 741.5 °C` divides by 741.5, never the metalloids' max by their mean.)
+        keyed = [i for i in (eligible if paired else range(len(rows)))
+                 if by_clause[i] and self._row_key_named(rows[i], clause)]  # fmt: skip
+        eligible = keyed + [i for i in eligible if i not in keyed]
+        # (the operands the number's own clause states: `约为原来的 2 倍` after `从 0.47 GB/s 增至 0.92 GB/s`)
+        stated = [v * u.factor for o in sent.quantities if o is not q and o.unit and not (o.exempt or o.count)
+                  and cs <= o.start < ce and (u := parse_unit(o.unit)).dim == unit_of_ops(u, unit)
+                  for v, _ in o.endpoints()]  # fmt: skip
         for i in eligible:
-            row, ops = rows[i], infos[i][1]
-            hit = formula(ops, target, tol, unit, q, direction, gap)
-            if hit and not _columns_conflict(row[hit[1]], row[hit[2]]):
-                first = row[0]
-                return Verdict("derived", source_of(first), derivation=hit[0], strength="derivation from one row",
-                               message=f"derived from {first.f.report} p.{first.f.page} ({labels_of(first.f, 2)})")  # fmt: skip
-        return self._from_column(q, target, tol, unit, sent, scope, direction, gap, clause)
+            row, row_ops = rows[i], infos[i][1]
+            hit = formula(row_ops, target, tol, unit, q, direction, gap)
+            if not hit or _columns_conflict(row[hit[1]], row[hit[2]]):
+                continue
+            xa, xb = row[hit[1]], row[hit[2]]
+            if stated and not any(abs(x.base - v) <= 1e-9 * max(abs(v), 1.0) for x in (xa, xb) for v in stated):
+                continue  # the sentence states operands of its own: two other cells agreeing by chance are none
+            named = _named_apart_in_row(xa, xb, sent.tokens) or self._row_key_named(row, sent.tokens, every=True)
+            if keyed and i not in keyed and not named:
+                continue  # the row the clause names failed: another only where the sentence names it or both cells
+            first = row[0]
+            return Verdict("derived", source_of(first), derivation=hit[0], strength="derivation from one row",
+                           message=f"derived from {first.f.report} p.{first.f.page} ({labels_of(first.f, 2)})")  # fmt: skip
+        return self._from_column(q, target, tol, unit, sent, scope, direction, gap, clause) or self._from_pair(
+            q, target, tol, unit, sent, scope, direction, gap
+        )
+
+    def _from_pair(self, q: Quantity, target: float, tol: float, unit: Unit, sent: Sentence, scope: list[str],
+                   direction: str | None, gap: bool) -> Verdict | None:  # fmt: skip
+        """`消息从 4B 增大到 10KB,coro_rpc 的 QPS 下降 94.9%`, `A003's error rate is 14.7 times B002's`: two figures of
+        one table (two bars of a chart) whose labels differ in one label each, both named by the sentence; the labels
+        they share that set rows or series apart are named by the number's clause (or, where the clause names none
+        of the table's, by the sentence)."""
+        cs, ce = self._clause_bounds(q, sent)
+        clause = self._clause_tokens(q, sent)
+        s_nums = {num_text(o.value) for o in sent.quantities if o.value is not None}
+        c_nums = {num_text(o.value) for o in sent.quantities if o.value is not None and cs <= o.start < ce}
+        # The measures the sentence states, by dimension: a pair of that dimension must hold one of them
+        # (`从 3,374.88 亿元增至 3,552.00 亿元,增长约 6.6%` is never two cells of another row).
+        stated: dict[str, list[float]] = {}
+        for o in sent.quantities:
+            u = parse_unit(o.unit) if o.unit and not (o.exempt or o.count) and o is not q else NONE
+            if u.dim and not u.dim.startswith("count:") and u.dim not in ("%", "x", "pp"):
+                stated.setdefault(u.dim, []).extend(v * u.factor for v, _ in o.endpoints())
+        for rid in scope:
+            rp = self.prep.by_rid.get(rid)
+            for figs in rp.by_table.values() if rp else ():
+                hit = _pair_in_table(figs, q, target, tol, unit, direction, gap, (sent.tokens, s_nums),
+                                     (clause, c_nums))  # fmt: skip
+                if hit and any(
+                    not any(abs(z.base - v) <= 1e-9 * max(abs(v), 1.0) for z in hit[1:] for v in vals)
+                    for dim, vals in stated.items() if dim == hit[1].unit.dim
+                ):  # fmt: skip
+                    hit = None
+                if hit:
+                    deriv, x, y = hit
+                    return Verdict("derived", source_of(x), derivation=deriv, strength="derivation from one row",
+                                   message=f"derived from {x.f.report} p.{x.f.page} ({labels_of(x.f, 3)} and "
+                                           f"{labels_of(y.f, 3)})")  # fmt: skip
+        return None
+
+    def _row_key_named(self, row: list[Fig], words: frozenset[str], every: bool = False) -> bool:
+        """Whether `words` name the labels that set this table row apart (its cells' common labels but the table's
+        own: caption, section): one of them, or (`every`) each."""
+        key = id(row)
+        own = _ROW_OWN.get(key)
+        if own is None or own[0] is not row:
+            first = row[0]
+            rp = self.prep.by_rid.get(first.f.report)
+            table = rp.by_table.get(first.table or "", row) if rp else row
+            common = set(row[0].f.labels).intersection(*(x.f.labels for x in row[1:]))
+            common -= set(table[0].f.labels).intersection(*(x.f.labels for x in table[1:]))
+            if len(_ROW_OWN) > 100_000:  # (rows of earlier indexes: `publish serve` checks for hours)
+                _ROW_OWN.clear()
+            own = _ROW_OWN[key] = (row, [context_tokens(lab) for lab in common])
+        hits = [bool(toks & words) for toks in own[1]]
+        return bool(hits) and (all(hits) if every else any(hits))
 
     def _stated_pairs(self, sent: Sentence) -> list[tuple[tuple[float, str, Unit], tuple[float, str, Unit]]]:
         """The from→to pairs of the sentence printed without a unit (`from 7,368.67 to 2,237.75`, right after one
@@ -135,7 +217,8 @@ class Derivations(Matching):
             same_table = [(x, y) for x in va.cands for y in vb.cands if x.table and x.table == y.table]
             if not same_table or len(same_table) < len([(x, y) for x in va.cands for y in vb.cands]):
                 continue  # the pair spans tables or prose: nothing to compare
-            if any(x is not y and (x.row == y.row or (x.col is not None and x.col == y.col)) for x, y in same_table):
+            if any(x is not y and (x.row == y.row or (x.col is not None and x.col == y.col)
+                   or (sent is not None and _one_apart(x, y, sent.tokens))) for x, y in same_table):  # fmt: skip
                 continue
             if sent is not None and any(x is not y and _named_apart(x, y, sent.tokens) for x, y in same_table):
                 continue
@@ -163,6 +246,11 @@ class Derivations(Matching):
             if not said:  # `from A to B`: the verb of the clause before it (cut, lifted, fell, 缩短 …)
                 cs = max((c.end() for c in CLAUSE.finditer(text, sent.start, a.start)), default=sent.start)
                 said = wording(text[cs : a.start])[0]
+                if not said and cs > sent.start:  # `cuts the RTF by 48%, from 1.36 to 0.71`: the clause before's
+                    bs = max((c.end() for c in CLAUSE.finditer(text, sent.start, cs - 1)), default=sent.start)
+                    before = text[bs:cs]
+                    down, up = bool(_VERB_DOWN.search(before)), bool(_VERB_UP.search(before))  # verb (not `gain`)
+                    said = "down" if down and not up else "up" if up and not down else None
             rose = (b.value or 0.0) > (a.value or 0.0)
             if said and (said == "up") != rose:
                 verdicts[k] = Verdict(
@@ -220,6 +308,9 @@ _GAP = re.compile(
 )
 
 
+_VERB_DOWN = re.compile(r"\bcut|\breduc|\bdecreas|\bfell\b|\bfalls?\b|\bdrop|\blowered\b|降|减|缩短", re.I)
+_VERB_UP = re.compile(r"\brais|\bincreas|\brose\b|\brises?\b|\bgr[eo]w|提升|提高|增|升", re.I)
+_BARE_CMP = re.compile(r"([高多大快低少小慢])\s*(?:了|出|约|近|达)?\s*$")
 _SAID_DOWN = re.compile(r"降|减|缩短")
 _SAID_UP = re.compile(r"提升|提高|增|升")
 _FASTER = re.compile(r"[快慢高低多少大小]了?\s*(?:约|大约|近)?\s*$|(?:faster|slower|higher|lower|more|less)\s*$", re.I)
@@ -297,6 +388,95 @@ def between(text: str, qs: list[Quantity], a: Quantity, b: Quantity) -> str:
         if o.exempt and a.end <= o.start and o.end <= b.start:
             gap[o.start - a.end : o.end - a.end] = " " * (o.end - o.start)
     return "".join(gap)
+
+
+# A table's figures (by id) → (them, the labels that set rows or series apart, its measures): see _pair_in_table.
+_TABLE_INFO: dict[int, tuple[list[Fig], frozenset[str], list[tuple[Fig, frozenset[str]]]]] = {}
+# A row (by id) → its own key words (see _row_key_named).
+_ROW_OWN: dict[int, tuple[list[Fig], list[frozenset[str]]]] = {}
+_Words = tuple[frozenset[str], set[str]]  # context tokens and the numbers (as printed) of a sentence or clause
+
+
+def _names(label: str, words: _Words, minus: frozenset[str] = frozenset()) -> bool:
+    """Whether `words` name a figure's label: a number label (`5`, a payload) by that number, else by its words
+    (less `minus`, the words another label shares)."""
+    bare = label.strip()
+    if bare.replace(".", "", 1).isdigit():
+        return bare in words[1]
+    return bool((context_tokens(label) - minus) & words[0])
+
+
+def _pair_in_table(figs: list[Fig], q: Quantity, target: float, tol: float, unit: Unit, direction: str | None,
+                   gap: bool, sentence: _Words, clause: _Words) -> tuple[str, Fig, Fig] | None:  # fmt: skip
+    """The derivation `_from_pair` looks for within one table's figures, and its two operands."""
+    info = _TABLE_INFO.get(id(figs))
+    if info is None or info[0] is not figs:
+        everywhere = set(figs[0].f.labels).intersection(*(x.f.labels for x in figs[1:]))
+        keyed = frozenset({lab for x in figs for lab in x.f.labels} - everywhere)  # labels that set rows apart
+        # (a unitless cell may be a key: `batch 4`)
+        measures = [(x, frozenset(x.f.labels)) for x in figs if x.unit.dim and x.unit.dim != "x"]
+        if len(_TABLE_INFO) > 20_000:  # (tables of earlier indexes)
+            _TABLE_INFO.clear()
+        info = _TABLE_INFO[id(figs)] = (figs, keyed, measures)
+    _, keyed, measures = info
+    in_sentence = {lab for lab in keyed if _names(lab, sentence)}
+    if len(in_sentence) < 2:  # the two labels the operands differ in, both named
+        return None
+    in_clause = {lab for lab in in_sentence if _names(lab, clause)}
+    # (percentages are operands of points and of a ratio, `A003's error rate is 14.7 times B002's`, never of a %)
+    named = [
+        (x, sx)
+        for x, sx in measures
+        if (x.unit.dim != "%" or unit.dim in ("pp", "x")) and not in_sentence.isdisjoint(sx)
+    ]
+    if len(named) < 2 or len(named) > 120:
+        return None
+    for i, (x, sx) in enumerate(named):
+        for y, sy in named[i + 1 :]:
+            if x.unit.dim != y.unit.dim:
+                continue
+            only_x, only_y = sx - sy, sy - sx
+            if len(only_x) != 1 or len(only_y) != 1:
+                continue
+            (lx,), (ly,) = only_x, only_y
+            tx, ty = context_tokens(lx), context_tokens(ly)
+            if not (_names(lx, sentence, ty) and _names(ly, sentence, tx)):
+                continue
+            shared = (sx & sy) & keyed
+            if not all(lab in in_clause or (not in_clause - {lx, ly} and lab in in_sentence) for lab in shared):
+                continue
+            ops = [(abs(x.f.value), x.raw_num or num_text(x.f.value), x.unit),
+                   (abs(y.f.value), y.raw_num or num_text(y.f.value), y.unit)]  # fmt: skip
+            hit = formula(ops, target, tol, unit, q, direction, gap, bare=True, rel=unit.dim == "x")
+            if hit:
+                return hit[0], x, y
+    return None
+
+
+def unit_of_ops(u: Unit, target: Unit) -> str | None:
+    """`u`'s dimension where a number of it may be an operand of a `target` derivation (a measure, never a count,
+    a percentage or a ratio; the target's own dimension for a difference), else None."""
+    if not u.dim or u.dim.startswith("count:") or u.dim in ("%", "x", "pp"):
+        return None
+    return u.dim if target.dim in ("%", "x", "pp") or target.dim == u.dim else None
+
+
+def _named_apart_in_row(a: Fig, b: Fig, words: frozenset[str]) -> bool:
+    """Two cells of one row whose own column labels (`OpenBLAS (s)`, `MIXED (s)`) the sentence names each."""
+    la, lb = set(a.f.labels) - set(b.f.labels), set(b.f.labels) - set(a.f.labels)
+    ta = frozenset().union(*(context_tokens(x) for x in la))
+    tb = frozenset().union(*(context_tokens(x) for x in lb))
+    return bool((ta - tb) & words) and bool((tb - ta) & words)
+
+
+def _one_apart(x: Fig, y: Fig, words: frozenset[str]) -> bool:
+    """Two bars of one group of a chart (`4B, brpc` and `4B, coro_rpc`; the extraction keys every bar apart): their
+    labels differ in one label each, and the sentence names the key they share (`4B:4987564 → 20228649`)."""
+    sx, sy = set(x.f.labels), set(y.f.labels)
+    if len(sx - sy) != 1 or len(sy - sx) != 1:
+        return False
+    return any(shape in id_shapes(words) and keys & words
+               for lab in sx & sy for shape, keys in id_shapes(context_tokens(lab)).items())  # fmt: skip
 
 
 def _named_apart(x: Fig, y: Fig, words: frozenset[str]) -> bool:

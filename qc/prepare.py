@@ -147,7 +147,7 @@ class ReportPrep:
     dims: list[str] = field(default_factory=list)  # dimensions in order of first appearance
     by_dim: dict[str, tuple[list[float], list[Fig]]] = field(default_factory=dict)  # sorted by base value
     dim_figs: dict[str, list[Fig]] = field(default_factory=dict)  # in report order
-    with_unit: tuple[list[float], list[Fig]] = field(default_factory=lambda: ([], []))  # figures with a unit, by value
+    with_unit: tuple[list[float], list[Fig]] = field(default_factory=lambda: ([], []))  # with a unit, by printed value
     by_table: dict[str, list[Fig]] = field(default_factory=dict)
     table_dims: dict[tuple[str, str], list[Fig]] = field(default_factory=dict)  # (table, dimension) → figures
     rows: list[list[Fig]] = field(default_factory=list)
@@ -262,8 +262,9 @@ def _prepare_report(rid: str, figures: list[Figure], pages: list[Page]) -> Repor
     for dim, lst in rp.dim_figs.items():  # (a figure naming a choice in a list is never looked up by value)
         ordered = sorted((x for x in lst if not x.listed), key=lambda x: x.base)
         rp.by_dim[dim] = ([x.base for x in ordered], ordered)
-    ordered = sorted((x for x in figs if x.unit.dim), key=lambda x: x.base)
-    rp.with_unit = ([x.base for x in ordered], ordered)
+    # (by the value as printed: a number without a unit stands for a figure's digits, `1.01` for `1.01 ms`)
+    ordered = sorted((x for x in figs if x.unit.dim), key=lambda x: abs(x.f.value))
+    rp.with_unit = ([abs(x.f.value) for x in ordered], ordered)
     # Tables without a caption label: figures sharing two or more labels count as one table.
     rows: dict[str, list[Fig]] = {}
     for x in figs:

@@ -100,6 +100,18 @@ def test_scope_sentence_then_paragraph_then_list_intro(index: EvidenceIndex) -> 
     assert find(r, "52.4 tok/s").status == "uncited"
 
 
+def test_table_or_list_without_a_source_takes_the_paragraph_right_after_it(index: EvidenceIndex) -> None:
+    body = (
+        "## 加载\n\n| 模型 | NFS 加载 (s) |\n|---|---|\n| DeepSeek-70B | 1399 |\n\n上表为 NFS 基线【出处:R9 实测】。\n\n"
+        "## 保存\n\n- 基线 178s;\n- FX100 94s。\n\n以上为保存时间【出处:R1 实测】。\n\n"
+        "## 其他\n\n| 模型 | NFS 加载 (s) |\n|---|---|\n| DeepSeek-32B | 691 |\n\n## 下一节\n\n见 R9【出处:R9 实测】。\n"
+    )
+    r = check(draft(body), index)
+    assert find(r, "1399").cited == ["R9"] and find(r, "1399").status == "verified"
+    assert find(r, "94s").cited == ["R1"] and find(r, "94s").status == "verified"
+    assert find(r, "691").status == "uncited"  # a heading between: the next section's source is not the table's
+
+
 def test_front_matter_uses_the_evidence_list_unless_a_marker_decides(index: EvidenceIndex) -> None:
     faq = "faq:\n  - q: 会话多大?\n    a: 29.8K token 的会话约 7.15 GB。\n  - q: 加载?\n    a: 加速 6.2 倍【出处:R1 实测】。\n"
     r = check(draft("正文。\n", answer="TTFT 降低 26–32%,吞吐提升 29–40%。", faq=faq), index)

@@ -9,7 +9,7 @@ from evidence.models import Figure, Page, Report
 from qc.check import check_draft
 from qc.draft import parse_draft
 from qc.index import EvidenceIndex
-from qc.models import STRENGTHS
+from qc.models import STRENGTHS, NumberCheck
 
 
 def _index(figures: list[tuple[float, str, str, list[str], str]], text: str) -> EvidenceIndex:
@@ -25,9 +25,13 @@ def _index(figures: list[tuple[float, str, str, list[str], str]], text: str) -> 
                          pages={"R3": [Page(report="R3", version=1, page=1, text=text)]})  # fmt: skip
 
 
+def _number(index: EvidenceIndex, body: str, text: str, lang: str = "zh") -> NumberCheck:
+    doc = f"---\ntitle: t\nlang: {lang}\ndate: 2026-07-10\nevidence: [R3]\nanswer: a\n---\n\n{body}\n"
+    return next(n for n in check_draft(parse_draft(doc, "t.md"), index).numbers if n.text.strip() == text)
+
+
 def _status(index: EvidenceIndex, sentence: str, text: str, lang: str = "en") -> tuple[str, str]:
-    doc = f"---\ntitle: t\nlang: {lang}\ndate: 2026-07-10\nevidence: [R3]\nanswer: a\n---\n\n{sentence}\n"
-    n = next(n for n in check_draft(parse_draft(doc, "t.md"), index).numbers if n.text.strip() == text)
+    n = _number(index, sentence, text, lang)
     return n.status, n.message
 
 
@@ -256,3 +260,90 @@ def test_a_from_to_pair_moves_the_way_its_words_say() -> None:
     en = "The unit price fell from 0.39 元/kwh to 0.8 元/kwh [source: R3]."
     assert _status(index, en, "0.8 元/kwh")[0] == "mismatch"
     assert _status(index, en.replace("fell", "rose"), "0.8 元/kwh")[0] == "verified"
+
+
+# coro_rpc slides (yalantinglibs, slide 24): a bar chart, each bar its own cell keyed by size and series.
+CHART = _index(
+    [(4987564, "req/s", "4987564", ["最大压力性能测试(QPS)", "4B", "brpc"], "4B brpc"),
+     (20228649, "req/s", "20228649", ["最大压力性能测试(QPS)", "4B", "coro_rpc"], "4B coro_rpc"),
+     (963124, "req/s", "963124", ["最大压力性能测试(QPS)", "10KB", "brpc"], "10KB brpc"),
+     (1029137, "req/s", "1029137", ["最大压力性能测试(QPS)", "10KB", "coro_rpc"], "10KB coro_rpc")],
+    "最大压力性能测试(QPS) brpc coro_rpc MESSAGE SIZE",
+)  # fmt: skip
+
+
+def test_a_change_between_two_bars_the_sentence_names_is_derived() -> None:
+    n = _number(CHART, "消息从 4B 增大到 10KB,coro_rpc 的极限 QPS 下降 94.9%【出处:R3 实测】。", "94.9%")
+    assert n.status == "derived" and "20228649" in (n.derivation or "")
+    # 80.7 % is brpc's drop; the clause names coro_rpc
+    assert _number(CHART, "消息从 4B 增大到 10KB,coro_rpc 的极限 QPS 下降 80.7%【出处:R3 实测】。", "80.7%").status \
+        not in ("verified", "derived")  # fmt: skip
+
+
+def test_a_before_after_pair_of_two_series_of_one_bar_group_is_one_pair() -> None:
+    body = "4B:4987564 → 20228649,约 4.1 倍【出处:R3 实测】。"
+    assert _number(CHART, body, "20228649").status == "verified"
+    assert _number(CHART, "4B:963124 → 20228649【出处:R3 实测】。", "963124").status != "verified"  # 10KB's brpc
+
+
+def test_an_axis_tick_is_the_key_of_the_figure_its_row_rests_on() -> None:
+    body = "| 消息 (Byte) | brpc (QPS) |\n|---|---|\n| 4 | 4987564 |\n| 7 | 963124 |\n\n上表【出处:R3 实测】。"
+    assert _number(CHART, body, "4").status == "verified" and _number(CHART, body, "4").strength == "row key"
+    assert _number(CHART, body, "7").status not in ("verified", "derived")  # 963124 is 10KB's
+
+
+# SpeechRecognition report (OAID, p.4): a core count before the part name, `1A72@1.99G`; RTF values without unit.
+RTF = _index(
+    [(1.0, "", "1", ["1A72@1.99G", "Real Time Rate"], "1A72@1.99G 1"),
+     (0.71, "", "0.71", ["1A72@1.99G", "average Real Time Rate"], "1A72@1.99G 0.71"),
+     (1.36, "", "1.36", ["1A53@1.51G", "average Real Time Rate"], "1A53@1.51G 1.36")],
+    "RTF(Real Time Factor)",
+)  # fmt: skip
+
+
+def test_a_part_name_after_a_core_count_is_the_name_the_article_uses() -> None:
+    assert _status(RTF, "The first run gave 1 on the A72 [source: R3].", "1")[0] == "verified"
+
+
+def test_a_ratio_of_two_bare_numbers_of_the_sentence_is_derived_but_never_of_keys() -> None:
+    sentence = "One A72 core runs at 0.71 and one A53 core at 1.36, so the A72 is about 1.9 times faster [source: R3]."
+    assert _status(RTF, sentence, "about 1.9 times")[0] == "derived"
+    assert _status(RTF, "From batch=1 to batch=4 it reads 0.71, 4x [source: R3].", "4x")[0] not in ("derived",)
+
+
+def test_a_bare_number_is_a_figure_as_printed_whatever_its_unit() -> None:
+    # Caffe-HRT Table 1 prints `(ms)` over its Performance Gain column: `1.01` is that cell, not 1.01 s.
+    index = _index([(1.01, "ms", "1.01", ["Table 1", "ResNet50", "Performance Gain (ms)"], "ResNet50 1095.30 1089.10 1.01"),
+                    (1.0101, "s", "1.0101", ["Table 9", "Copy (s)"], "Copy 1.0101")], "Table 1 Table 9")  # fmt: skip
+    status, message = _status(index, "ResNet50 gains only 1.01 [source: R3].", "1.01")
+    assert status == "verified" and "ResNet50" in message
+
+
+def test_a_row_the_clause_names_by_its_key_gives_the_operands() -> None:
+    # Caffe-HRT: a per-network table, and a per-layer table whose RELU and SOFTMAX cells differ by 43% by chance.
+    index = _index([(932.70, "ms", "932.70", ["Table 1", "AlexNet", "Original Caffe (ms)"], "AlexNet 932.70 534.80"),
+                    (534.80, "ms", "534.80", ["Table 1", "AlexNet", "Caffe-HRT (ms)"], "AlexNet 932.70 534.80"),
+                    (305.0, "ms", "305.00", ["Table 1", "MobileNet", "Original Caffe (ms)"], "MobileNet 305.00 292.80"),
+                    (292.8, "ms", "292.80", ["Table 1", "MobileNet", "Caffe-HRT (ms)"], "MobileNet 305.00 292.80"),
+                    (0.0014, "s", "0.0014", ["Table 3 AlexNet per layer time", "ACL/GPU", "RELU (s)"], "ACL/GPU 0.0014 0.0008"),
+                    (0.0008, "s", "0.0008", ["Table 3 AlexNet per layer time", "ACL/GPU", "SOFTMAX (s)"], "ACL/GPU 0.0014 0.0008")],
+                   "Table 1 Table 3")  # fmt: skip
+    doc = "AlexNet's time per inference falls by 43% [source: R3]."
+    n = _number(index, doc, "43%", "en")
+    assert n.status == "derived" and "932.70" in (n.derivation or "")
+
+
+def test_a_bare_comparative_before_the_number_sets_the_base_of_the_change() -> None:
+    ok = _number(CHART, "4B 时两者为 20228649 对 4987564,coro_rpc 比 brpc 高 305.6%【出处:R3 实测】。", "305.6%")
+    assert ok.status == "derived"
+    # (20228649 − 4987564)/20228649 = 75.3 %: “高” is over the smaller figure, brpc's
+    bad = _number(CHART, "4B 时两者为 20228649 对 4987564,coro_rpc 比 brpc 高 75.3%【出处:R3 实测】。", "75.3%")
+    assert bad.status not in ("verified", "derived")
+
+
+def test_a_from_to_pair_after_a_clause_with_the_verb_moves_its_way() -> None:
+    swapped = "Moving from the A53 to the A72 cuts the RTF by 48%, from 0.71 to 1.36 [source: R3]."
+    assert _status(RTF, swapped, "1.36")[0] == "mismatch"
+    assert _status(RTF, swapped.replace("0.71 to 1.36", "1.36 to 0.71"), "0.71")[0] == "verified"
+    gain = "From the A53 to the A72 the gain is 1.9x, from 1.36 to 0.71 [source: R3]."
+    assert _status(RTF, gain, "0.71")[0] == "verified"  # (`gain` is no verb)

@@ -138,6 +138,7 @@ def real_index(root: Path = REAL) -> EvidenceIndex:
         reports.mkdir()
         shutil.copy(root / "reports" / "reports.yaml", reports / "reports.yaml")
         for entry in registry(root):
+            (reports / entry["file"]).parent.mkdir(parents=True, exist_ok=True)  # office/… keeps its folder
             shutil.copy(CORPUS_PDFS / entry["file"], reports / entry["file"])
         return _ingested(reports)
 
