@@ -45,6 +45,8 @@ class _Checker(Derivations):
         self._claim_nums: dict[int, frozenset[str]] = {}
         self._claim_near: dict[int, frozenset[str]] = {}
         self._fulls: list[tuple[int, frozenset[str], list[str]]] | None = None
+        self._heading = False
+        self._stub: frozenset[str] = frozenset()
         self._before = ""
         self._article_text = draft.text
         self._article_ids_made = None
@@ -167,6 +169,7 @@ class _Checker(Derivations):
         self._keys_seen = {}
         self._claim_ctx = {}
         self._claim_near = {}
+        self._heading = bl.kind == "heading" or bl.field == "title" or bl.field.endswith(".q")  # (questions too)
         self._claim_nums = {}
         self._fulls = None
         if bl.kind == "table":
@@ -179,7 +182,8 @@ class _Checker(Derivations):
             # `| Two A72, test case |`, `| 平台与场景(OpenBLAS) |`.
             stub = next((hdr for _, _, hdr, _ in bl.cells if hdr), "")
             lead, lead_ids = self._lead, self._lead_ids
-            self._lead = lead | context_tokens(stub)
+            self._stub = context_tokens(stub)
+            self._lead = lead | self._stub
             self._lead_ids = id_shapes(self._lead)
             for s, e, hdr, row in bl.cells:
                 hu = (header_unit(hdr) if hdr else None) or NONE  # `| MiB/s |`, `| p50/ms |`, `| 带宽 (GB/s) |`
@@ -193,7 +197,7 @@ class _Checker(Derivations):
                         q.unit = hu.name
                 sent.quantities = qs
                 self._emit(bl, sent, qs)
-            self._lead, self._lead_ids = lead, lead_ids
+            self._lead, self._lead_ids, self._stub = lead, lead_ids, frozenset()
             return
         quantities = extract(ftext)
         sents = sentences(ftext)
