@@ -58,6 +58,8 @@ class _Checker(Derivations):
         self._claim_nums: dict[int, frozenset[str]] = {}
         self._claim_near: dict[int, frozenset[str]] = {}
         self._fulls: list[tuple[int, frozenset[str], list[str]]] | None = None
+        self._heading = False
+        self._stub: frozenset[str] = frozenset()
         self._before = ""
         self._article_text = draft.text
         self._article_ids_made = None
@@ -185,6 +187,7 @@ class _Checker(Derivations):
         self._keys_seen = {}
         self._claim_ctx = {}
         self._claim_near = {}
+        self._heading = bl.kind == "heading" or bl.field == "title" or bl.field.endswith(".q")  # (questions too)
         self._claim_nums = {}
         self._fulls = None
         if bl.kind == "table":
@@ -197,7 +200,8 @@ class _Checker(Derivations):
             # `| Two A72, test case |`, `| 平台与场景(OpenBLAS) |`.
             stub = next((hdr for _, _, hdr, _ in bl.cells if hdr), "")
             lead, lead_ids = self._lead, self._lead_ids
-            self._lead = lead | context_tokens(stub)
+            self._stub = context_tokens(stub)
+            self._lead = lead | self._stub
             self._lead_ids = id_shapes(self._lead)
             judged: list[tuple[Sentence, list[Quantity], list[str], list[Verdict], str, str]] = []
             for s, e, hdr, row in bl.cells:
@@ -223,7 +227,7 @@ class _Checker(Derivations):
                 )
             for sent, qs, scope, verdicts, _, _ in judged:
                 self._record(bl, sent, qs, scope, verdicts)
-            self._lead, self._lead_ids = lead, lead_ids
+            self._lead, self._lead_ids, self._stub = lead, lead_ids, frozenset()
             return
         quantities = extract(ftext)
         sents = sentences(ftext)

@@ -54,6 +54,8 @@ class Matching:
     _fulls: list[tuple[int, frozenset[str], list[str]]] | None  # the block's full sentences, for _claim_context
     _claim_nums: dict[int, frozenset[str]]  # a sentence (by id) → the numbers of its claim context, as printed
     _claim_near: dict[int, frozenset[str]]  # a sentence (by id) → the words of its own full sentence and lead, stemmed
+    _heading: bool  # the block being checked is a heading
+    _stub: frozenset[str]  # the words of the stub header of the article table being checked
     _claim_ctx: dict[int, frozenset[str]]  # a sentence (by id) → _claim_context, for the block being checked
 
     def _identifies(self, x: Fig, sent: Sentence, q: Quantity) -> bool:
@@ -61,7 +63,7 @@ class Matching:
         heading or question above it), another number of the sentence that is a cell of that row (`吞吐从 52.4 提升至
         67.6,提升 29%`), or `highest`/`最低`… where `x` is that extreme of its column."""
         terms = x.row_terms
-        if not terms:
+        if not terms or self._heading:  # (a heading names a topic: `4KB 小对象的请求吞吐有多高`)
             return True
         ctx = self._claim_context(sent)
         if (
@@ -412,10 +414,11 @@ class Matching:
         in a sentence comparing figures, the number's own clause decides."""
         rp = self.prep.by_rid.get(x.f.report)
         names = rp.systems if rp else frozenset()
-        if sent.tokens.isdisjoint(names) and self._lead.isdisjoint(names):
+        if sent.tokens.isdisjoint(names) and self._stub.isdisjoint(names):
             return False
         toks = self._own_context(q, sent) if self._compares(q, sent) else sent.tokens
-        said = toks & names or (self._lead & names if not sent.tokens & names else frozenset())
+        # (an article table's stub header names the system of every row: `| 平台与场景(OpenBLAS) |`)
+        said = toks & names or (self._stub & names if not sent.tokens & names else frozenset())
         return bool(said) and not (said & x.systems) and bool(said - x.tokens)
 
     def _conflict(self, x: Fig, sent: Sentence, q: Quantity) -> bool:

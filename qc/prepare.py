@@ -357,6 +357,10 @@ def _row_terms(members: list[Fig]) -> None:
         if x.row is not None:
             by_row.setdefault(x.row, []).append(x)
     for cells in by_row.values():
+        named = frozenset().union(*(x.row_terms for x in cells))  # any cell's row words name the row (`value size 4KB`)
+        for x in cells:
+            if x.row_terms or id(x) in own:
+                x.row_terms = named
         printed = {x.raw_num.replace(",", "") for x in cells}
         for x in cells:
             x.row_mates = frozenset(n for n in printed - {x.raw_num.replace(",", "")} if "." in n or len(n) >= 3)
