@@ -310,7 +310,10 @@ class _Part:
     def _comparisons(self, g: Group, w: Lang) -> None:
         series = _series(g, w)
         first = g.comparisons[0]
-        self.headline = series or _comparison(first, w, metric=_metric_name(first.metric, g), with_change=False)
+        one = len(g.comparisons) == 1 and not self.force_table  # one comparison: one sentence, with its change
+        self.headline = series or _comparison(first, w, metric=_metric_name(first.metric, g), with_change=one)
+        if one:
+            return
         if len(g.comparisons) > LIST_ROWS or self.force_table:
             self.table = self._comparison_table(g, w)
         else:
@@ -408,16 +411,16 @@ def _notes(brief: Brief, question: str, qi: int) -> list[Sentence]:
 
 
 def _fit(headlines: list[tuple[str, list[str]]], limit: int) -> list[tuple[str, list[str]]]:
-    """As many headlines as keep the numbers at or under `limit` (at least one)."""
+    """As many headlines as keep the numbers at or under `limit` (at least one, the first that fits if any does)."""
     out: list[tuple[str, list[str]]] = []
     count = 0
     for h in headlines:
         n = numbers_in(h[0])
-        if out and count + n > limit:
+        if count + n > limit:
             continue
         out.append(h)
         count += n
-    return out
+    return out or headlines[:1]
 
 
 def write_offline(brief: Brief, index: EvidenceIndex, avoid: Avoid = frozenset()) -> DraftSchema:
@@ -485,7 +488,12 @@ def write_offline(brief: Brief, index: EvidenceIndex, avoid: Avoid = frozenset()
             intro = none or _unique([sentence(w("intro_none_again"), [], w.lang)], seen)
         sec = Section(question=q, intro=intro, items=items[:SECTION_ITEMS], tables=tables, outro=[])
         sections.append(sec)
-    answer = _answer(results or [h for heads in per_q for h in heads], w, seen, solo)
+    every = [h for heads in per_q for h in heads]
+    # The main results, else any headline, that the direct answer's two to four figures can hold.
+    fits = [h for h in results if numbers_in(h[0]) <= MAX_FIGURES] or [
+        h for h in every if numbers_in(h[0]) <= MAX_FIGURES
+    ]
+    answer = _answer(fits or results or every, w, seen, solo)
     return DraftSchema(answer=answer, sections=sections, faq=_faq(brief, per_q, w, seen, solo))
 
 

@@ -19,6 +19,7 @@ from functools import cache
 from evidence.models import Figure
 from pipeline.brief import Brief
 from pipeline.drafting.lang import CJK, Lang, glossary, glossary_terms, terms
+from pipeline.drafting.prose import prose_groups
 from pipeline.drafting.tables import Group, report_groups
 from qc.index import EvidenceIndex
 from qc.units import parse_unit
@@ -192,7 +193,7 @@ def _overlap(a: Ask, doc: set[str], idf: Callable[[str], float]) -> float:
 def select(brief: Brief, index: EvidenceIndex) -> list[list[Pick]]:
     """For each question of `brief`, the groups whose figures answer it (never none while the reports hold any)."""
     w = Lang(brief.lang)
-    groups = [g for rid in brief.evidence for g in report_groups(index, rid)]
+    groups = [g for rid in brief.evidence for g in _report_groups(index, rid)]
     pairs = report_terms(index, list(brief.evidence))
     asks = [ask(q, pairs) for q in brief.questions]
     docs = [both_terms(g.text, pairs) | both_terms(w.label(g.text), pairs) for g in groups]
@@ -256,9 +257,15 @@ def select(brief: Brief, index: EvidenceIndex) -> list[list[Pick]]:
     return per_q
 
 
+def _report_groups(index: EvidenceIndex, rid: str) -> list[Group]:
+    """A report's tables and `label: value` blocks, then the comparisons its prose states that no table does."""
+    groups = report_groups(index, rid)
+    return groups + prose_groups(index, rid, groups)
+
+
 def headlines(brief: Brief, index: EvidenceIndex) -> list[Pick]:
     """The cited reports' groups as headlines, comparisons first (for a section its own figures leave empty)."""
-    groups = [g for rid in brief.evidence for g in report_groups(index, rid) if not _confidential(g, index)]
+    groups = [g for rid in brief.evidence for g in _report_groups(index, rid) if not _confidential(g, index)]
     ranked = sorted(groups, key=lambda g: (not g.comparisons, g.report, g.order))
     picks = [Pick(g, 0.0, headline=True) for g in ranked]
     for p in picks:
