@@ -17,6 +17,7 @@ CJK = re.compile(r"[\u3400-\u9fff]")
 CJK_RUN = re.compile(r"[\u3400-\u9fff\u3000-\u303f\uff01-\uff0f\uff1a-\uff20]+")
 LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
 WORD = re.compile(r"[a-z0-9]+|[\u3400-\u9fff]+")
+COUNTED = re.compile(r"(\d+)x([a-z]+\d*)")
 RATIO_UNITS = frozenset({"x", "倍", "×"})
 KEEP = ("\x02", "\x03")  # brackets around report labels inside generated text (removed before output)
 
@@ -97,6 +98,9 @@ def terms(text: str, lang: str) -> list[str]:
             elif len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
                 w = w[:-1]
             out.append(w)
+            count = COUNTED.fullmatch(w)  # `1xa53` (one A53 core) is also `1x` and `a53`
+            if count:
+                out.extend((f"{count.group(1)}x", count.group(2)))
     return out
 
 

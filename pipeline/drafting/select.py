@@ -80,8 +80,9 @@ def _kinds_of(f: Figure) -> set[str]:
 
 
 @cache
-def _synonyms() -> dict[str, str]:
-    return {str(k).lower(): str(v).lower() for k, v in (glossary().get("synonyms") or {}).items()}
+def _synonyms() -> dict[str, list[str]]:
+    raw = glossary().get("synonyms") or {}
+    return {str(k).lower(): [str(x).lower() for x in (v if isinstance(v, list) else [v])] for k, v in raw.items()}
 
 
 @cache
@@ -94,7 +95,7 @@ def both_terms(text: str, pairs: dict[str, str]) -> set[str]:
     """A text's terms together with those of its translation (zh → en and en → zh through the glossary)."""
     low = text.lower()
     out = set(terms(text, "en"))  # Chinese bigrams and Latin words (English stop words dropped)
-    out |= {full for short, full in _synonyms().items() if short in out}
+    out |= {full for short, fulls in _synonyms().items() if short in out for full in fulls}
     for zh, en in pairs.items():
         if zh.lower() in low:
             out |= set(terms(en, "en"))
@@ -162,7 +163,13 @@ def matching_rows(g: Group, a: Ask, pairs: dict[str, str]) -> list[int]:
     keys = [both_terms(" ".join(r.keys), pairs) for r in g.rows]
     # Terms all rows share, or the caption's (`Single A53` of the caption is not `single face` of a row), name none.
     common = (set.intersection(*keys) if keys else set()) | both_terms(f"{g.caption} {g.section}", pairs)
-    hits = [i for i, k in enumerate(keys) if (k - common) & a.terms]
+    shared = [(k - common) & a.terms for k in keys]
+    # The rows no other row names more of the question in: `单个 A53` is `1xA53`, not `4xA53` nor `1xA72`.
+    hits = [i for i, n in enumerate(shared) if n and not any(n < m for m in shared)]
+    if len(hits) * 2 > len(keys):
+        return []  # what most rows share (`银行` of `各银行`) names a kind of row, not one
+    extra = [len(k - common - a.terms) for k in keys]  # of two naming the same, the one naming less else
+    hits = [i for i in hits if not any(shared[j] == shared[i] and extra[j] < extra[i] for j in hits)]
     return hits if hits and len(hits) < len(keys) else []
 
 
@@ -238,6 +245,7 @@ def select(brief: Brief, index: EvidenceIndex) -> list[list[Pick]]:
             chosen = [p for p in ranked if p.score >= top * MIN_SHARE][:MAX_GROUPS]
             if asks[qi].kinds and any(_kinds(p.group) & asks[qi].kinds for p in chosen):
                 chosen = [p for p in chosen if _kinds(p.group) & asks[qi].kinds]  # the kind asked for, only
+            chosen = _named(chosen, asks[qi], pairs)
             # A question asking for two kinds ("TTFT 和吞吐") gets the best table of each.
             for kind in sorted(asks[qi].kinds - {"latency"}):
                 if not any(kind in _kinds(p.group) for p in chosen):
@@ -261,6 +269,26 @@ def _report_groups(index: EvidenceIndex, rid: str) -> list[Group]:
     """A report's tables and `label: value` blocks, then the comparisons its prose states that no table does."""
     groups = report_groups(index, rid)
     return groups + prose_groups(index, rid, groups)
+
+
+def _named(chosen: list[Pick], a: Ask, pairs: dict[str, str]) -> list[Pick]:
+    """When the best table's caption names part of the question (`AlexNet`), its sibling tables whose caption names
+    none of it are left out: beside `4.1 AlexNet`, `4.3 SqueezeNet` answers another question."""
+    if len(chosen) < 2:
+        return chosen
+    titles = [both_terms(f"{p.group.caption} {p.group.section}", pairs) for p in chosen]
+    named = titles[0] & a.terms
+    if not named:
+        return chosen
+    top = _parent(chosen[0].group)
+    return [p for p, t in zip(chosen, titles, strict=True) if t & a.terms or not top or _parent(p.group) != top]
+
+
+def _parent(g: Group) -> str:
+    """`4` of a table under `4.3 SqueezeNet`: tables under one parent heading, each titled by a name only, are
+    siblings (one per model)."""
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)*)\.\d+\s+[A-Za-z][\w-]*\s*", g.section or g.caption)  # a name only
+    return m.group(1) if m else ""
 
 
 def headlines(brief: Brief, index: EvidenceIndex) -> list[Pick]:

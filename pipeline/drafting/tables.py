@@ -14,7 +14,9 @@ from qc.units import parse_unit
 CAPTION = re.compile(r"^\s*(?:表|图|Table|Tab\.|Figure|Fig\.)\s*[A-Z]?\d")
 HEADING = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?|附录\s*[A-Z]|Appendix\s+[A-Z])\s+\S")
 APPENDIX = re.compile(r"^\s*(?:附录|Appendix)\b", re.IGNORECASE)
-BASELINE = re.compile(r"基线|baseline|默认|default|NFS|重算|无外存|本地|before|原始|vanilla|w/o", re.IGNORECASE)
+BASELINE = re.compile(
+    r"基线|baseline|默认|default|NFS|重算|无外存|本地|before|原始|original|vanilla|w/o", re.IGNORECASE
+)
 UNIT_IN_LABEL = re.compile(r"\s*[((][^()()]*[))]\s*$|\s*/\s*[A-Za-z%]+\s*$")
 NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?[KkMB万亿]?")
 QUALIFIER = re.compile(r"(约|≈|~|≥|≤|>|<|about|up to)\s*$", re.IGNORECASE)
@@ -290,6 +292,8 @@ def _pairs(rows: list[Row], topic: str = "") -> tuple[list[Comparison], list[Fig
             None,
         )
         metric = _common(_strip_unit(b.col), _strip_unit(a.col))
+        if metric and re.search(rf"{re.escape(metric)}[-_][A-Za-z]|[A-Za-z][-_]{re.escape(metric)}", a.col):
+            metric = ""  # `Original Caffe | Caffe-HRT`: what they share names the system compared, not a metric
         name = _row_name(row)
         if not metric and topic:  # headers are `本地重算 | 开启外存缓存`, rows a swept condition: the caption's metric
             metric = topic
