@@ -401,3 +401,93 @@ def test_a_prose_sweep_names_the_comparisons_row() -> None:
     plain = "Prices moved from 0.8 元/kwh to 0.39 元/kwh."
     figs = [(r, v, "元/kWh", [plain], plain, "prose") for r, v in [("0.8", 0.8), ("0.39", 0.39)]]
     assert prose_groups(_report_index(figs), "T1", []) == []
+
+
+def _en_brief(*questions: str) -> Brief:
+    return Brief(
+        slug="t",
+        title="Measured",
+        lang="en",
+        evidence=["T1"],
+        audience="engineers",
+        brief="What the report measured.",
+        questions=list(questions),
+        faq_count=len(questions),
+    )
+
+
+def _said(content: object, i: int) -> str:
+    sec = content.sections[i]  # type: ignore[attr-defined]
+    return " ".join(s.text for s in [*sec.intro, *sec.items]) + " ".join(
+        " ".join(r) for t in sec.tables for r in t.rows
+    )
+
+
+def test_the_row_the_question_names_is_the_one_naming_most_of_it() -> None:
+    # `单个 A53 核心` is the `1xA53` row: not `4xA53` (another count), nor `1xA72` (another core), nor the span.
+    cap, sec = "3 Performance On Different Cores", "3 Performance On Different Cores"
+    rows = [("1xA53", "6"), ("1xA72", "19"), ("2xA72", "23"), ("4xA53", "10")]
+    idx = _report_index([(v, float(v), "fps", [cap, k, "FPS", sec], f"{k} {v}", "cell") for k, v in rows])
+    content = write_offline(_zh_brief("单个 A53 核心的 FPS 是多少?"), idx)
+    said = _said(content, 0)
+    assert "1xA53" in said and "6 fps" in said and "4xA53" not in said and "19 fps" not in said, said
+    # … and `one thread` is `Threads 1`.
+    t = "Table 2: Queue throughput"
+    idx = _report_index(
+        [
+            (v, float(v.replace(",", "")), "ops/s", [t, f"Threads {n}", "Disruptor", "3 Results"], f"{n} {v}", "cell")
+            for n, v in [("1", "25,914,530"), ("2", "20,335,417"), ("4", "16,720,055")]
+        ]
+    )
+    said = _said(write_offline(_en_brief("What throughput does the Disruptor reach with one thread?"), idx), 0)
+    assert "25,914,530" in said and "20,335,417" not in said, said
+
+
+def test_a_label_value_block_states_the_fact_asked_for() -> None:
+    sec = "2 Results"
+    lines = [
+        ("30.6", "MPPS", "Throughput"),
+        ("0.98", "ms", "Mean latency"),
+        ("5.23", "GB/s", "Peak bandwidth"),
+        ("1,250,000", "IOPS", "Random read"),
+    ]
+    idx = _report_index([(v, float(v.replace(",", "")), u, [k, sec], f"- {k}: {v} {u}", "kv") for v, u, k in lines])
+    content = write_offline(_zh_brief("阵列的峰值带宽是多少?", "随机读 IOPS 是多少?"), idx)
+    first, second = _said(content, 0), _said(content, 1)
+    assert "5.23 GB/s" in first and "30.6" not in first and "0.98" not in first, first
+    assert "1,250,000 IOPS" in second, second
+    _check_clean(_zh_brief("阵列的峰值带宽是多少?", "随机读 IOPS 是多少?"), content, idx)
+
+
+def test_the_baseline_a_question_names_makes_the_comparison() -> None:
+    # No column says "baseline", but the question does: `faster than the ABQ` compares the Disruptor with it.
+    t, sec = "Table 2: Queue throughput in ops per sec", "3 Results"
+    figs = []
+    for n, abq, dis in [("1", "5,321,004", "25,914,530"), ("8", "1,020,441", "12,107,968")]:
+        q = f"{n} {abq} {dis}"
+        figs += [
+            (abq, float(abq.replace(",", "")), "ops/s", [t, f"Threads {n}", "Platform A ABQ", sec], q, "cell"),
+            (dis, float(dis.replace(",", "")), "ops/s", [t, f"Threads {n}", "Platform A Disruptor", sec], q, "cell"),
+        ]
+    idx = _report_index(figs)
+    brief = _en_brief("How much faster is the Disruptor than the ABQ?")
+    content = write_offline(brief, idx)
+    said = _said(content, 0)
+    assert "4.9x" in said and "11.9x" in said and "vs. Platform A ABQ" in said, said  # 25.91/5.32 = 4.87, 12.11/1.02
+    _check_clean(brief, content, idx)
+
+
+def test_a_printed_change_the_printed_pair_does_not_give_is_recomputed() -> None:
+    from evidence.models import Figure
+    from pipeline.drafting.lang import Lang
+    from pipeline.drafting.offline import _change
+    from pipeline.drafting.tables import Comparison
+
+    def fig(raw: str, unit: str) -> Figure:
+        return Figure(id="f", report="R", version=1, page=1, value=float(raw), unit=unit, raw=raw, labels=[], quote="")
+
+    # 1388 → 498 ms is 2.79×: the report's `2.78` came from unrounded times; the reader is given 2.8×.
+    c = Comparison("GoogleNet", "", fig("1388", "ms"), fig("498", "ms"), fig("2.78", "x"))
+    assert _change(c, Lang("en"))[1] == "2.8x"
+    c = Comparison("AlexNet", "", fig("990", "ms"), fig("538", "ms"), fig("1.84", "x"))  # 990/538 = 1.840
+    assert _change(c, Lang("en"))[1] == "1.84x"

@@ -134,9 +134,10 @@ def _row_text(c: Comparison, w: Lang) -> str:
 
 
 def _comparison(c: Comparison, w: Lang, *, metric: str = "", with_change: bool = True) -> str:
+    kind = _kind(c.after)
     core = w(
         "decrease" if c.after.value < c.before.value else "increase",
-        metric=w.name(metric or c.metric),
+        metric=w.name(metric or c.metric) or (w(f"kind_{kind}") if kind else ""),
         before=_show(c.before, w),
         after=_show(c.after, w),
     ).strip()
@@ -179,8 +180,8 @@ def _metric_name(metric: str, g: Group) -> str:
 def _series(g: Group, w: Lang) -> str:
     """`TTFT 降低 26–32%` over a table's rows of one metric and one kind of change; "" if mixed."""
     comps = g.comparisons
-    if len(comps) < 2 or len({c.metric for c in comps}) != 1:
-        return ""
+    if len(comps) < 2 or len({c.metric for c in comps}) != 1 or not comps[0].metric:
+        return ""  # a range over several metrics, or over none named, says nothing a reader can place
     changes = [_change(c, w) for c in comps]
     if len({k for k, _, _ in changes}) != 1:
         return ""
@@ -325,7 +326,7 @@ class _Part:
         elif g.rows:
             self._fact_table(p, w, want)
         elif g.facts:
-            self.headline = _facts(g.facts, w)
+            self.headline = _facts(p.facts or g.facts, w)
         self.items = [i for i in self.items if numbers_in(i) <= ITEM_NUMBERS and backed(i, avoid)]
         if not backed(self.headline, avoid):
             self.headline = ""

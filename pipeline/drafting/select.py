@@ -20,7 +20,7 @@ from evidence.models import Figure
 from pipeline.brief import Brief
 from pipeline.drafting.lang import CJK, Lang, glossary, glossary_terms, terms
 from pipeline.drafting.prose import prose_groups
-from pipeline.drafting.tables import Group, report_groups
+from pipeline.drafting.tables import Group, against, report_groups
 from qc.index import EvidenceIndex
 from qc.units import parse_unit
 
@@ -34,6 +34,11 @@ BILINGUAL = re.compile(
     r"([\u3400-\u9fff][\u3400-\u9fff A-Za-z]{1,15}?)\s*[((]\s*([A-Za-z][A-Za-z0-9 ./-]{1,30}?)\s*[))]"
 )
 MAX_WORDS = re.compile(r"峰值|最高|最大|最快|最多|peak|highest|maximum|\bmax\b|\bbest\b|\btop\b", re.IGNORECASE)
+THAN = re.compile(
+    r"(?:\bthan|\bvs\.?|\bversus|\bcompared? (?:with|to)|相比于?|相对于?|对比|较)\s*(?:in |on |with )?(?:the )?"
+    r"([A-Za-z][\w./+-]*[A-Za-z0-9])",
+    re.IGNORECASE,
+)
 MIN_WORDS = re.compile(r"最低|最小|最短|最少|lowest|minimum|\bmin\b|shortest|least", re.IGNORECASE)
 
 
@@ -46,6 +51,7 @@ class Ask:
     kinds: set[str]
     extreme: str = ""  # "max", "min" or ""
     runs: list[list[str]] = field(default_factory=list)  # the question's Chinese bigrams, run by run
+    baseline: str = ""  # what the question compares with (`than the ABQ`, `相比 NFS`)
 
 
 @dataclass
@@ -57,6 +63,7 @@ class Pick:
     columns: list[str] = field(default_factory=list)
     rows: list[int] = field(default_factory=list)  # the rows the question names (empty: all)
     headline: bool = False  # chosen as a headline because nothing in the reports overlaps the question
+    facts: list[Figure] = field(default_factory=list)  # the `label: value` facts the question names (empty: all)
     question: str = ""
 
 
@@ -119,7 +126,8 @@ def ask(question: str, pairs: dict[str, str]) -> Ask:
     high, low_ = bool(MAX_WORDS.search(question)), bool(MIN_WORDS.search(question))
     extreme = "max" if high and not low_ else ("min" if low_ and not high else "")  # both: the span, not one end
     runs = [[r[i : i + 2] for i in range(len(r) - 1)] for r in re.findall(r"[\u3400-\u9fff]{2,}", question)]
-    return Ask(question, both_terms(question, pairs), kinds, extreme, runs)
+    m = THAN.search(question)
+    return Ask(question, both_terms(question, pairs), kinds, extreme, runs, m.group(1) if m else "")
 
 
 def report_terms(index: EvidenceIndex, ids: list[str]) -> dict[str, str]:
@@ -171,6 +179,22 @@ def matching_rows(g: Group, a: Ask, pairs: dict[str, str]) -> list[int]:
     extra = [len(k - common - a.terms) for k in keys]  # of two naming the same, the one naming less else
     hits = [i for i in hits if not any(shared[j] == shared[i] and extra[j] < extra[i] for j in hits)]
     return hits if hits and len(hits) < len(keys) else []
+
+
+def matching_facts(g: Group, a: Ask, pairs: dict[str, str]) -> list[Figure]:
+    """The facts of a `label: value` block the question asks for: of the kind asked, naming most of its terms
+    (`峰值带宽` is `Peak bandwidth: 5.23 GB/s`, not the block's throughput and latency beside it)."""
+    from pipeline.drafting.tables import _kv_label
+
+    scored = []
+    for f in g.facts:
+        kind = not a.kinds or bool(_kinds_of(f) & a.kinds)
+        scored.append((kind, len(both_terms(_kv_label(f), pairs) & a.terms), f))
+    best = max(((k, n) for k, n, _ in scored), default=(False, 0))
+    if not best[1]:
+        return []
+    hits = [f for k, n, f in scored if (k, n) == best]
+    return hits if len(hits) < len(g.facts) else []
 
 
 def answers(g: Group, a: Ask, pairs: dict[str, str]) -> bool:
@@ -261,6 +285,10 @@ def select(brief: Brief, index: EvidenceIndex) -> list[list[Pick]]:
         for p in picks:
             p.columns = _columns(p.group, asks[qi], pairs)
             p.rows = matching_rows(p.group, asks[qi], pairs)
+            p.facts = matching_facts(p.group, asks[qi], pairs)
+            compared = against(p.group, asks[qi].baseline)
+            if compared is not None:
+                p.group = compared
             p.question = asks[qi].text
     return per_q
 

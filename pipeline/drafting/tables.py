@@ -238,9 +238,11 @@ def _row_name(row: Row) -> str:
     return KEYSEP.join(k for k in row.keys if k)  # joined per language when written
 
 
-def _compare(rows: list[Row], caption: str = "") -> tuple[list[Comparison], list[Figure]]:
+def _compare(
+    rows: list[Row], caption: str = "", baseline: re.Pattern[str] = BASELINE
+) -> tuple[list[Comparison], list[Figure]]:
     """Baseline/improved pairs within a row (columns), else across rows (a baseline row), else facts."""
-    comps, facts = _pairs(rows, _caption_metric(caption) if _swept(rows) else "")
+    comps, facts = _pairs(rows, _caption_metric(caption) if _swept(rows) else "", baseline)
     # One table speaks one way: speedups (×) only when every computed change of it is large, else percentages.
     computed = [c for c in comps if c.change is None]
     ratio = bool(computed) and all(_factor(c) >= (1.5 if c.after.value < c.before.value else 2.0) for c in computed)
@@ -271,11 +273,13 @@ def _swept(rows: list[Row]) -> bool:
     return len(heads) == 1 and all(re.search(r"\d", r.keys[0]) for r in rows) and bool(heads - {""})
 
 
-def _pairs(rows: list[Row], topic: str = "") -> tuple[list[Comparison], list[Figure]]:
+def _pairs(
+    rows: list[Row], topic: str = "", baseline: re.Pattern[str] = BASELINE
+) -> tuple[list[Comparison], list[Figure]]:
     comps: list[Comparison] = []
     facts: list[Figure] = []
     for row in rows:
-        base = [c for c in row.cells if c.col and BASELINE.search(c.col) and c.fig.unit not in RATIO_UNITS]
+        base = [c for c in row.cells if c.col and baseline.search(c.col) and c.fig.unit not in RATIO_UNITS]
         if not base:
             continue
         b = base[0]
@@ -305,7 +309,7 @@ def _pairs(rows: list[Row], topic: str = "") -> tuple[list[Comparison], list[Fig
         comps.append(Comparison(metric, name, b.fig, a.fig, change, before_col=b.col, after_col=a.col))
     if comps or facts:
         return comps, facts
-    base_rows = [r for r in rows if BASELINE.search(_row_name(r))]
+    base_rows = [r for r in rows if baseline.search(_row_name(r))]
     if base_rows:
         b_row = base_rows[0]
         for row in rows:
@@ -333,3 +337,19 @@ def _pairs(rows: list[Row], topic: str = "") -> tuple[list[Comparison], list[Fig
 def printed_number(fig: Figure) -> str:
     m = NUMBER.search(fig.raw)
     return m.group(0) if m else f"{fig.value:g}"
+
+
+def against(g: Group, term: str) -> Group | None:
+    """The table compared with the baseline a question names (`faster than the ABQ`): its `ABQ` column (or row)
+    against the column (row) beside it, for a table that names no baseline of its own; None if none is named."""
+    if g.comparisons or not g.rows or not term:
+        return None
+    pattern = re.compile(rf"(?<![A-Za-z0-9]){re.escape(term)}(?![A-Za-z0-9])", re.IGNORECASE)
+    comps, _ = _compare(g.rows, g.caption, pattern)
+    for c in comps:
+        if "\0" not in c.row:  # columns: `Platform A Disruptor vs. Platform A ABQ`, the quantity named by its kind
+            c.row = KEYSEP.join(k for k in (c.row or c.metric, c.after_col) if k) + "\0" + c.before_col
+            c.metric = ""
+    if not comps:
+        return None
+    return Group(g.report, g.order, g.caption, g.section, g.text, comparisons=comps, rows=g.rows)
