@@ -491,3 +491,13 @@ def test_a_printed_change_the_printed_pair_does_not_give_is_recomputed() -> None
     assert _change(c, Lang("en"))[1] == "2.8x"
     c = Comparison("AlexNet", "", fig("990", "ms"), fig("538", "ms"), fig("1.84", "x"))  # 990/538 = 1.840
     assert _change(c, Lang("en"))[1] == "1.84x"
+
+
+def test_top_n_names_an_accuracy_not_an_extreme() -> None:
+    from pipeline.drafting.lang import terms
+    from pipeline.drafting.select import ask
+
+    assert "top1" in terms("CaffeOnACL(Neon) Acc-top1", "en") and "top1" in terms("哪个模型的 top-1 精度最高?", "zh")
+    assert "top1" not in terms("Acc-top5", "en")
+    assert ask("GoogleNet 的 top-5 精度是多少?", {}).extreme == ""  # `top-5` is a metric, not "the top"
+    assert ask("Which model is the top performer?", {}).extreme == "max"

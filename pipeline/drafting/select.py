@@ -33,7 +33,9 @@ ON_REQUEST_ROWS = 2  # least disclosure: an on-request report contributes one ta
 BILINGUAL = re.compile(
     r"([\u3400-\u9fff][\u3400-\u9fff A-Za-z]{1,15}?)\s*[((]\s*([A-Za-z][A-Za-z0-9 ./-]{1,30}?)\s*[))]"
 )
-MAX_WORDS = re.compile(r"峰值|最高|最大|最快|最多|peak|highest|maximum|\bmax\b|\bbest\b|\btop\b", re.IGNORECASE)
+MAX_WORDS = re.compile(
+    r"峰值|最高|最大|最快|最多|peak|highest|maximum|\bmax\b|\bbest\b|\btop\b(?![\s_-]?\d)", re.IGNORECASE
+)
 THAN = re.compile(
     r"(?:\bthan|\bvs\.?|\bversus|\bcompared? (?:with|to)|相比于?|相对于?|对比|较)\s*(?:in |on |with )?(?:the )?"
     r"([A-Za-z][\w./+-]*[A-Za-z0-9])",
