@@ -188,6 +188,8 @@ def matching_facts(g: Group, a: Ask, pairs: dict[str, str]) -> list[Figure]:
     (`峰值带宽` is `Peak bandwidth: 5.23 GB/s`, not the block's throughput and latency beside it)."""
     from pipeline.drafting.tables import _kv_label
 
+    if not a.kinds:
+        return []  # "how does it work": the whole block is the setting
     scored = []
     for f in g.facts:
         kind = not a.kinds or bool(_kinds_of(f) & a.kinds)
