@@ -303,3 +303,201 @@ def test_a_peak_names_its_row_and_a_keyless_one_is_no_extreme() -> None:
     # … and beside the same figure stated with its row's keys, it is left out.
     heads = [(text, ["R"]), ("Bandwidth is highest at 1399.08 MiB/s (value 1MB, batch 4)", ["R"])]
     assert _fuller(heads) == heads[1:]
+
+
+def _check_clean(brief: Brief, content: object, idx: EvidenceIndex) -> None:
+    import datetime as dt
+
+    from pipeline.drafting.fileformat import render_draft
+    from qc.draft import parse_draft
+
+    text = render_draft(brief, content, drafter="offline", inputs="0" * 32, date=dt.date(2026, 1, 2), updated=None)  # type: ignore[arg-type]
+    result = check_draft(parse_draft(text, "t.md"), idx)
+    assert result.errors() == [], [(n.text, n.message) for n in result.errors()]
+
+
+def _long_context() -> EvidenceIndex:
+    """Word's long-context report (tests/corpus/office/grid_tables_zh.pdf) as the store reads it."""
+    cap, sec = "表 2-1 长上下文场景首字延迟(单位:秒)", "2. 测试结果"
+    rows = [("32K", "6.42", "2.15", "66.5"), ("64K", "14.80", "3.96", "73.2"), ("128K", "35.10", "7.84", "77.7")]
+    figs: list[tuple[str, float, str, list[str], str, str]] = []
+    for ctx, local, cached, drop in rows:
+        q = f"{ctx} {local} {cached} {drop}%"
+        figs += [
+            (local, float(local), "s", [cap, f"上下文长度 {ctx}", "本地重算", sec], q, "cell"),
+            (cached, float(cached), "s", [cap, f"上下文长度 {ctx}", "开启外存缓存", sec], q, "cell"),
+            (drop, float(drop), "%", [cap, f"上下文长度 {ctx}", "降幅", sec], q, "cell"),
+        ]
+    prose = "在128K 上下文下, 开启外存缓存后吞吐从412 tokens/s 提升到1,268 tokens/s,约为原来的3.1 倍。"
+    quote = "在128K 上下文下,开启外存缓存后吞吐从412 tokens/s 提升到1,268 tokens/s,约为原来的3.1 倍。"
+    for raw, v, u in [("128K", 128000.0, ""), ("412", 412.0, "tok/s"), ("1,268", 1268.0, "tok/s"), ("3.1", 3.1, "x")]:
+        figs.append((raw, v, u, [prose, sec], quote, "prose"))
+    return _report_index(figs)
+
+
+def _zh_brief(*questions: str) -> Brief:
+    return Brief(
+        slug="t",
+        title="长上下文推理加速",
+        lang="zh",
+        evidence=["T1"],
+        audience="工程师",
+        brief="外存缓存的实测效果。",
+        questions=list(questions),
+        faq_count=len(questions),
+    )
+
+
+def test_the_quantity_asked_for_decides_whatever_the_figures_origin() -> None:
+    # "吞吐提升多少" over a TTFT table and a prose sentence on throughput: the prose comparison answers, the
+    # TTFT table (which shares `128K 上下文` with the question, not its quantity) does not.
+    idx = _long_context()
+    brief = _zh_brief("开启外存缓存后,长上下文首字延迟下降多少?", "128K 上下文下吞吐提升多少?")
+    content = write_offline(brief, idx)
+    said = " ".join(s.text for s in [*content.sections[1].intro, *content.sections[1].items])
+    assert "412 tok/s" in said and "1,268 tok/s" in said and "3.1 倍" in said, said
+    assert "128K 上下文" in said and "吞吐" in said  # the condition and the quantity, in the drafter's words
+    assert "7.84" not in said and "35.10" not in said
+    assert "开启外存缓存后吞吐从412" not in said  # the report's sentence is not copied
+    _check_clean(brief, content, idx)
+
+
+def test_rows_of_a_swept_condition_take_the_captions_metric() -> None:
+    # Headers `本地重算 | 开启外存缓存` name no metric and the rows are `上下文长度 32K…`: the caption says what
+    # was measured, so each item reads `上下文长度 32K,长上下文场景首字延迟从 6.42 s 降至 2.15 s`.
+    idx = _long_context()
+    brief = _zh_brief("开启外存缓存后,长上下文首字延迟下降多少?")
+    content = write_offline(brief, idx)
+    items = [s.text for s in content.sections[0].items]
+    assert items and all("首字延迟从" in t for t in items), items
+    assert any("66.5–77.7%" in s.text for s in content.sections[0].intro)  # one metric, one range over the rows
+    _check_clean(brief, content, idx)
+
+
+def test_a_prose_sweep_names_the_comparisons_row() -> None:
+    from pipeline.drafting.prose import prose_groups
+
+    text = "Moving from 4 KB to 1 MB objects raises throughput from 1.92 GB/s to 27.5 GB/s, about 14 times."
+    figs = [
+        (raw, v, u, [text, "4 Results"], text, "prose")
+        for raw, v, u in [
+            ("4", 4.0, "KB"),
+            ("1", 1.0, "MB"),
+            ("1.92", 1.92, "GB/s"),
+            ("27.5", 27.5, "GB/s"),
+            ("14", 14.0, "x"),
+        ]
+    ]
+    (g,) = prose_groups(_report_index(figs), "T1", [])
+    (c,) = g.comparisons
+    assert (c.metric, c.row, c.before.raw, c.after.raw, c.change and c.change.raw) == (
+        "throughput",
+        "4 KB → 1 MB",
+        "1.92",
+        "27.5",
+        "14",
+    )
+    # A sentence naming no quantity before `from` compares nothing a question asks for.
+    plain = "Prices moved from 0.8 元/kwh to 0.39 元/kwh."
+    figs = [(r, v, "元/kWh", [plain], plain, "prose") for r, v in [("0.8", 0.8), ("0.39", 0.39)]]
+    assert prose_groups(_report_index(figs), "T1", []) == []
+
+
+def _en_brief(*questions: str) -> Brief:
+    return Brief(
+        slug="t",
+        title="Measured",
+        lang="en",
+        evidence=["T1"],
+        audience="engineers",
+        brief="What the report measured.",
+        questions=list(questions),
+        faq_count=len(questions),
+    )
+
+
+def _said(content: object, i: int) -> str:
+    sec = content.sections[i]  # type: ignore[attr-defined]
+    return " ".join(s.text for s in [*sec.intro, *sec.items]) + " ".join(
+        " ".join(r) for t in sec.tables for r in t.rows
+    )
+
+
+def test_the_row_the_question_names_is_the_one_naming_most_of_it() -> None:
+    # `单个 A53 核心` is the `1xA53` row: not `4xA53` (another count), nor `1xA72` (another core), nor the span.
+    cap, sec = "3 Performance On Different Cores", "3 Performance On Different Cores"
+    rows = [("1xA53", "6"), ("1xA72", "19"), ("2xA72", "23"), ("4xA53", "10")]
+    idx = _report_index([(v, float(v), "fps", [cap, k, "FPS", sec], f"{k} {v}", "cell") for k, v in rows])
+    content = write_offline(_zh_brief("单个 A53 核心的 FPS 是多少?"), idx)
+    said = _said(content, 0)
+    assert "1xA53" in said and "6 fps" in said and "4xA53" not in said and "19 fps" not in said, said
+    # … and `one thread` is `Threads 1`.
+    t = "Table 2: Queue throughput"
+    idx = _report_index(
+        [
+            (v, float(v.replace(",", "")), "ops/s", [t, f"Threads {n}", "Disruptor", "3 Results"], f"{n} {v}", "cell")
+            for n, v in [("1", "25,914,530"), ("2", "20,335,417"), ("4", "16,720,055")]
+        ]
+    )
+    said = _said(write_offline(_en_brief("What throughput does the Disruptor reach with one thread?"), idx), 0)
+    assert "25,914,530" in said and "20,335,417" not in said, said
+
+
+def test_a_label_value_block_states_the_fact_asked_for() -> None:
+    sec = "2 Results"
+    lines = [
+        ("30.6", "MPPS", "Throughput"),
+        ("0.98", "ms", "Mean latency"),
+        ("5.23", "GB/s", "Peak bandwidth"),
+        ("1,250,000", "IOPS", "Random read"),
+    ]
+    idx = _report_index([(v, float(v.replace(",", "")), u, [k, sec], f"- {k}: {v} {u}", "kv") for v, u, k in lines])
+    content = write_offline(_zh_brief("阵列的峰值带宽是多少?", "随机读 IOPS 是多少?"), idx)
+    first, second = _said(content, 0), _said(content, 1)
+    assert "5.23 GB/s" in first and "30.6" not in first and "0.98" not in first, first
+    assert "1,250,000 IOPS" in second, second
+    _check_clean(_zh_brief("阵列的峰值带宽是多少?", "随机读 IOPS 是多少?"), content, idx)
+
+
+def test_the_baseline_a_question_names_makes_the_comparison() -> None:
+    # No column says "baseline", but the question does: `faster than the ABQ` compares the Disruptor with it.
+    t, sec = "Table 2: Queue throughput in ops per sec", "3 Results"
+    figs = []
+    for n, abq, dis in [("1", "5,321,004", "25,914,530"), ("8", "1,020,441", "12,107,968")]:
+        q = f"{n} {abq} {dis}"
+        figs += [
+            (abq, float(abq.replace(",", "")), "ops/s", [t, f"Threads {n}", "Platform A ABQ", sec], q, "cell"),
+            (dis, float(dis.replace(",", "")), "ops/s", [t, f"Threads {n}", "Platform A Disruptor", sec], q, "cell"),
+        ]
+    idx = _report_index(figs)
+    brief = _en_brief("How much faster is the Disruptor than the ABQ?")
+    content = write_offline(brief, idx)
+    said = _said(content, 0)
+    assert "4.9x" in said and "11.9x" in said and "vs. Platform A ABQ" in said, said  # 25.91/5.32 = 4.87, 12.11/1.02
+    _check_clean(brief, content, idx)
+
+
+def test_a_printed_change_the_printed_pair_does_not_give_is_recomputed() -> None:
+    from evidence.models import Figure
+    from pipeline.drafting.lang import Lang
+    from pipeline.drafting.offline import _change
+    from pipeline.drafting.tables import Comparison
+
+    def fig(raw: str, unit: str) -> Figure:
+        return Figure(id="f", report="R", version=1, page=1, value=float(raw), unit=unit, raw=raw, labels=[], quote="")
+
+    # 1388 → 498 ms is 2.79×: the report's `2.78` came from unrounded times; the reader is given 2.8×.
+    c = Comparison("GoogleNet", "", fig("1388", "ms"), fig("498", "ms"), fig("2.78", "x"))
+    assert _change(c, Lang("en"))[1] == "2.8x"
+    c = Comparison("AlexNet", "", fig("990", "ms"), fig("538", "ms"), fig("1.84", "x"))  # 990/538 = 1.840
+    assert _change(c, Lang("en"))[1] == "1.84x"
+
+
+def test_top_n_names_an_accuracy_not_an_extreme() -> None:
+    from pipeline.drafting.lang import terms
+    from pipeline.drafting.select import ask
+
+    assert "top1" in terms("CaffeOnACL(Neon) Acc-top1", "en") and "top1" in terms("哪个模型的 top-1 精度最高?", "zh")
+    assert "top1" not in terms("Acc-top5", "en")
+    assert ask("GoogleNet 的 top-5 精度是多少?", {}).extreme == ""  # `top-5` is a metric, not "the top"
+    assert ask("Which model is the top performer?", {}).extreme == "max"

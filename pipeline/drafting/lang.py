@@ -17,6 +17,8 @@ CJK = re.compile(r"[\u3400-\u9fff]")
 CJK_RUN = re.compile(r"[\u3400-\u9fff\u3000-\u303f\uff01-\uff0f\uff1a-\uff20]+")
 LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
 WORD = re.compile(r"[a-z0-9]+|[\u3400-\u9fff]+")
+RANKED = re.compile(r"\b(top|rank)[\s_-]?(\d+)\b")
+COUNTED = re.compile(r"(\d+)x([a-z]+\d*)")
 RATIO_UNITS = frozenset({"x", "倍", "×"})
 KEEP = ("\x02", "\x03")  # brackets around report labels inside generated text (removed before output)
 
@@ -86,7 +88,8 @@ class Lang:
 def terms(text: str, lang: str) -> list[str]:
     """Words to match questions with: Chinese bigrams, Latin words (en: stop words dropped, crudely stemmed)."""
     out: list[str] = []
-    for w in WORD.findall(text.lower()):
+    text = RANKED.sub(r"\1\2", text.lower())  # `top-1`, `Top 1` and `Acc-top1` name the same accuracy
+    for w in WORD.findall(text):
         if CJK.match(w):
             out.extend(w[i : i + 2] for i in range(max(1, len(w) - 1)))
         elif w in _templates(lang)["stop"]:
@@ -97,6 +100,9 @@ def terms(text: str, lang: str) -> list[str]:
             elif len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
                 w = w[:-1]
             out.append(w)
+            count = COUNTED.fullmatch(w)  # `1xa53` (one A53 core) is also `1x` and `a53`
+            if count:
+                out.extend((f"{count.group(1)}x", count.group(2)))
     return out
 
 

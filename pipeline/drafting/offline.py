@@ -80,16 +80,32 @@ def _change(c: Comparison, w: Lang) -> tuple[str, str, float]:
     """(template key, formatted change, value): the printed change cell, else computed from the pair."""
     b, a = c.before.value, c.after.value
     down = a < b
-    if c.change is not None:
+    if c.change is not None and _agrees(c):
         ratio = c.change.unit in RATIO_UNITS
         value = c.change.value
         text = f"{printed_number(c.change).lstrip('+')}{w.unit(c.change.unit)}"
-    else:
-        ratio = c.ratio
+    else:  # computed (also when a printed ratio does not follow from the printed pair: then as a ratio)
+        ratio = c.ratio or (c.change is not None and c.change.unit in RATIO_UNITS)
         value = _factor(c) if ratio else abs(a - b) / b * 100
         text = f"{_round(value, ratio)}{w.unit('x' if ratio else '%')}"
     key = ("change_ratio_" if ratio else "change_pct_") + ("down" if down else "up")
     return key, text, value
+
+
+def _agrees(c: Comparison) -> bool:
+    """Does the printed change follow from the printed pair at its printed precision? (`2.78 倍` beside 1388 → 498
+    ms, which is 2.79×, was computed from unrounded times: the pair as printed gives the reader its own change.)"""
+    assert c.change is not None
+    b, a = c.before.value, c.after.value
+    if c.change.unit in RATIO_UNITS:
+        value = _factor(c)
+    elif c.change.unit == "%":
+        value = abs(a - b) / b * 100
+    else:
+        return True
+    text = printed_number(c.change)
+    digits = len(text.split(".")[1]) if "." in text else 0
+    return abs(abs(c.change.value) - value) <= 0.5 * 10**-digits + 1e-9
 
 
 def _range(changes: list[tuple[str, str, float]], w: Lang) -> str:
@@ -118,9 +134,10 @@ def _row_text(c: Comparison, w: Lang) -> str:
 
 
 def _comparison(c: Comparison, w: Lang, *, metric: str = "", with_change: bool = True) -> str:
+    kind = _kind(c.after)
     core = w(
         "decrease" if c.after.value < c.before.value else "increase",
-        metric=w.name(metric or c.metric),
+        metric=w.name(metric or c.metric) or (w(f"kind_{kind}") if kind else ""),
         before=_show(c.before, w),
         after=_show(c.after, w),
     ).strip()
@@ -132,7 +149,9 @@ def _comparison(c: Comparison, w: Lang, *, metric: str = "", with_change: bool =
 
 
 def _caption(g: Group) -> str:
-    caption = re.sub(r"^\s*(?:(?:表|Table|Tab\.)\s*[A-Z]?[\d.-]*\s*[::.]?|\d+(?:\.\d+)+)\s*", "", g.caption).strip()
+    caption = re.sub(
+        r"^\s*(?:(?:表|Table|Tab\.)\s*[A-Z]?[\d.-]*\s*[::.]?|\d+(?:\.\d+)*\.?(?=\s))\s*", "", g.caption
+    ).strip()
     return caption or re.sub(r"^\s*[\d.]+\s*", "", g.section).strip()
 
 
@@ -161,8 +180,8 @@ def _metric_name(metric: str, g: Group) -> str:
 def _series(g: Group, w: Lang) -> str:
     """`TTFT 降低 26–32%` over a table's rows of one metric and one kind of change; "" if mixed."""
     comps = g.comparisons
-    if len(comps) < 2 or len({c.metric for c in comps}) != 1:
-        return ""
+    if len(comps) < 2 or len({c.metric for c in comps}) != 1 or not comps[0].metric:
+        return ""  # a range over several metrics, or over none named, says nothing a reader can place
     changes = [_change(c, w) for c in comps]
     if len({k for k, _, _ in changes}) != 1:
         return ""
@@ -201,6 +220,17 @@ def _extreme(p: Pick, w: Lang, want: str) -> tuple[str, Row | None]:
     rows = [(r, f) for r in _rows(p) if (f := _cell(r, col)) is not None]
     if not rows:
         return "", None
+    if p.rows and not want and len(rows) > 1:  # the rows the question names, stated; no extreme over them
+        named = [(r, f) for r, f in rows[:ITEMS_PER_GROUP] if r.keys]
+        if named:
+            facts = [
+                w("row_prefix", row=_names(KEYSEP.join(r.keys), w))
+                + w("fact", label=_col_name(col, f, w), value=_show(f, w)).strip()
+                for r, f in named
+            ]
+            return w("joiner").join(dict.fromkeys(facts)), named[-1][0]  # a table printed twice: said once
+    if p.rows and not want:
+        rows = rows[:1]
     if not want and len(rows) > 1:  # no extreme asked for: the span over the rows, without their keys
         lo, hi = min(rows, key=lambda rf: rf[1].value)[1], max(rows, key=lambda rf: rf[1].value)[1]
         if lo.value != hi.value and lo.unit == hi.unit and lo.value >= 0:
@@ -292,11 +322,11 @@ class _Part:
         self.table: Table | None = None
         g, rid = p.group, p.group.report
         if g.comparisons:
-            self._comparisons(g, w)
+            self._comparisons(g, w, want)
         elif g.rows:
             self._fact_table(p, w, want)
         elif g.facts:
-            self.headline = _facts(g.facts, w)
+            self.headline = _facts(p.facts or g.facts, w)
         self.items = [i for i in self.items if numbers_in(i) <= ITEM_NUMBERS and backed(i, avoid)]
         if not backed(self.headline, avoid):
             self.headline = ""
@@ -307,14 +337,29 @@ class _Part:
                 self.table = None
         self.reports = [rid]
 
-    def _comparisons(self, g: Group, w: Lang) -> None:
+    def _comparisons(self, g: Group, w: Lang, want: str = "") -> None:
+        if self.pick.rows:  # the rows the question names (`GoogleNet`), not the table's first
+            names = {KEYSEP.join(g.rows[i].keys) for i in self.pick.rows}
+            named = [c for c in g.comparisons if c.row in names or c.metric in names]
+            if named:
+                g = Group(g.report, g.order, g.caption, g.section, g.text, comparisons=named, rows=g.rows)
         series = _series(g, w)
         first = g.comparisons[0]
-        self.headline = series or _comparison(first, w, metric=_metric_name(first.metric, g), with_change=False)
+        lead = bool(want and not series and len(g.comparisons) > 1)
+        if lead:  # `最大性能提升`: the comparison with the largest (smallest) change leads, with its change
+            first = (max if want == "max" else min)(g.comparisons, key=lambda c: _change(c, w)[2])
+        one = len(g.comparisons) == 1 and not self.force_table  # one comparison: one sentence, with its change
+        metric = _metric_name(first.metric, g)
+        self.headline = series or _comparison(first, w, metric=metric, with_change=one or lead)
+        if lead:
+            self.headline = w(f"largest_{want}", text=self.headline)
+        if one:  # as an item too, for when the lead has no room for it (a told sentence is never repeated)
+            self.items = [self.headline]
+            return
         if len(g.comparisons) > LIST_ROWS or self.force_table:
             self.table = self._comparison_table(g, w)
         else:
-            self.items = [_comparison(c, w) for c in _ends(g, w)]
+            self.items = [_comparison(c, w) for c in _ends(g, w) if not (lead and c is first)]
 
     def _period_table(self, p: Pick, periods: list[str], w: Lang) -> None:
         rows = [r for r in _period_rows(p) if r.keys]
@@ -351,8 +396,9 @@ class _Part:
                 body.append([_names(KEYSEP.join(r.keys), w) or "—", *cells])
             self.table = Table(lead=_lead(g, head, w), columns=head, rows=body)
         else:
+            said = rows[:ITEMS_PER_GROUP] if p.rows and not want and best is not None else [best]
             for r in rows[: ITEMS_PER_GROUP + 1]:
-                if r is best:
+                if any(r is b for b in said):
                     continue  # the headline already states it
                 text = _row_cells(r, cols[:ITEM_COLUMNS], w)
                 keys = _names(KEYSEP.join(r.keys), w)
@@ -408,16 +454,16 @@ def _notes(brief: Brief, question: str, qi: int) -> list[Sentence]:
 
 
 def _fit(headlines: list[tuple[str, list[str]]], limit: int) -> list[tuple[str, list[str]]]:
-    """As many headlines as keep the numbers at or under `limit` (at least one)."""
+    """As many headlines as keep the numbers at or under `limit` (at least one, the first that fits if any does)."""
     out: list[tuple[str, list[str]]] = []
     count = 0
     for h in headlines:
         n = numbers_in(h[0])
-        if out and count + n > limit:
+        if count + n > limit:
             continue
         out.append(h)
         count += n
-    return out
+    return out or headlines[:1]
 
 
 def write_offline(brief: Brief, index: EvidenceIndex, avoid: Avoid = frozenset()) -> DraftSchema:
@@ -485,7 +531,12 @@ def write_offline(brief: Brief, index: EvidenceIndex, avoid: Avoid = frozenset()
             intro = none or _unique([sentence(w("intro_none_again"), [], w.lang)], seen)
         sec = Section(question=q, intro=intro, items=items[:SECTION_ITEMS], tables=tables, outro=[])
         sections.append(sec)
-    answer = _answer(results or [h for heads in per_q for h in heads], w, seen, solo)
+    every = [h for heads in per_q for h in heads]
+    # The main results, else any headline, that the direct answer's two to four figures can hold.
+    fits = [h for h in results if numbers_in(h[0]) <= MAX_FIGURES] or [
+        h for h in every if numbers_in(h[0]) <= MAX_FIGURES
+    ]
+    answer = _answer(fits or results or every, w, seen, solo)
     return DraftSchema(answer=answer, sections=sections, faq=_faq(brief, per_q, w, seen, solo))
 
 

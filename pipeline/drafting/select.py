@@ -19,7 +19,8 @@ from functools import cache
 from evidence.models import Figure
 from pipeline.brief import Brief
 from pipeline.drafting.lang import CJK, Lang, glossary, glossary_terms, terms
-from pipeline.drafting.tables import Group, report_groups
+from pipeline.drafting.prose import prose_groups
+from pipeline.drafting.tables import Group, against, report_groups
 from qc.index import EvidenceIndex
 from qc.units import parse_unit
 
@@ -32,7 +33,14 @@ ON_REQUEST_ROWS = 2  # least disclosure: an on-request report contributes one ta
 BILINGUAL = re.compile(
     r"([\u3400-\u9fff][\u3400-\u9fff A-Za-z]{1,15}?)\s*[((]\s*([A-Za-z][A-Za-z0-9 ./-]{1,30}?)\s*[))]"
 )
-MAX_WORDS = re.compile(r"峰值|最高|最大|最快|最多|peak|highest|maximum|\bmax\b|\bbest\b|\btop\b", re.IGNORECASE)
+MAX_WORDS = re.compile(
+    r"峰值|最高|最大|最快|最多|peak|highest|maximum|\bmax\b|\bbest\b|\btop\b(?![\s_-]?\d)", re.IGNORECASE
+)
+THAN = re.compile(
+    r"(?:\bthan|\bvs\.?|\bversus|\bcompared? (?:with|to)|相比于?|相对于?|对比|较)\s*(?:in |on |with )?(?:the )?"
+    r"([A-Za-z][\w./+-]*[A-Za-z0-9])",
+    re.IGNORECASE,
+)
 MIN_WORDS = re.compile(r"最低|最小|最短|最少|lowest|minimum|\bmin\b|shortest|least", re.IGNORECASE)
 
 
@@ -45,6 +53,7 @@ class Ask:
     kinds: set[str]
     extreme: str = ""  # "max", "min" or ""
     runs: list[list[str]] = field(default_factory=list)  # the question's Chinese bigrams, run by run
+    baseline: str = ""  # what the question compares with (`than the ABQ`, `相比 NFS`)
 
 
 @dataclass
@@ -56,6 +65,7 @@ class Pick:
     columns: list[str] = field(default_factory=list)
     rows: list[int] = field(default_factory=list)  # the rows the question names (empty: all)
     headline: bool = False  # chosen as a headline because nothing in the reports overlaps the question
+    facts: list[Figure] = field(default_factory=list)  # the `label: value` facts the question names (empty: all)
     question: str = ""
 
 
@@ -79,8 +89,9 @@ def _kinds_of(f: Figure) -> set[str]:
 
 
 @cache
-def _synonyms() -> dict[str, str]:
-    return {str(k).lower(): str(v).lower() for k, v in (glossary().get("synonyms") or {}).items()}
+def _synonyms() -> dict[str, list[str]]:
+    raw = glossary().get("synonyms") or {}
+    return {str(k).lower(): [str(x).lower() for x in (v if isinstance(v, list) else [v])] for k, v in raw.items()}
 
 
 @cache
@@ -93,7 +104,7 @@ def both_terms(text: str, pairs: dict[str, str]) -> set[str]:
     """A text's terms together with those of its translation (zh → en and en → zh through the glossary)."""
     low = text.lower()
     out = set(terms(text, "en"))  # Chinese bigrams and Latin words (English stop words dropped)
-    out |= {full for short, full in _synonyms().items() if short in out}
+    out |= {full for short, fulls in _synonyms().items() if short in out for full in fulls}
     for zh, en in pairs.items():
         if zh.lower() in low:
             out |= set(terms(en, "en"))
@@ -117,7 +128,8 @@ def ask(question: str, pairs: dict[str, str]) -> Ask:
     high, low_ = bool(MAX_WORDS.search(question)), bool(MIN_WORDS.search(question))
     extreme = "max" if high and not low_ else ("min" if low_ and not high else "")  # both: the span, not one end
     runs = [[r[i : i + 2] for i in range(len(r) - 1)] for r in re.findall(r"[\u3400-\u9fff]{2,}", question)]
-    return Ask(question, both_terms(question, pairs), kinds, extreme, runs)
+    m = THAN.search(question)
+    return Ask(question, both_terms(question, pairs), kinds, extreme, runs, m.group(1) if m else "")
 
 
 def report_terms(index: EvidenceIndex, ids: list[str]) -> dict[str, str]:
@@ -161,8 +173,32 @@ def matching_rows(g: Group, a: Ask, pairs: dict[str, str]) -> list[int]:
     keys = [both_terms(" ".join(r.keys), pairs) for r in g.rows]
     # Terms all rows share, or the caption's (`Single A53` of the caption is not `single face` of a row), name none.
     common = (set.intersection(*keys) if keys else set()) | both_terms(f"{g.caption} {g.section}", pairs)
-    hits = [i for i, k in enumerate(keys) if (k - common) & a.terms]
+    shared = [(k - common) & a.terms for k in keys]
+    # The rows no other row names more of the question in: `单个 A53` is `1xA53`, not `4xA53` nor `1xA72`.
+    hits = [i for i, n in enumerate(shared) if n and not any(n < m for m in shared)]
+    if len(hits) * 2 > len(keys):
+        return []  # what most rows share (`银行` of `各银行`) names a kind of row, not one
+    extra = [len(k - common - a.terms) for k in keys]  # of two naming the same, the one naming less else
+    hits = [i for i in hits if not any(shared[j] == shared[i] and extra[j] < extra[i] for j in hits)]
     return hits if hits and len(hits) < len(keys) else []
+
+
+def matching_facts(g: Group, a: Ask, pairs: dict[str, str]) -> list[Figure]:
+    """The facts of a `label: value` block the question asks for: of the kind asked, naming most of its terms
+    (`峰值带宽` is `Peak bandwidth: 5.23 GB/s`, not the block's throughput and latency beside it)."""
+    from pipeline.drafting.tables import _kv_label
+
+    if not a.kinds:
+        return []  # "how does it work": the whole block is the setting
+    scored = []
+    for f in g.facts:
+        kind = not a.kinds or bool(_kinds_of(f) & a.kinds)
+        scored.append((kind, len(both_terms(_kv_label(f), pairs) & a.terms), f))
+    best = max(((k, n) for k, n, _ in scored), default=(False, 0))
+    if not best[1]:
+        return []
+    hits = [f for k, n, f in scored if (k, n) == best]
+    return hits if len(hits) < len(g.facts) else []
 
 
 def answers(g: Group, a: Ask, pairs: dict[str, str]) -> bool:
@@ -192,7 +228,7 @@ def _overlap(a: Ask, doc: set[str], idf: Callable[[str], float]) -> float:
 def select(brief: Brief, index: EvidenceIndex) -> list[list[Pick]]:
     """For each question of `brief`, the groups whose figures answer it (never none while the reports hold any)."""
     w = Lang(brief.lang)
-    groups = [g for rid in brief.evidence for g in report_groups(index, rid)]
+    groups = [g for rid in brief.evidence for g in _report_groups(index, rid)]
     pairs = report_terms(index, list(brief.evidence))
     asks = [ask(q, pairs) for q in brief.questions]
     docs = [both_terms(g.text, pairs) | both_terms(w.label(g.text), pairs) for g in groups]
@@ -237,6 +273,7 @@ def select(brief: Brief, index: EvidenceIndex) -> list[list[Pick]]:
             chosen = [p for p in ranked if p.score >= top * MIN_SHARE][:MAX_GROUPS]
             if asks[qi].kinds and any(_kinds(p.group) & asks[qi].kinds for p in chosen):
                 chosen = [p for p in chosen if _kinds(p.group) & asks[qi].kinds]  # the kind asked for, only
+            chosen = _named(chosen, asks[qi], pairs)
             # A question asking for two kinds ("TTFT 和吞吐") gets the best table of each.
             for kind in sorted(asks[qi].kinds - {"latency"}):
                 if not any(kind in _kinds(p.group) for p in chosen):
@@ -252,13 +289,43 @@ def select(brief: Brief, index: EvidenceIndex) -> list[list[Pick]]:
         for p in picks:
             p.columns = _columns(p.group, asks[qi], pairs)
             p.rows = matching_rows(p.group, asks[qi], pairs)
+            p.facts = matching_facts(p.group, asks[qi], pairs)
+            compared = against(p.group, asks[qi].baseline)
+            if compared is not None:
+                p.group = compared
             p.question = asks[qi].text
     return per_q
 
 
+def _report_groups(index: EvidenceIndex, rid: str) -> list[Group]:
+    """A report's tables and `label: value` blocks, then the comparisons its prose states that no table does."""
+    groups = report_groups(index, rid)
+    return groups + prose_groups(index, rid, groups)
+
+
+def _named(chosen: list[Pick], a: Ask, pairs: dict[str, str]) -> list[Pick]:
+    """When the best table's caption names part of the question (`AlexNet`), its sibling tables whose caption names
+    none of it are left out: beside `4.1 AlexNet`, `4.3 SqueezeNet` answers another question."""
+    if len(chosen) < 2:
+        return chosen
+    titles = [both_terms(f"{p.group.caption} {p.group.section}", pairs) for p in chosen]
+    named = titles[0] & a.terms
+    if not named:
+        return chosen
+    top = _parent(chosen[0].group)
+    return [p for p, t in zip(chosen, titles, strict=True) if t & a.terms or not top or _parent(p.group) != top]
+
+
+def _parent(g: Group) -> str:
+    """`4` of a table under `4.3 SqueezeNet`: tables under one parent heading, each titled by a name only, are
+    siblings (one per model)."""
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)*)\.\d+\s+[A-Za-z][\w-]*\s*", g.section or g.caption)  # a name only
+    return m.group(1) if m else ""
+
+
 def headlines(brief: Brief, index: EvidenceIndex) -> list[Pick]:
     """The cited reports' groups as headlines, comparisons first (for a section its own figures leave empty)."""
-    groups = [g for rid in brief.evidence for g in report_groups(index, rid) if not _confidential(g, index)]
+    groups = [g for rid in brief.evidence for g in _report_groups(index, rid) if not _confidential(g, index)]
     ranked = sorted(groups, key=lambda g: (not g.comparisons, g.report, g.order))
     picks = [Pick(g, 0.0, headline=True) for g in ranked]
     for p in picks:

@@ -12,9 +12,11 @@ from qc.index import EvidenceIndex
 from qc.units import parse_unit
 
 CAPTION = re.compile(r"^\s*(?:表|图|Table|Tab\.|Figure|Fig\.)\s*[A-Z]?\d")
-HEADING = re.compile(r"^\s*(?:\d+(?:\.\d+)*|附录\s*[A-Z]|Appendix\s+[A-Z])\s+\S")
+HEADING = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?|附录\s*[A-Z]|Appendix\s+[A-Z])\s+\S")
 APPENDIX = re.compile(r"^\s*(?:附录|Appendix)\b", re.IGNORECASE)
-BASELINE = re.compile(r"基线|baseline|默认|default|NFS|重算|无外存|本地|before|原始|vanilla|w/o", re.IGNORECASE)
+BASELINE = re.compile(
+    r"基线|baseline|默认|default|NFS|重算|无外存|本地|before|原始|original|vanilla|w/o", re.IGNORECASE
+)
 UNIT_IN_LABEL = re.compile(r"\s*[((][^()()]*[))]\s*$|\s*/\s*[A-Za-z%]+\s*$")
 NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?[KkMB万亿]?")
 QUALIFIER = re.compile(r"(约|≈|~|≥|≤|>|<|about|up to)\s*$", re.IGNORECASE)
@@ -225,7 +227,7 @@ def _table_group(rid: str, key: tuple[int, str], figs: list[Figure], position: i
         cells = [c for c in cells if c.col or c.fig.unit]
         rows.append(Row(keys, cells))
     group = Group(rid, (page, position), caption, section, "")
-    group.comparisons, group.facts = _compare(rows)
+    group.comparisons, group.facts = _compare(rows, caption)
     group.rows = [r for r in rows if r.cells]
     words = {caption, section, *(k for r in rows for k in r.keys), *(c.col for r in rows for c in r.cells)}
     group.text = " ".join(sorted(w for w in words if w))
@@ -236,9 +238,11 @@ def _row_name(row: Row) -> str:
     return KEYSEP.join(k for k in row.keys if k)  # joined per language when written
 
 
-def _compare(rows: list[Row]) -> tuple[list[Comparison], list[Figure]]:
+def _compare(
+    rows: list[Row], caption: str = "", baseline: re.Pattern[str] = BASELINE
+) -> tuple[list[Comparison], list[Figure]]:
     """Baseline/improved pairs within a row (columns), else across rows (a baseline row), else facts."""
-    comps, facts = _pairs(rows)
+    comps, facts = _pairs(rows, _caption_metric(caption) if _swept(rows) else "", baseline)
     # One table speaks one way: speedups (×) only when every computed change of it is large, else percentages.
     computed = [c for c in comps if c.change is None]
     ratio = bool(computed) and all(_factor(c) >= (1.5 if c.after.value < c.before.value else 2.0) for c in computed)
@@ -252,11 +256,30 @@ def _factor(c: Comparison) -> float:
     return b / a if a < b else a / b
 
 
-def _pairs(rows: list[Row]) -> tuple[list[Comparison], list[Figure]]:
+CAPTION_NUMBER = re.compile(r"^\s*(?:表|Table|Tab\.)\s*[A-Z]?[\d.-]*\s*[::.]?\s*")
+
+
+def _caption_metric(caption: str) -> str:
+    """What a caption says is measured: `表 2-1 长上下文场景首字延迟(单位:秒)` → `长上下文场景首字延迟`."""
+    text = re.sub(r"\s*[((][^()()]*[))]\s*$", "", CAPTION_NUMBER.sub("", caption)).strip()
+    return text if LETTER.search(text) else ""
+
+
+def _swept(rows: list[Row]) -> bool:
+    """Rows keyed by one swept condition (`上下文长度 32K`, `上下文长度 64K`): the rows name conditions, not metrics."""
+    if len(rows) < 2 or any(len(r.keys) != 1 for r in rows):
+        return False
+    heads = {re.sub(r"\s*\S*\d\S*$", "", r.keys[0]).strip() for r in rows}
+    return len(heads) == 1 and all(re.search(r"\d", r.keys[0]) for r in rows) and bool(heads - {""})
+
+
+def _pairs(
+    rows: list[Row], topic: str = "", baseline: re.Pattern[str] = BASELINE
+) -> tuple[list[Comparison], list[Figure]]:
     comps: list[Comparison] = []
     facts: list[Figure] = []
     for row in rows:
-        base = [c for c in row.cells if c.col and BASELINE.search(c.col) and c.fig.unit not in RATIO_UNITS]
+        base = [c for c in row.cells if c.col and baseline.search(c.col) and c.fig.unit not in RATIO_UNITS]
         if not base:
             continue
         b = base[0]
@@ -273,8 +296,12 @@ def _pairs(rows: list[Row]) -> tuple[list[Comparison], list[Figure]]:
             None,
         )
         metric = _common(_strip_unit(b.col), _strip_unit(a.col))
+        if metric and re.search(rf"{re.escape(metric)}[-_][A-Za-z]|[A-Za-z][-_]{re.escape(metric)}", a.col):
+            metric = ""  # `Original Caffe | Caffe-HRT`: what they share names the system compared, not a metric
         name = _row_name(row)
-        if not metric:  # headers are `基线 | FX100`: the row names the metric
+        if not metric and topic:  # headers are `本地重算 | 开启外存缓存`, rows a swept condition: the caption's metric
+            metric = topic
+        elif not metric:  # headers are `基线 | FX100`: the row names the metric
             metric, name = _strip_unit(name.replace(KEYSEP, " ")), ""
         if b.fig.value == a.fig.value or b.fig.value <= 0 or a.fig.value <= 0:  # nothing to compare by ratio
             facts.append(a.fig)
@@ -282,7 +309,7 @@ def _pairs(rows: list[Row]) -> tuple[list[Comparison], list[Figure]]:
         comps.append(Comparison(metric, name, b.fig, a.fig, change, before_col=b.col, after_col=a.col))
     if comps or facts:
         return comps, facts
-    base_rows = [r for r in rows if BASELINE.search(_row_name(r))]
+    base_rows = [r for r in rows if baseline.search(_row_name(r))]
     if base_rows:
         b_row = base_rows[0]
         for row in rows:
@@ -310,3 +337,19 @@ def _pairs(rows: list[Row]) -> tuple[list[Comparison], list[Figure]]:
 def printed_number(fig: Figure) -> str:
     m = NUMBER.search(fig.raw)
     return m.group(0) if m else f"{fig.value:g}"
+
+
+def against(g: Group, term: str) -> Group | None:
+    """The table compared with the baseline a question names (`faster than the ABQ`): its `ABQ` column (or row)
+    against the column (row) beside it, for a table that names no baseline of its own; None if none is named."""
+    if g.comparisons or not g.rows or not term:
+        return None
+    pattern = re.compile(rf"(?<![A-Za-z0-9]){re.escape(term)}(?![A-Za-z0-9])", re.IGNORECASE)
+    comps, _ = _compare(g.rows, g.caption, pattern)
+    for c in comps:
+        if "\0" not in c.row:  # columns: `Platform A Disruptor vs. Platform A ABQ`, the quantity named by its kind
+            c.row = KEYSEP.join(k for k in (c.row or c.metric, c.after_col) if k) + "\0" + c.before_col
+            c.metric = ""
+    if not comps:
+        return None
+    return Group(g.report, g.order, g.caption, g.section, g.text, comparisons=comps, rows=g.rows)
