@@ -107,12 +107,16 @@ def test_a_waived_error_near_an_uncited_on_request_figure_shows_only_the_reason(
     )
     brief = example_root / "articles" / f"{SLUG}.yaml"
     errors = load_article(brief).result.errors()
-    assert len(errors) == 1 and "246 s" in errors[0].text, [(n.text, n.status) for n in errors]
+    wrong = [n for n in errors if "246 s" in n.text]
+    assert len(wrong) == 1, [(n.text, n.status) for n in errors]
+    # Naming DeepSeek-7B also makes the article's `模型加载加速 6.2–9.3 倍` a range that leaves out a model it speaks of
+    # (R9: 7B 4.0×): QC flags that too; both are waived here, with one reason each.
     reason = "实验室复测值,见工单 12"
-    approve(brief, reviewer="Li Wei", note=None, waive=[errors[0].id], reasons=[reason], echo=_quiet)
+    approve(brief, reviewer="Li Wei", note=None, waive=[n.id for n in errors], reasons=[reason] * len(errors),
+            echo=_quiet)  # fmt: skip
     build_only(example_root)
     page = (example_root / "public" / "articles" / SLUG / "index.html").read_text(encoding="utf-8")
-    waived = re.search(r'<span class="num num-accepted"[^>]*>.*?</span></span>', page, re.S)
-    assert waived is not None and errors[0].text in waived.group(0) and reason in waived.group(0)
+    waived = [w.group(0) for w in re.finditer(r'<span class="num num-accepted"[^>]*>.*?</span></span>', page, re.S)]
+    assert any(wrong[0].text in w and reason in w for w in waived), waived
     assert "num-error" not in page and "未通过质检" not in page  # not shown to readers as a failure
     _assert_nothing_leaks(example_root)
