@@ -252,8 +252,8 @@ class _Checker(Derivations):
             self._swaps(claims)
         # A lone number verified by a table cell still has its own words (`at -62 °C on average`): its kind decides,
         # even when the sentence's other numbers were already rejected (no pair left to swap).
-        kept = [i for i, k in enumerate(live) if verdicts[k].status == "verified" and verdicts[k].fig is not None
-                and verdicts[k].fig.table]  # fmt: skip
+        kept = [i for i, k in enumerate(live) if verdicts[k].status == "verified"
+                and (fig := verdicts[k].fig) is not None and fig.table]  # fmt: skip
         if kept:
             said = roles(sent, [qs[k] for k in live], bl.text)
             words = own_terms(sent, [qs[live[i]] for i in kept], bl.text)

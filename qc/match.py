@@ -65,6 +65,8 @@ class Matching:
         terms = x.row_terms
         if not terms or self._heading:  # (a heading names a topic: `4KB 小对象的请求吞吐有多高`)
             return True
+        if q.is_range and self._family(x, q, sent):
+            return True
         ctx = self._claim_context(sent)
         if (
             x.unit_named
@@ -81,6 +83,18 @@ class Matching:
         ext = x.extreme
         return bool(ext) and (("max" in ext and not ctx.isdisjoint(_HIGHEST))
                               or ("min" in ext and not ctx.isdisjoint(_LOWEST)))  # fmt: skip
+
+    def _family(self, x: Fig, q: Quantity, sent: Sentence) -> bool:
+        """Whether range `q` spans a family of rows that the sentence (or its heading) names in the plural: `the three
+        ResNets gain 1.01–1.03` for the rows ResNet18/34/50 (the label's letters before its number)."""
+        words = sent.tokens | self._lead
+        fam = {shape for shape in x.ids if (m := _FAMILY.fullmatch(shape)) is not None and m.group(1) + "s" in words}
+        if not fam or not q.is_range or not x.table:
+            return False
+        # the range spans the family: its ends are the lowest and highest cell of those rows in this column
+        vals = [g.f.value for g in self.prep.table_dim(x.table, x.unit.dim) if g.col == x.col and fam & g.ids.keys()]
+        (lo, s1), (hi, s2) = q.endpoints()[0], q.endpoints()[-1]
+        return abs(lo - min(vals)) <= s1 / 2 * (1 + 1e-9) and abs(hi - max(vals)) <= s2 / 2 * (1 + 1e-9)
 
     def _claim_context(self, sent: Sentence) -> frozenset[str]:
         """The words a claim's row may be named in, stemmed: its block up to the end of its full sentence (the clauses
@@ -250,10 +264,20 @@ class Matching:
     def _part_tokens(self, q: Quantity, sent: Sentence) -> frozenset[str]:
         """The words of the number's own clause (between `,` `;` `and`…), not those of clauses without a number."""
         text = self._text
-        cs = max((m.end() for m in _PART.finditer(text, sent.start, q.start)), default=sent.start)
+        cs = self._head(max((m.end() for m in _PART.finditer(text, sent.start, q.start)), default=sent.start), sent)
         nxt = _PART.search(text, q.end, sent.end)
         ce = nxt.start() if nxt else sent.end
         return frozenset(tok for tok, pos in sent.where if cs <= pos < ce)
+
+    def _head(self, cs: int, sent: Sentence) -> int:
+        """A clause's start, taking in the sentence's leading `label:` without a number of its own: in a list item
+        `ACL/GPU: 0.1542 s …, faster than OpenBLAS at 0.9327 s` the label is the first number's, not the sentence's."""
+        text = self._text
+        before = text[sent.start : cs].rstrip()
+        if before[-1:] in (":", "：") and not _PART.search(text, sent.start, sent.start + len(before) - 1) \
+                and not _NUMBER.search(before):  # fmt: skip
+            return sent.start
+        return cs
 
     def _own_context(self, q: Quantity, sent: Sentence) -> frozenset[str]:
         """The sentence's words without those of other clauses holding their own number of `q`'s unit:
@@ -262,7 +286,8 @@ class Matching:
 
         def part(x: Quantity) -> tuple[int, int]:  # its clause, `、` joining keys (`4MB、batch=16 的带宽为 …`)
             text = self._text
-            cs = max((m.end() for m in _PART.finditer(text, sent.start, x.start)), default=sent.start)
+            cs = self._head(max((m.end() for m in _PART.finditer(text, sent.start, x.start)), default=sent.start),
+                            sent)  # fmt: skip
             nxt = _PART.search(text, x.end, sent.end)
             return cs, (nxt.start() if nxt else sent.end)
 
@@ -612,6 +637,7 @@ class Matching:
         return best
 
 
+_FAMILY = re.compile(r"([a-z]{2,})#")  # the shape of a row label that is a name and a number (`resnet50`)
 _PART = re.compile(r",(?!\d{3}(?!\d))|[,;;::]|\band\b|\bwhile\b|以及|并且")  # CLAUSE without `、`
 
 

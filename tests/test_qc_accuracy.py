@@ -138,6 +138,16 @@ def test_exempt_quantities_count_as_false_alarms() -> None:
     assert [n.text for n in qc_accuracy.false_alarms(SimpleNamespace(numbers=nums))] == ["2,237.75", "47GW", "12"]
 
 
+def test_a_clock_inside_a_part_name_is_no_exempted_quantity() -> None:
+    # `1A72@1.99G` names a core (QC exempts the number after `@` by design); `1.99 GHz` on its own is a quantity
+    nums = [SimpleNamespace(text="1.99G", status="exempt", sentence="1A72@1.99G   0.71"),
+            SimpleNamespace(text="1.99G", status="exempt", sentence="the core runs at 1.99G here"),
+            SimpleNamespace(text="2.5GHz", status="exempt", sentence="A53@2.5GHz")]  # fmt: skip
+    assert [n.sentence for n in qc_accuracy.false_alarms(SimpleNamespace(numbers=nums))] == [
+        "the core runs at 1.99G here"
+    ]
+
+
 def test_mutation_files_are_validated_with_their_lines(tmp_path: Path) -> None:
     path = tmp_path / "a.mutations.yaml"
     path.write_text("mutations:\n  - kind: digit\n    at: nowhere\n    old: x\n    new: y\n"

@@ -347,3 +347,39 @@ def test_a_from_to_pair_after_a_clause_with_the_verb_moves_its_way() -> None:
     assert _status(RTF, swapped.replace("0.71 to 1.36", "1.36 to 0.71"), "0.71")[0] == "verified"
     gain = "From the A53 to the A72 the gain is 1.9x, from 1.36 to 0.71 [source: R3]."
     assert _status(RTF, gain, "0.71")[0] == "verified"  # (`gain` is no verb)
+
+
+# Caffe-HRT's Table 3 (a real report of tests/corpus): TPI per configuration, first loop and averaged.
+LOOPS = _index(
+    [(v, "s", raw, ["Table 3 AlexNet performance for each Layer", loop, conf, "TPI (s)"], f"{conf} {raw} {conv}")
+     for loop, conf, v, raw, conv in [("1st", "ACL/GPU", 2.4794, "2.4794", "1.1812"),
+                                      ("1st", "OpenBLAS", 0.9527, "0.9527", "0.1703"),
+                                      ("Avg. Time", "ACL/GPU", 0.1542, "0.1542", "0.0913"),
+                                      ("Avg. Time", "OpenBLAS", 0.9327, "0.9327", "0.1556")]],
+    "Table 3 AlexNet performance for each Layer",
+)  # fmt: skip
+
+
+def test_a_list_items_label_is_its_first_numbers() -> None:
+    # `ACL/GPU:` labels the 0.1542 s, not the OpenBLAS figure the item compares it with
+    body = "## AlexNet\n\nAveraged over the 2nd to 11th loop [source: R3]:\n\n- ACL/GPU: {} s per inference, about 6 times faster than OpenBLAS at {} s;"
+    assert _status(LOOPS, body.format("0.1542", "0.9327"), "0.9327 s")[0] == "verified"
+    assert _status(LOOPS, body.format("0.1542", "0.9327"), "0.1542 s")[0] == "verified"
+    swapped = body.format("0.9327", "0.1542")
+    assert {_status(LOOPS, swapped, "0.9327 s")[0], _status(LOOPS, swapped, "0.1542 s")[0]} != {"verified"}
+
+
+# Caffe-HRT's Table 1: the performance gain per network.
+NETS = _index(
+    [(v, "", raw, ["Table 1 Performance comparation", net, "Performance Gain"], f"{net} {raw}")
+     for net, v, raw in [("GoogleNet", 2.78, "2.78"), ("SquezzeNet", 1.0, "1.00"), ("ResNet18", 1.03, "1.03"),
+                         ("ResNet34", 1.02, "1.02"), ("ResNet50", 1.01, "1.01")]],
+    "Table 1 Performance comparation",
+)  # fmt: skip
+
+
+def test_a_plural_family_name_names_the_rows_a_range_spans() -> None:
+    said = "SqueezeNet gains 1.00, and the three ResNets gain only {} [source: R3]."
+    assert _status(NETS, said.format("1.01–1.03"), "1.01–1.03")[0] == "verified"
+    assert _status(NETS, said.format("1.02–1.03"), "1.02–1.03")[0] == "mismatch"  # not the family's span
+    assert _status(NETS, said.format("1.00–1.03").replace("ResNets", "networks"), "1.00–1.03")[0] != "verified"

@@ -252,10 +252,22 @@ def _quantity(text: str) -> bool:
     return "." in m.group() or "," in m.group() or (bool(rest) and _UNIT_AFTER.fullmatch(rest) is not None)
 
 
+_IN_TOKEN = re.compile(r"[A-Za-z0-9_]@$|[A-Za-z_]$")  # what glues a number into a part name (`1A72@1.99G`, `A800`)
+
+
+def _part_of_name(n: Any) -> bool:
+    """Whether an exempt number is a piece of a longer token of its sentence (a core `1A72@1.99G`: the clock in a
+    part name, which QC exempts by design), not a quantity standing on its own."""
+    sent: str = getattr(n, "sentence", "")
+    i = sent.find(n.text)
+    return i > 0 and _IN_TOKEN.search(sent, 0, i) is not None
+
+
 def false_alarms(result: Any) -> list[Any]:
     """The numbers of a clean article that QC neither verifies nor derives: rejected ones, and quantities it exempts
-    as if they were identifiers (`2,237.75`, `47GW`), which nothing checks."""
-    return [n for n in result.numbers if n.status not in OK_STATUSES or (n.status == "exempt" and _quantity(n.text))]
+    as if they were identifiers (`2,237.75`, `47GW`), which nothing checks; not a number inside a part's name."""
+    return [n for n in result.numbers if n.status not in OK_STATUSES
+            or (n.status == "exempt" and _quantity(n.text) and not _part_of_name(n))]  # fmt: skip
 
 
 def _check(draft: Draft, index: EvidenceIndex, text: str, ms: list[float]) -> Any:
