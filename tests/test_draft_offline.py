@@ -335,17 +335,13 @@ def _long_context() -> EvidenceIndex:
     return _report_index(figs)
 
 
+def _brief(lang: str, title: str, audience: str, text: str, questions: tuple[str, ...]) -> Brief:
+    return Brief(slug="t", title=title, lang=lang, evidence=["T1"], audience=audience, brief=text,
+                 questions=list(questions), faq_count=len(questions))  # fmt: skip
+
+
 def _zh_brief(*questions: str) -> Brief:
-    return Brief(
-        slug="t",
-        title="长上下文推理加速",
-        lang="zh",
-        evidence=["T1"],
-        audience="工程师",
-        brief="外存缓存的实测效果。",
-        questions=list(questions),
-        faq_count=len(questions),
-    )
+    return _brief("zh", "长上下文推理加速", "工程师", "外存缓存的实测效果。", questions)
 
 
 def test_the_quantity_asked_for_decides_whatever_the_figures_origin() -> None:
@@ -404,16 +400,7 @@ def test_a_prose_sweep_names_the_comparisons_row() -> None:
 
 
 def _en_brief(*questions: str) -> Brief:
-    return Brief(
-        slug="t",
-        title="Measured",
-        lang="en",
-        evidence=["T1"],
-        audience="engineers",
-        brief="What the report measured.",
-        questions=list(questions),
-        faq_count=len(questions),
-    )
+    return _brief("en", "Measured", "engineers", "What the report measured.", questions)
 
 
 def _said(content: object, i: int) -> str:
