@@ -243,22 +243,26 @@ class _Checker(Derivations):
             return
         scope, verdicts = self._judge(bl, sent, qs)
         live = [k for k, q in enumerate(qs) if not q.exempt]
+        said: dict[int, frozenset[str]] | None = None  # made once, for whichever check needs it first
+
+        def claims(picked: list[int]) -> list[tuple[Quantity, Verdict, frozenset[str], list[str]]]:
+            """The picked live numbers with their own words and the roles the sentence's wording gives them."""
+            nonlocal said
+            if said is None:
+                said = roles(sent, [qs[k] for k in live], bl.text)
+            words = own_terms(sent, [qs[live[i]] for i in picked], bl.text)
+            return [(qs[live[i]], verdicts[live[i]], w | said.get(i, frozenset()), scope)
+                    for i, w in zip(picked, words, strict=True)]  # fmt: skip
+
         pair = _swappable([(qs[k], verdicts[k]) for k in live])
         if pair:
-            said = roles(sent, [qs[k] for k in live], bl.text)
-            words = own_terms(sent, [qs[live[i]] for i in pair], bl.text)
-            claims = [(qs[live[i]], verdicts[live[i]], w | said.get(i, frozenset()), scope)
-                      for i, w in zip(pair, words, strict=True)]  # fmt: skip
-            self._swaps(claims)
+            self._swaps(claims(pair))
         # A lone number verified by a table cell still has its own words (`at -62 °C on average`): its kind decides,
         # even when the sentence's other numbers were already rejected (no pair left to swap).
         kept = [i for i, k in enumerate(live) if verdicts[k].status == "verified"
                 and (fig := verdicts[k].fig) is not None and fig.table]  # fmt: skip
         if kept:
-            said = roles(sent, [qs[k] for k in live], bl.text)
-            words = own_terms(sent, [qs[live[i]] for i in kept], bl.text)
-            self._kinds([(qs[live[i]], verdicts[live[i]], w | said.get(i, frozenset()), scope)
-                         for i, w in zip(kept, words, strict=True)])  # fmt: skip
+            self._kinds(claims(kept))
         self._record(bl, sent, qs, scope, verdicts)
 
     def _judge(self, bl: Block, sent: Sentence, qs: list[Quantity]) -> tuple[list[str], list[Verdict]]:
