@@ -315,8 +315,7 @@ class _Checker(Derivations):
                 continue
             if all(x.col_tokens.isdisjoint(g) for g in SYNONYMS):
                 continue  # its column names no kind: nothing contradicts the words
-            mate = next((g for g in self.prep.table_dim(x.table, x.unit.dim)
-                         if g.row == x.row and g is not x and not g.col_tokens.isdisjoint(said)), None)  # fmt: skip
+            mate = next((g for g in self._row_cells(x) if g is not x and not g.col_tokens.isdisjoint(said)), None)
             if mate is not None and mate.base != x.base:
                 v.status, v.source, v.fig, v.strength = "mismatch", source_of(mate), mate, ""
                 v.message = f"{say(mate)}: the words around {q.text.strip()} name that figure; {shown(x)} is {labels_of(x.f, 3)}"

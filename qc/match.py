@@ -173,12 +173,16 @@ class Matching:
                 return [(qa.value or 0.0, qa.step), (qb.value or 0.0, qb.step)]
         return []
 
+    def _row_cells(self, x: Fig) -> list[Fig]:
+        """The cells of table cell `x`'s row in its dimension (`x` among them); empty outside tables."""
+        if x.row is None or not x.table:
+            return []
+        return [g for g in self.prep.table_dim(x.table, x.unit.dim) if g.row == x.row]
+
     def _row_span(self, x: Fig, q: Quantity, value: float, ends: list[tuple[float, float]]) -> bool:
         """An end of a range whose other end is a cell of the same row (`between -269 °C and -62 °C`): the two are the
         smallest and largest cell of that row (not its average)."""
-        if x.row is None or not x.table:
-            return True
-        row = [g for g in self.prep.table_dim(x.table, x.unit.dim) if g.row == x.row]
+        row = self._row_cells(x)
         if len(row) < 3:
             return True
         unit = parse_unit(q.unit)
@@ -197,9 +201,9 @@ class Matching:
 
     def _row_end(self, x: Fig, value: float, ends: list[tuple[float, float]]) -> Fig | None:
         """The cell of `x`'s row that this end of a range should be: its lowest for the low end, else its highest."""
-        if x.row is None or not x.table or not any(v != value for v, _ in ends):
+        row = self._row_cells(x)
+        if not row or not any(v != value for v, _ in ends):
             return None
-        row = [g for g in self.prep.table_dim(x.table, x.unit.dim) if g.row == x.row]
         low = all(value <= v for v, _ in ends)
         best = (min if low else max)(row, key=lambda g: g.f.value * g.unit.factor)
         return None if best is x else best
