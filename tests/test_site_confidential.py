@@ -109,6 +109,7 @@ def test_a_waived_error_near_an_uncited_on_request_figure_shows_only_the_reason(
     errors = load_article(brief).result.errors()
     wrong = [n for n in errors if "246 s" in n.text]
     assert len(wrong) == 1, [(n.text, n.status) for n in errors]
+    assert {n.text for n in errors} - {wrong[0].text} <= {"6.2–9.3 倍"}, [(n.text, n.status) for n in errors]
     # Naming DeepSeek-7B also makes the article's `模型加载加速 6.2–9.3 倍` a range that leaves out a model it speaks of
     # (R9: 7B 4.0×): QC flags that too; both are waived here, with one reason each.
     reason = "实验室复测值,见工单 12"
