@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from qc.blocks import FULL_END, SENT_END, cite_ids, markers_only
 from qc.context import context_tokens, id_shapes, lazy, positions
@@ -304,3 +305,95 @@ def crossed(items: list[tuple[frozenset[str], list[tuple[frozenset[str], frozens
 
 def _fit(words: frozenset[str], figs: list[tuple[frozenset[str], frozenset[str]]]) -> int:
     return max(len(words & f) + len(words & col) for f, col in figs) if words else 0
+
+
+# `36%, 53%, and 64% for conversation, tool&agent, and synthetic workloads, respectively`: a list of numbers and a
+# list of as many names, paired in order. The gap between two numbers of a list (a unit may stand before it).
+_LIST_GAP = re.compile(r"[ \u00a0]*[A-Za-z%×/]{0,6}[ \u00a0]*(?:,[ \u00a0]*(?:and[ \u00a0]+)?|and[ \u00a0]+|、|,|和|与|及)[ \u00a0]*",
+                       re.I)  # fmt: skip
+_LIST_NUM = re.compile(r"(?<![\w.])\d+(?:\.\d+)?")
+_UNIT_AFTER = re.compile(r"[ \u00a0]?(?:%|×|[A-Za-z]+/[A-Za-z]+|[A-Za-z]{1,3})(?![A-Za-z])")
+_RESPECTIVE = re.compile(r"\brespectively\b|分别", re.I)
+_ITEM_SEP = re.compile(r",[ \u00a0]*(?:and[ \u00a0]+)?|[ \u00a0]+and[ \u00a0]+|[、,和与及]")
+# The words that lead into a list of names (`on the A800 …`, `for conversation …`, `of 4×200 Gbps …`): the first
+# name starts after the last of them.
+_LEAD_IN = re.compile(r".*\b(?:on|for|of|in|at|under|with|than|by)\b(?:[ \u00a0]+the\b)?", re.I | re.S)
+
+
+def _num_list(text: str, nums: list[tuple[int, int, str]], i: int) -> tuple[int, int]:
+    """The run of numbers (first, last index) around `nums[i]` that only list separators join."""
+    a = b = i
+    while a > 0 and _LIST_GAP.fullmatch(text, nums[a - 1][1], nums[a][0]):
+        a -= 1
+    while b + 1 < len(nums) and _LIST_GAP.fullmatch(text, nums[b][1], nums[b + 1][0]):
+        b += 1
+    return a, b
+
+
+@lru_cache(maxsize=4096)
+def respective(quote: str, raw_num: str) -> tuple[int, tuple[frozenset[str], ...]] | None:
+    """For a report sentence that pairs a list of numbers with a list of names `respectively`: the index of the
+    number `raw_num` in its list and each name's own words (those no other name of the list has); None when the
+    sentence pairs nothing or `raw_num` stands in it more than once."""
+    if not _RESPECTIVE.search(quote):
+        return None
+    nums = [(m.start(), m.end(), m.group()) for m in _LIST_NUM.finditer(quote)]
+    where = [k for k, (_, _, n) in enumerate(nums) if n == raw_num]
+    if len(where) != 1:
+        return None
+    a, b = _num_list(quote, nums, where[0])
+    n = b - a + 1
+    if n < 2:
+        return None
+    after = quote[nums[b][1] :]
+    resp = _RESPECTIVE.search(after)
+    if resp is None:
+        return None
+    seg = after[: resp.start()]
+    unit = _UNIT_AFTER.match(quote, nums[a][1])
+    if unit is not None and seg.startswith(unit.group()):
+        seg = seg[unit.end() - unit.start() :]  # the last number's unit, as the first one prints it
+    items = [s.strip(" \u00a0,") for s in _ITEM_SEP.split(seg)]
+    items = [s for s in items if s]
+    if len(items) != n:
+        return None
+    lead = _LEAD_IN.match(items[0])
+    if lead is not None and items[0][lead.end() :].strip():
+        items[0] = items[0][lead.end() :]
+    toks = [context_tokens(s) for s in items]
+    keys = tuple(t - frozenset().union(*(o for j, o in enumerate(toks) if j != k)) for k, t in enumerate(toks))
+    if not all(keys):
+        return None
+    return where[0] - a, keys
+
+
+def respective_conflict(quote: str, raw_num: str, sent: Sentence, q: Quantity, text: str) -> bool:
+    """Whether claim `q` names another name of a report's `respectively` list than that of its figure (`raw_num` of
+    `quote`): by its place in a list of numbers of its own sentence paired with those names in order (`107% and
+    115% more requests on its A800 and H800 clusters`), else by its own words (`at 190 GB/s over 4×200 Gbps`)."""
+    got = respective(quote, raw_num)
+    if got is None:
+        return False
+    mine, keys = got
+    live = [o for o in sent.quantities if not o.exempt and o.value is not None and not o.is_range and o.unit == q.unit]
+    if q not in live:
+        return False
+    nums = [(o.num_start, o.num_end, "") for o in live]
+    i = live.index(q)
+    a, b = _num_list(text, nums, i)
+    if b > a:  # a list: its numbers take the names in the order the sentence gives them
+        if b - a + 1 != len(keys):
+            return False
+        at: list[int] = []
+        for k in keys:
+            pos = [p for tok, p in sent.where if tok in k]
+            if not pos:
+                return False
+            at.append(min(pos))
+        if len(set(at)) != len(at):
+            return False
+        order = sorted(range(len(keys)), key=lambda k: at[k])
+        return order[i - a] != mine
+    own = own_terms(sent, [q], text)[0]
+    hit = [k for k, words in enumerate(keys) if not own.isdisjoint(words)]
+    return len(hit) == 1 and hit[0] != mine

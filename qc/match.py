@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from evidence.models import Page
 from qc.blocks import CLAUSE, FULL_END, Block
-from qc.claims import Sentence
+from qc.claims import Sentence, respective_conflict
 from qc.context import context_tokens, id_shapes, norm, num_text
 from qc.context import id_shape as _id_shape
 from qc.index import EvidenceIndex
@@ -454,6 +454,8 @@ class Matching:
         """The sentence names a key of the kind this figure has, but another one (DeepSeek-32B vs a DeepSeek-70B table);
         in a sentence comparing figures, the number's own clause decides."""
         if x.row_keys and self._key_conflict(x, sent, q):
+            return True
+        if x.f.kind == "prose" and respective_conflict(x.f.quote, x.raw_num, sent, q, self._text):
             return True
         if x.systems and self._system_conflict(x, sent, q):
             return True
