@@ -309,7 +309,7 @@ def _fit(words: frozenset[str], figs: list[tuple[frozenset[str], frozenset[str]]
 
 # `36%, 53%, and 64% for conversation, tool&agent, and synthetic workloads, respectively`: a list of numbers and a
 # list of as many names, paired in order. The gap between two numbers of a list (a unit may stand before it).
-_LIST_GAP = re.compile(r"[ \u00a0]*[A-Za-z%×/]{0,6}[ \u00a0]*(?:,[ \u00a0]*(?:and[ \u00a0]+)?|and[ \u00a0]+|、|,|和|与|及)[ \u00a0]*",
+_LIST_GAP = re.compile(r"[ \u00a0]*[A-Za-z%×/]{0,6}[ \u00a0]*(?:,[ \u00a0]*(?:and[ \u00a0]+)?|and[ \u00a0]+|[、,和与及/])[ \u00a0]*",
                        re.I)  # fmt: skip
 _LIST_NUM = re.compile(r"(?<![\w.])\d+(?:\.\d+)?")
 _UNIT_AFTER = re.compile(r"[ \u00a0]?(?:%|×|[A-Za-z]+/[A-Za-z]+|[A-Za-z]{1,3})(?![A-Za-z])")
@@ -331,12 +331,11 @@ def _num_list(text: str, nums: list[tuple[int, int, str]], i: int) -> tuple[int,
 
 
 @lru_cache(maxsize=4096)
-def respective(quote: str, raw_num: str) -> tuple[int, tuple[frozenset[str], ...]] | None:
-    """For a report sentence that pairs a list of numbers with a list of names `respectively`: the index of the
-    number `raw_num` in its list and each name's own words (those no other name of the list has); None when the
-    sentence pairs nothing or `raw_num` stands in it more than once."""
-    if not _RESPECTIVE.search(quote):
-        return None
+def respective(quote: str, raw_num: str) -> tuple[int, tuple[float, ...], tuple[frozenset[str], ...] | None] | None:
+    """A report sentence's list of numbers holding `raw_num` (its only occurrence): its index there, the list's
+    values, and each name's own words (those no other name of the list has) when the sentence pairs the list with
+    as many names — `respectively` / `分别` after it, or `最高/最低 41.88 / 28.63` — else None for the names. None
+    when `raw_num` stands in no list of the sentence or more than once."""
     nums = [(m.start(), m.end(), m.group()) for m in _LIST_NUM.finditer(quote)]
     where = [k for k, (_, _, n) in enumerate(nums) if n == raw_num]
     if len(where) != 1:
@@ -345,42 +344,58 @@ def respective(quote: str, raw_num: str) -> tuple[int, tuple[frozenset[str], ...
     n = b - a + 1
     if n < 2:
         return None
-    after = quote[nums[b][1] :]
-    resp = _RESPECTIVE.search(after)
-    if resp is None:
-        return None
-    seg = after[: resp.start()]
-    unit = _UNIT_AFTER.match(quote, nums[a][1])
-    if unit is not None and seg.startswith(unit.group()):
-        seg = seg[unit.end() - unit.start() :]  # the last number's unit, as the first one prints it
-    items = [s.strip(" \u00a0,") for s in _ITEM_SEP.split(seg)]
-    items = [s for s in items if s]
+    values = tuple(float(x) for _, _, x in nums[a : b + 1])
+    return where[0] - a, values, _names(quote, nums[a][0], nums[a][1], nums[b][1], n)
+
+
+def _names(quote: str, start: int, first_end: int, end: int, n: int) -> tuple[frozenset[str], ...] | None:
+    """The own words of the `n` names a list of numbers (from `start` to `end`) is paired with, if it is."""
+    items: list[str] = []
+    slashed = _SLASHED.search(quote, 0, start)
+    if slashed is not None:
+        items = slashed.group(1).split("/")
+    elif (resp := _RESPECTIVE.search(quote, end)) is not None:
+        seg = quote[end : resp.start()]
+        unit = _UNIT_AFTER.match(quote, first_end)
+        if unit is not None and seg.startswith(unit.group()):
+            seg = seg[unit.end() - unit.start() :]  # the last number's unit, as the first one prints it
+        items = [x for s in _ITEM_SEP.split(seg) if (x := s.strip(" \u00a0,"))]
+        lead = _LEAD_IN.match(items[0]) if items else None
+        if lead is not None and items[0][lead.end() :].strip():
+            items[0] = items[0][lead.end() :]
     if len(items) != n:
         return None
-    lead = _LEAD_IN.match(items[0])
-    if lead is not None and items[0][lead.end() :].strip():
-        items[0] = items[0][lead.end() :]
     toks = [context_tokens(s) for s in items]
     keys = tuple(t - frozenset().union(*(o for j, o in enumerate(toks) if j != k)) for k, t in enumerate(toks))
-    if not all(keys):
-        return None
-    return where[0] - a, keys
+    return keys if all(keys) else None
+
+
+_SLASHED = re.compile(r"((?:[^\s/\d]+/)+[^\s/\d]+)[ \u00a0]*$")  # `最高/最低 ` right before the numbers
 
 
 def respective_conflict(quote: str, raw_num: str, sent: Sentence, q: Quantity, text: str) -> bool:
-    """Whether claim `q` names another name of a report's `respectively` list than that of its figure (`raw_num` of
-    `quote`): by its place in a list of numbers of its own sentence paired with those names in order (`107% and
-    115% more requests on its A800 and H800 clusters`), else by its own words (`at 190 GB/s over 4×200 Gbps`)."""
+    """Whether claim `q` stands for another member of a report sentence's list than its figure (`raw_num` of
+    `quote`). Where the report names the members (`respectively`, `最高/最低`): by the claim's place in a list of
+    numbers of its own sentence, paired with those names in the order the sentence gives them (`107% and 115% more
+    requests on its A800 and H800 clusters`), else by its own words (`at 190 GB/s over 4×200 Gbps`). Where it only
+    lists them (`对应 PE 30、20、15 倍`): a list of the claim's sentence holding them in another order."""
     got = respective(quote, raw_num)
     if got is None:
         return False
-    mine, keys = got
-    live = [o for o in sent.quantities if not o.exempt and o.value is not None and not o.is_range and o.unit == q.unit]
+    mine, values, keys = got
+    live = [o for o in sent.quantities if not o.exempt and o.value is not None and not o.is_range
+            and (o.unit == q.unit or not o.unit or not q.unit)]  # fmt: skip
     if q not in live:
         return False
-    nums = [(o.num_start, o.num_end, "") for o in live]
     i = live.index(q)
-    a, b = _num_list(text, nums, i)
+    a, b = _num_list(text, [(o.num_start, o.num_end, "") for o in live], i)
+    if keys is None:  # the claim's list must give them in the report's order
+        if b == a:
+            return False
+        said = [o.value for o in live[a : b + 1]]
+        if not set(said) <= set(values):
+            return False
+        return said != sorted(said, key=values.index)
     if b > a:  # a list: its numbers take the names in the order the sentence gives them
         if b - a + 1 != len(keys):
             return False

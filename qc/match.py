@@ -455,7 +455,7 @@ class Matching:
         in a sentence comparing figures, the number's own clause decides."""
         if x.row_keys and self._key_conflict(x, sent, q):
             return True
-        if x.f.kind == "prose" and respective_conflict(x.f.quote, x.raw_num, sent, q, self._text):
+        if x.f.kind in ("prose", "kv") and respective_conflict(x.f.quote, x.raw_num, sent, q, self._text):
             return True
         if x.systems and self._system_conflict(x, sent, q):
             return True
