@@ -389,13 +389,9 @@ def respective_conflict(quote: str, raw_num: str, sent: Sentence, q: Quantity, t
         return False
     i = live.index(q)
     a, b = _num_list(text, [(o.num_start, o.num_end, "") for o in live], i)
-    if keys is None:  # the claim's list must give them in the report's order
-        if b == a:
-            return False
+    if keys is None:  # a list of the claim holding the same numbers must give them in the report's order
         said = [o.value for o in live[a : b + 1]]
-        if not set(said) <= set(values):
-            return False
-        return said != sorted(said, key=values.index)
+        return len(said) == len(values) and set(said) == set(values) and i - a != mine
     if b > a:  # a list: its numbers take the names in the order the sentence gives them
         if b - a + 1 != len(keys):
             return False
