@@ -326,6 +326,7 @@ class Matching:
         beyond = f.beyond
         # A table without a caption is its page's cells: only a cell differing in one label is a mate there.
         page_table = _PAGE_TABLE in f.table
+        span = self._span_rows(f, sent) if endpoint else None
         labs = set(f.f.labels) if page_table else set()
         for g in self.prep.table_dim(f.table, dim):
             if g is f or (page_table and len(labs.symmetric_difference(g.f.labels)) != 2):
@@ -340,6 +341,8 @@ class Matching:
                 continue
             if self._conflict(g, sent, q):
                 continue  # g names a key the sentence contradicts (`32K` where it says `128K`): no better fit
+            if span and g in span:
+                continue  # both rows lie in the key span the sentence gives the range (`batch 从 1 增至 16`)
             mine = own - g.tokens
             adv = len(theirs) - len(mine)
             if adv == 0 and mine and theirs and not endpoint and self._nearest_key(q, sent, mine, theirs) == "theirs":
@@ -490,7 +493,35 @@ class Matching:
             found = {v for m in _key_pattern(kw).finditer(clause) for v in m.groups() if v}
             if found and val not in found:
                 return True
-        return False
+        return self._key_span_conflict(x, sent, q)
+
+    def _key_span_conflict(self, x: Fig, sent: Sentence, q: Quantity) -> bool:
+        """`4KB 对象随 batch 从 1 增至 16,带宽在 28.78–139.86 MiB/s 之间`: a range over the rows whose key the
+        sentence takes from one number to another has for ends the lowest and highest cell of its column over those
+        rows (the same in every other key); an end of another row, or not that extreme, is not the range's."""
+        span = self._span_rows(x, sent)
+        if span is None:
+            return False
+        if x not in span:
+            return True
+        low = q.low is not None and q.high is not None and abs(x.f.value - q.low) <= abs(x.f.value - q.high)
+        return (min if low else max)(g.base for g in span) != x.base
+
+    def _span_rows(self, x: Fig, sent: Sentence) -> list[Fig] | None:
+        """The cells of `x`'s column in the rows whose key the sentence takes from one number to another (`batch 从
+        1 增至 16`), the same as `x`'s in every other key; None when the sentence spans no key of `x`'s row."""
+        if not x.table or x.col is None:
+            return None
+        for kw, _, _ in x.row_keys:
+            found = [int(v) for m in _key_pattern(kw).finditer(sent.plain) for v in m.groups() if v]
+            if len(found) < 2:
+                continue
+            lo, hi = min(found), max(found)
+            rest = {(k, v) for k, v, _ in x.row_keys if k != kw}
+            return [g for g in self.prep.table_dim(x.table, x.unit.dim) if g.col == x.col and g.ids == x.ids
+                    and {(k, v) for k, v, _ in g.row_keys if k != kw} == rest
+                    and any(k == kw and lo <= int(v) <= hi for k, v, _ in g.row_keys)]  # fmt: skip
+        return None
 
     def _direct(self, q: Quantity, value: float, step: float, unit: Unit, sent: Sentence, scope: list[str],
                 endpoint: bool = False) -> Verdict | None:  # fmt: skip
