@@ -9,6 +9,8 @@ from functools import lru_cache
 from operator import add
 from typing import Any
 
+from qc.glossary import english_words
+
 
 class lazy:
     """A value computed on first read and kept in the instance; functools.cached_property without its lock (which
@@ -80,29 +82,14 @@ _STOP = frozenset(
 )
 
 
-# English words and the Chinese label terms they stand for, so an English article citing a Chinese report still
-# shares context with the figures' labels ("concurrency 8" ↔ "并发档位 8").
-_GLOSSARY = {
-    "concurrency": "并发", "concurrent": "并发", "throughput": "吞吐", "baseline": "基线", "bandwidth": "带宽",
-    "read": "读", "write": "写", "save": "保存", "saving": "保存", "saves": "保存", "snapshot": "快照",
-    "load": "加载", "loading": "加载", "loaded": "加载", "speedup": "加速", "faster": "加速", "model": "模型",
-    "deployment": "部署", "whole": "全机", "machine": "全机", "recompute": "重算", "recomputing": "重算",
-    "tiered": "分层", "reduction": "降幅", "lower": "降低", "session": "会话", "length": "长度", "size": "大小",
-    "gate": "门禁", "stability": "稳定", "cycle": "周期", "training": "训练", "time": "时间", "sustained": "持续",
-    "patch": "补丁", "parallel": "并行", "default": "默认", "path": "路径", "storage": "存储", "network": "网络",
-    "recovery": "恢复", "cold": "冷恢", "context": "上下", "improvement": "改善", "improved": "改善",
-    "detection": "检测", "extraction": "提取", "total": "合计", "chunked": "分块", "revenue": "营收",
-    "highest": "最高", "lowest": "最低",
-}  # fmt: skip
-
-
 @lru_cache(maxsize=4096)
 def context_tokens(text: str) -> frozenset[str]:
     t = DEC.sub(" ", text.lower())
     t = _SECTION_NO.sub(" ", (_CAPTION_LOWER if "ı" not in t and "ſ" not in t else _CAPTION).sub(" ", t))
     words = _LAT.findall(t)
     if words:
-        t += " " + " ".join(_GLOSSARY[w] for w in words if w in _GLOSSARY)
+        gloss = english_words()  # (through the glossary an English text shares words with Chinese labels)
+        t += " " + " ".join(gloss[w] for w in words if w in gloss)
     out = set(words)
     # `1A72@1.99G`, `2xA53`: a core count before a part name; the name alone is the term the article uses
     out.update(m.group(1) for w in words if w[0].isdigit() and (m := _COUNTED.fullmatch(w)))

@@ -11,8 +11,9 @@ from jinja2 import Environment, StrictUndefined
 
 from pipeline.drafting.schema import Sentence
 from pipeline.resources import templates_dir
+from qc.glossary import glossary_terms  # (the drafter's glossary is QC's: one file)
 
-PROMPTS = templates_dir() / "prompts"  # prompt templates, sentence templates and the glossary
+PROMPTS = templates_dir() / "prompts"  # prompt templates and sentence templates (the glossary is qc/glossary.yaml)
 CJK = re.compile(r"[\u3400-\u9fff]")
 CJK_RUN = re.compile(r"[\u3400-\u9fff\u3000-\u303f\uff01-\uff0f\uff1a-\uff20]+")
 LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
@@ -21,16 +22,6 @@ RANKED = re.compile(r"\b(top|rank)[\s_-]?(\d+)\b")
 COUNTED = re.compile(r"(\d+)x([a-z]+\d*)")
 RATIO_UNITS = frozenset({"x", "倍", "×"})
 KEEP = ("\x02", "\x03")  # brackets around report labels inside generated text (removed before output)
-
-
-@cache
-def glossary() -> dict[str, Any]:
-    """templates/prompts/glossary.yaml: `terms` (zh → en), `kinds` (question words), `dims` (unit dimensions)."""
-    return yaml.safe_load((PROMPTS / "glossary.yaml").read_text(encoding="utf-8"))
-
-
-def glossary_terms() -> dict[str, str]:
-    return {str(k): str(v) for k, v in (glossary().get("terms") or {}).items()}
 
 
 @cache

@@ -11,6 +11,7 @@ from pipeline.brief import Brief
 from pipeline.drafting.lang import PROMPTS
 from pipeline.drafting.schema import marker
 from pipeline.drafting.select import select
+from qc.glossary import glossary_text
 from qc.index import EvidenceIndex
 from qc.models import FileResult
 
@@ -106,9 +107,8 @@ def repair_prompt(result: FileResult, index: EvidenceIndex, lang: str) -> str:
 
 def prompts_hash() -> str:
     """The prompt templates' contents: part of the cache key, so a changed template redrafts."""
-    parts = [
-        f"{p.relative_to(PROMPTS).as_posix()}\0{p.read_text(encoding='utf-8')}"
-        for p in sorted(PROMPTS.rglob("*"))
-        if p.is_file()
-    ]
-    return sha256_bytes("\0".join(parts))
+    files = {
+        p.relative_to(PROMPTS).as_posix(): p.read_text(encoding="utf-8") for p in PROMPTS.rglob("*") if p.is_file()
+    }
+    files["glossary.yaml"] = glossary_text()  # (it was one of the prompts; the key stays the same)
+    return sha256_bytes("\0".join(f"{name}\0{text}" for name, text in sorted(files.items())))

@@ -12,8 +12,8 @@ from collections import defaultdict
 from functools import cache
 
 from evidence.models import Figure
-from pipeline.drafting.lang import glossary
 from pipeline.drafting.tables import HEADING, RATIO_UNITS, Comparison, Group
+from qc.glossary import glossary
 from qc.index import EvidenceIndex
 from qc.units import parse_unit
 

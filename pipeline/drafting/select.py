@@ -18,9 +18,10 @@ from functools import cache
 
 from evidence.models import Figure
 from pipeline.brief import Brief
-from pipeline.drafting.lang import CJK, Lang, glossary, glossary_terms, terms
+from pipeline.drafting.lang import CJK, Lang, terms
 from pipeline.drafting.prose import prose_groups
 from pipeline.drafting.tables import Group, against, report_groups
+from qc.glossary import glossary, glossary_terms
 from qc.index import EvidenceIndex
 from qc.units import parse_unit
 

@@ -1,0 +1,44 @@
+"""The zh↔en glossary (qc/glossary.yaml): one file that QC's context words and the drafter's labels both read."""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib.resources import files
+from typing import Any
+
+import yaml
+
+
+@cache
+def glossary() -> dict[str, Any]:
+    """`terms` (zh → en), `words` (en → zh, QC's context words), `synonyms`, `kinds` (question words), `dims`."""
+    text = files("qc").joinpath("glossary.yaml").read_text(encoding="utf-8")
+    data: dict[str, Any] = yaml.safe_load(text)
+    return data
+
+
+_QC_ONLY = "# QC's context words:"  # the last section of the file: words the drafter never reads
+
+
+def glossary_text() -> str:
+    """The file as the drafter reads it, without QC's context words (part of the drafter's cache key: a new QC word
+    redrafts nothing)."""
+    text = files("qc").joinpath("glossary.yaml").read_text(encoding="utf-8")
+    return text[: text.find(_QC_ONLY)] if _QC_ONLY in text else text
+
+
+def glossary_terms() -> dict[str, str]:
+    """Report label terms in Chinese → English."""
+    return {str(k): str(v) for k, v in (glossary().get("terms") or {}).items()}
+
+
+@cache
+def english_words() -> dict[str, str]:
+    """English words → the Chinese term they stand for: `words`, then each one-word translation of `terms` (the
+    longest Chinese term of a word is kept: `throughput` → `吞吐`, not `推理吞吐`'s two words)."""
+    out = {str(k).lower(): str(v) for k, v in (glossary().get("words") or {}).items()}
+    for zh, en in glossary_terms().items():
+        word = en.lower()
+        if word.isascii() and word.isalpha() and word not in out:
+            out[word] = zh
+    return out

@@ -1,0 +1,23 @@
+"""One zh↔en glossary (qc/glossary.yaml): QC's context words and the drafter's labels read the same file."""
+
+from __future__ import annotations
+
+from pipeline.drafting import lang, prompts, select
+from qc import glossary
+from qc.context import context_tokens
+
+
+def test_the_drafter_and_qc_read_one_glossary() -> None:
+    assert lang.glossary_terms is glossary.glossary_terms and select.glossary is glossary.glossary
+    assert glossary.glossary_terms()["吞吐"] == "throughput"
+    # QC's own words are no input of drafting: the drafter's cache key reads the file without them
+    assert "words:" not in glossary.glossary_text() and "words" in glossary.glossary()
+    assert prompts.prompts_hash()  # (still made from the prompts and the glossary)
+
+
+def test_an_english_word_of_a_glossary_term_names_the_chinese_label() -> None:
+    words = glossary.english_words()
+    assert words["throughput"] == "吞吐" and words["concurrency"] == "并发"
+    # a one-word translation of `terms` bridges too: `core` ↔ `核心`, `metric` ↔ `指标`
+    assert "核心" in context_tokens("two A72 cores: core frequency") and "指标" in context_tokens("each metric")
+    assert "核心" not in context_tokens("two A72 processors")
