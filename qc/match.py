@@ -548,6 +548,15 @@ class Matching:
             if not (self._end_conflict(x, sent, q) if endpoint else self._conflict(x, sent, q)):
                 rival_of[id(x)] = self._rival(x, q, value, step, unit, sent, endpoint)
         fitting = [x for x in cands if id(x) in rival_of and rival_of[id(x)] is None]
+        if fitting and len(fitting) < len(rival_of):
+            # The figure the claim's words fit best has a mate they name better (`| Caffe-HRT (ms) |` over the
+            # `Original Caffe` cell of its row): a figure of the value that fits them less does not rescue it.
+            own = ctx - {num_text(value)}
+            best = max(cands, key=lambda x: len(own & x.tokens) if id(x) in rival_of else -1)
+            if rival_of[id(best)] is not None and all(
+                x.table != best.table and len(own & x.tokens) < len(own & best.tokens) for x in fitting
+            ):
+                fitting = []
         named = [x for x in fitting if self._identifies(x, sent, q)]
         ends = q.endpoints() if endpoint else self._between(q, sent)
         if ends and named:

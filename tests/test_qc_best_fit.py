@@ -1,0 +1,42 @@
+"""QC: the figure a claim's words fit best decides; when they name a mate of it better (another column of its row),
+a figure of the same value elsewhere that fits them less does not rescue the claim."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from evidence.models import Figure, Page, Report
+from qc.check import check_draft
+from qc.draft import parse_draft
+from qc.index import EvidenceIndex
+
+CMP = "Table 1 Inference time comparison"
+CORES = "Table 4 ResNet time per core"
+
+
+def _index() -> EvidenceIndex:
+    cells = [  # (value, unit, labels, row quote): a framework comparison, and a per-core table holding 0.8121 s
+        (812.1, "ms", [CMP, "ResNet", "Stock Torch (ms)"], "ResNet 812.10 402.60"),
+        (402.6, "ms", [CMP, "ResNet", "Torch-Fast (ms)"], "ResNet 812.10 402.60"),
+        (0.8121, "s", [CORES, "ResNet", "2xA55", "OpenMP (s)"], "2xA55 0.8121 0.6410"),
+        (0.641, "s", [CORES, "ResNet", "2xA55", "Pinned (s)"], "2xA55 0.8121 0.6410"),
+    ]
+    figs = [Figure(id=f"f{i}", report="R6", page=1, value=v, unit=u, raw=f"{v}", labels=labs, quote=quote, kind="cell")
+            for i, (v, u, labs, quote) in enumerate(cells)]  # fmt: skip
+    rep = Report(id="R6", title="t", date=dt.date(2026, 1, 1), access="public", file="r6.pdf", sha256="0", version=1,
+                 pages=1)  # fmt: skip
+    return EvidenceIndex(reports={"R6": rep}, figures={"R6": figs},
+                         pages={"R6": [Page(report="R6", version=1, page=1, text=CMP)]})  # fmt: skip
+
+
+def _cells(row: str) -> list[tuple[str, str]]:
+    body = f"| Network | Stock Torch (ms) | Torch-Fast (ms) |\n|---|---|---|\n{row}\n\nSee R6 [source: R6]."
+    doc = f"---\ntitle: t\nlang: en\ndate: 2026-07-10\nevidence: [R6]\nanswer: a\n---\n\n{body}\n"
+    return [(n.text.strip(), n.status) for n in check_draft(parse_draft(doc, "t.md"), _index()).numbers
+            if n.status != "exempt"]  # fmt: skip
+
+
+def test_a_value_of_another_column_is_not_rescued_by_a_weaker_figure() -> None:
+    assert _cells("| ResNet | 812.10 | 402.60 |") == [("812.10", "verified"), ("402.60", "verified")]
+    # 812.10 under Torch-Fast: its row's Torch-Fast cell is 402.60 (0.8121 s of the per-core table shares less)
+    assert _cells("| ResNet | 812.10 | 812.10 |") == [("812.10", "verified"), ("812.10", "mismatch")]
