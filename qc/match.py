@@ -446,8 +446,12 @@ class Matching:
         in a sentence comparing figures, the number's own clause decides."""
         rp = self.prep.by_rid.get(x.f.report)
         names = rp.systems if rp else frozenset()
-        if sent.tokens.isdisjoint(names) and self._stub.isdisjoint(names):
+        if not names:
             return False
+        if sent.tokens.isdisjoint(names) and self._stub.isdisjoint(names):
+            # a sentence naming none speaks of the system the sentences before it in its paragraph name
+            before = context_tokens(self._text[: sent.start]) & names if sent.start else frozenset()
+            return bool(before) and not (before & x.systems) and bool(before - x.tokens)
         toks = self._own_context(q, sent) if self._compares(q, sent) else sent.tokens
         # (an article table's stub header names the system of every row: `| 平台与场景(OpenBLAS) |`)
         said = toks & names or (self._stub & names if not sent.tokens & names else frozenset())
