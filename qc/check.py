@@ -204,8 +204,12 @@ class _Checker(Derivations):
             self._lead = lead | self._stub
             self._lead_ids = id_shapes(self._lead)
             judged: list[tuple[Sentence, list[Quantity], list[str], list[Verdict], str, str]] = []
+            stubs: dict[str, str] = {}  # each row's first cell (its label)
+            for s, e, _, row in bl.cells:
+                stubs.setdefault(row, ftext[s:e].strip())
             for s, e, hdr, row in bl.cells:
-                hu = (header_unit(hdr) if hdr else None) or NONE  # `| MiB/s |`, `| p50/ms |`, `| 带宽 (GB/s) |`
+                # `| MiB/s |`, `| p50/ms |`, `| 带宽 (GB/s) |`, else the row label's: `| PB(倍) | 0.95 |`
+                hu = (header_unit(hdr) if hdr else None) or (header_unit(stubs[row]) if hdr else None) or NONE
                 sent = sentence(ftext, s, e, extra=f"{row} {hdr}")
                 self._row_keys[id(sent)] = " ".join(keys.get(row, ()))
                 sent.text = row

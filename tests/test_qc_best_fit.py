@@ -40,3 +40,25 @@ def test_a_value_of_another_column_is_not_rescued_by_a_weaker_figure() -> None:
     assert _cells("| ResNet | 812.10 | 402.60 |") == [("812.10", "verified"), ("402.60", "verified")]
     # 812.10 under Torch-Fast: its row's Torch-Fast cell is 402.60 (0.8121 s of the per-core table shares less)
     assert _cells("| ResNet | 812.10 | 812.10 |") == [("812.10", "verified"), ("812.10", "mismatch")]
+
+
+def test_a_row_label_carries_the_unit_of_its_cells() -> None:
+    # A broker's forecast table: `| PB(倍) | 0.95 |` is 0.95 倍; the 0.93% of another row is no PB
+    npl, pb = "不良贷款率(%) 0.95 0.93 0.92", "PB(倍) 0.98 0.95 0.92"
+    cells = [(v, u, [row, year], quote) for row, u, quote in (("不良贷款率(%)", "%", npl), ("PB(倍)", "x", pb))
+             for year, v in zip(("2024A", "2025E", "2026E"), map(float, quote.split()[1:]), strict=True)]  # fmt: skip
+    figs = [Figure(id=f"g{i}", report="R6", page=1, value=v, unit=u, raw=f"{v}", labels=lab, quote=quote, kind="cell")
+            for i, (v, u, lab, quote) in enumerate(cells)]  # fmt: skip
+    rep = Report(id="R6", title="t", date=dt.date(2026, 1, 1), access="public", file="r6.pdf", sha256="0", version=1,
+                 pages=1)  # fmt: skip
+    index = EvidenceIndex(reports={"R6": rep}, figures={"R6": figs},
+                          pages={"R6": [Page(report="R6", version=1, page=1, text="盈利预测")]})  # fmt: skip
+
+    def cell(value: str) -> tuple[str, str]:
+        body = f"| 指标 | 2025E | 2026E |\n|---|---|---|\n| PB(倍) | {value} | 0.92 |\n\n见 R6【出处:R6】。"
+        doc = f"---\ntitle: t\nlang: zh\ndate: 2026-07-10\nevidence: [R6]\nanswer: a\n---\n\n{body}\n"
+        n = next(n for n in check_draft(parse_draft(doc, "t.md"), index).numbers if n.text.strip() == value)
+        return n.status, n.unit
+
+    assert cell("0.95") == ("verified", "x")
+    assert cell("0.93")[0] != "verified"
