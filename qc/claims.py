@@ -408,3 +408,22 @@ def respective_conflict(quote: str, raw_num: str, sent: Sentence, q: Quantity, t
     own = own_terms(sent, [q], text)[0]
     hit = [k for k, words in enumerate(keys) if not own.isdisjoint(words)]
     return len(hit) == 1 and hit[0] != mine
+
+
+# `24.824 ms, or about 0.025 s`, `1399.08 MiB/s(约 1.37 GiB/s)`: the next number says the same in other words.
+_RESTATE = re.compile(
+    r"[ \u00a0]*(?:[,,][ \u00a0]*(?:or|i\.e\.|that is|即|约合|折合)?|[((]|\bor\b)[ \u00a0]*"
+    r"(?:about|around|roughly|approximately|nearly|约|约合|大约|近|≈|~)?[ \u00a0]*",
+    re.I,
+)
+
+
+def restatement(sent: Sentence, q: Quantity, text: str) -> Quantity | None:
+    """The number right after `q` that restates it in another unit of its kind (`or about 0.025 s`), if any."""
+    if not q.unit:
+        return None
+    dim = parse_unit(q.unit).dim
+    after = next((o for o in sent.quantities if o.start >= q.end and not o.exempt), None)
+    if after is None or not after.unit or after.unit == q.unit or parse_unit(after.unit).dim != dim:
+        return None
+    return after if _RESTATE.fullmatch(text, q.end, after.start) else None

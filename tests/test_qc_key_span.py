@@ -7,6 +7,7 @@ import datetime as dt
 
 from evidence.models import Figure, Page, Report
 from qc.check import check_draft
+from qc.claims import restatement
 from qc.draft import parse_draft
 from qc.index import EvidenceIndex
 
@@ -40,3 +41,30 @@ def test_a_range_over_a_key_span_has_the_extremes_of_those_rows_for_ends() -> No
     # over batch 4 to 16 the lowest is 88.2: 31.4 (batch 1) lies outside the span
     assert _range("8KB 对象随 batch 从 4 增至 16,带宽在 31.4–152.7 MiB/s 之间【出处:R5】。") == "mismatch"
     assert _range("8KB 对象随 batch 从 4 增至 16,带宽在 88.2–152.7 MiB/s 之间【出处:R5】。") == "verified"
+
+
+def _number(sentence: str, number: str) -> str:
+    doc = f"---\ntitle: t\nlang: en\ndate: 2026-07-10\nevidence: [R5]\nanswer: a\n---\n\n{sentence}\n"
+    return next(n.status for n in check_draft(parse_draft(doc, "t.md"), _index()).numbers if n.text.strip() == number)
+
+
+def test_a_restatement_in_another_unit_stands_for_no_other_row() -> None:
+    assert _number("At 2MB and batch=16 the p99 is 1.6 ms, or about 0.002 s [source: R5].", "1.6 ms") == "verified"
+    # 0.8 ms is the 8-batch row; `or about 0.002 s` restates the claim, it is not the 16-batch row's figure beside it
+    assert _number("At 2MB and batch=16 the p99 is 0.8 ms, or about 0.002 s [source: R5].", "0.8 ms") == "mismatch"
+
+
+def test_a_restatement_is_the_next_number_in_another_unit_of_its_kind() -> None:
+    from qc.claims import sentences
+    from qc.numbers import extract
+
+    def again(text: str) -> str | None:
+        sent = sentences(text)[0]
+        sent.quantities = extract(text)
+        got = restatement(sent, next(q for q in sent.quantities if not q.exempt), text)
+        return got.text.strip() if got else None
+
+    assert again("the p99 is 24.8 ms, or about 0.025 s") == "about 0.025 s"
+    assert again("峰值 1399.08 MiB/s(约 1.37 GiB/s)") == "约 1.37 GiB/s"
+    assert again("p50 is 24.8 ms and p99 0.025 s") is None  # another figure, joined by `and`
+    assert again("it took 24.8 ms, against 31.2 ms before") is None  # the same unit: another figure
