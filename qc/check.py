@@ -29,7 +29,7 @@ from qc.index import EvidenceIndex
 from qc.match import Verdict
 from qc.models import ALL_STATUSES, ERROR_STATUSES, OK_STATUSES, STRENGTHS, FileResult, NumberCheck, Source, TermCheck
 from qc.numbers import Quantity, extract
-from qc.prepare import Fig, header_unit, labels_of, matches, prepare, say, shown, source_of
+from qc.prepare import Fig, header_unit, labels_of, matches, prepare, say, shown, source_of, stems
 from qc.scope import article_index, number_scope, require_known
 from qc.units import NONE, Unit, parse_unit
 
@@ -279,9 +279,32 @@ class _Checker(Derivations):
             for q in qs
         ]
         self._pairs(bl.text, qs, verdicts, sent)
+        self._row_of_mates(sent, qs, verdicts)
         self._changes(sent, qs, verdicts)
         self._directions(sent, qs, verdicts)
         return scope, verdicts
+
+    def _row_of_mates(self, sent: Sentence, qs: list[Quantity], verdicts: list[Verdict]) -> None:
+        """`工商银行授信总额 330,435.30 万元,已使用 256,735.30 万元,剩余 95,585.30 万元`: where the sentence's other
+        numbers are cells of one row of a table, a number verified by a cell of another row of it (in a column none
+        of them shares, its own clause naming no row of its own) stands for that row's cell of its column."""
+        live = [(q, v, v.fig) for q, v in zip(qs, verdicts, strict=True)
+                if not q.exempt and v.status == "verified" and v.fig is not None and v.fig.table and v.fig.row]  # fmt: skip
+        if len(live) < 3:
+            return
+        for q, v, x in live:
+            others = [g for o, _, g in live if o is not q and g.table == x.table]
+            rows = {g.row for g in others}
+            labs = set(x.f.labels)
+            if len(others) < 2 or len(rows) != 1 or x.row in rows or any(g.col and g.col <= labs for g in others):
+                continue
+            if not stems(own_terms(sent, [q], self._text)[0]).isdisjoint(x.row_terms):
+                continue  # its own clause names its row
+            mate = next((g for g in self._row_cells(others[0]) if g.col and g.col <= labs), None)
+            if mate is not None and mate.base != x.base:
+                v.status, v.source, v.fig, v.strength = "mismatch", source_of(mate), mate, ""
+                v.message = (f"{say(mate)}: the sentence's other numbers are that row's; {shown(x)} is "
+                             f"{labels_of(x.f, 3)}")  # fmt: skip
 
     def _swaps(self, claims: list[tuple[Quantity, Verdict, frozenset[str], list[str]]]) -> None:
         """Numbers of one sentence (or table row) verified by figures that each other's own words name: swapped."""

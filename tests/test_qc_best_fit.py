@@ -62,3 +62,26 @@ def test_a_row_label_carries_the_unit_of_its_cells() -> None:
 
     assert cell("0.95") == ("verified", "x")
     assert cell("0.93")[0] != "verified"
+
+
+def test_a_number_among_cells_of_one_row_stands_for_that_rows_cell() -> None:
+    # A bond prospectus' credit table; the second bank's row was read on a line of its own (its name alone).
+    cap = "表 7-1:发行人授信情况"
+    rows = [("序号 1", "甲银行", (500.0, 320.0, 180.0), "1 甲银行 500.00 320.00 180.00"),
+            ("序号 2", "乙银行南京支行", (260.0, 140.0, 120.0), "2 乙银行南京支行")]  # fmt: skip
+    figs = [Figure(id=f"c{i}{j}", report="R6", page=1, value=v, unit="万元", raw=f"{v:.2f}", kind="cell",
+                   labels=[cap, no, bank, col], quote=quote if i == 0 or j == 1 else "260.00 120.00")
+            for i, (no, bank, values, quote) in enumerate(rows)
+            for j, (col, v) in enumerate(zip(("授信总额", "已使用情况", "剩余额度"), values, strict=True))]  # fmt: skip
+    rep = Report(id="R6", title="t", date=dt.date(2026, 1, 1), access="public", file="r6.pdf", sha256="0", version=1,
+                 pages=1)  # fmt: skip
+    index = EvidenceIndex(reports={"R6": rep}, figures={"R6": figs},
+                          pages={"R6": [Page(report="R6", version=1, page=1, text=cap)]})  # fmt: skip
+
+    def used(value: str) -> str:
+        body = f"甲银行授信总额 500.00 万元,已使用 {value} 万元,剩余 180.00 万元【出处:R6】。"
+        doc = f"---\ntitle: t\nlang: zh\ndate: 2026-07-10\nevidence: [R6]\nanswer: a\n---\n\n{body}\n"
+        return next(n.status for n in check_draft(parse_draft(doc, "t.md"), index).numbers if value in n.text)
+
+    assert used("320.00") == "verified"
+    assert used("140.00") == "mismatch"  # the second bank's used amount
