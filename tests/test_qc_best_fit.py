@@ -85,3 +85,26 @@ def test_a_number_among_cells_of_one_row_stands_for_that_rows_cell() -> None:
 
     assert used("320.00") == "verified"
     assert used("140.00") == "mismatch"  # the second bank's used amount
+
+
+def test_a_number_among_cells_of_one_row_of_another_table_stands_for_that_rows_cell() -> None:
+    # A store's write and read benchmarks share their keys; the sentence's other numbers are the write row's.
+    tabs = [("表 2: write_bench 结果", (1510.4, 23.6, 0.842)), ("表 4: read_bench 结果", (2730.9, 42.7, 0.611))]
+    figs = [Figure(id=f"w{i}{j}", report="R6", page=i + 1, value=v, unit=u, raw=f"{v}", kind="cell",
+                   labels=[cap, "value size 8KB", "batch 2", col], quote=f"8KB 2 {vals[0]} {vals[1]} {vals[2]}")
+            for i, (cap, vals) in enumerate(tabs)
+            for j, (col, u, v) in enumerate(zip(("req/s", "MiB/s", "p99/ms"), ("req/s", "MiB/s", "ms"), vals,
+                                               strict=True))]  # fmt: skip
+    rep = Report(id="R6", title="t", date=dt.date(2026, 1, 1), access="public", file="r6.pdf", sha256="0", version=1,
+                 pages=2)  # fmt: skip
+    pages = [Page(report="R6", version=1, page=i + 1, text=cap) for i, (cap, _) in enumerate(tabs)]
+    index = EvidenceIndex(reports={"R6": rep}, figures={"R6": figs}, pages={"R6": pages})
+
+    def bandwidth(value: str, lead: str = "") -> str:
+        body = f"write_bench 在 8KB、batch=2 下达到 1510.4 req/s、{lead}{value} MiB/s,p99 延迟 0.842 ms【出处:R6】。"
+        doc = f"---\ntitle: t\nlang: zh\ndate: 2026-07-10\nevidence: [R6]\nanswer: a\n---\n\n{body}\n"
+        return next(n.status for n in check_draft(parse_draft(doc, "t.md"), index).numbers if value in n.text)
+
+    assert bandwidth("23.6") == "verified"
+    assert bandwidth("42.7") == "mismatch"  # the read benchmark's bandwidth
+    assert bandwidth("42.7", "而 read_bench 读带宽 ") == "verified"  # its own clause names the read table
