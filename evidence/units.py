@@ -60,7 +60,17 @@ _TABLE: list[tuple[str, str, float, tuple[str, ...]]] = [
     ("tok/s/GPU", "token/s/gpu", 1.0, ("tok/s/GPU", "tokens/s/GPU")),
     ("token", "token", 1.0, ("token", "tokens", "Token", "Tokens", "tok", "toks")),
     ("req/s", "req/s", 1.0, ("req/s", "requests/s", "QPS", "qps", "RPS", "requests per second")),
-    ("ops/s", "op/s", 1.0, ("ops/s", "op/s", "ops/sec", "ops per sec", "ops per second", "operations per second")),
+    (
+        "ops/s",
+        "op/s",
+        1.0,
+        (
+            "ops/s", "op/s", "ops/sec", "ops per sec", "ops per second", "operations per second",
+            "operations/second", "operations/sec", "ops/second", "次/秒", "次/s",
+        ),
+    ),  # fmt: skip
+    ("lines/s", "line/s", 1.0, ("lines/s", "lines/sec", "lines per second", "行/秒", "行/s")),
+    ("records/s", "record/s", 1.0, ("records/s", "records/sec", "records per second", "条/秒", "条/s")),
     ("kv/s", "kv/s", 1.0, ("kv/s",)),
     ("IOPS", "IOPS", 1.0, ("IOPS",)),
     ("pps", "packet/s", 1.0, ("pps",)),

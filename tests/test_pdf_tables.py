@@ -197,3 +197,31 @@ def test_kv_lines_of_tool_output_and_a_full_width_colon() -> None:
         r.value == 1250000 and r.unit == "IOPS" for r in got
     )
     assert not [r for r in got if r.value in (1, 10, 18, 38, 2022, 5)]
+
+
+def test_a_header_cell_holding_an_abbreviation_and_its_unit() -> None:
+    # A Word table (HBase/Cassandra benchmark): `Latency (approx. in ms)` over the label column, system names over
+    # the values. `approx.` ends no sentence, so the line is the header, and its unit applies to the cells.
+    rows: list[Row] = [
+        (693.3, [(72.0, "Latency (approx. in ms)"), (238.0, "HBase"), (403.0, "Cassandra")]),
+        (679.4, [(72.0, "Minimum update Latency"), (238.0, "7"), (403.0, "747")]),
+        (665.5, [(72.0, "Maximum update Latency"), (238.0, "1669"), (403.0, "8387")]),
+    ]
+    figs = _page(rows, _ctx())
+    assert _find(figs, 747, "Minimum update Latency", "Cassandra").unit == "ms"
+    assert _find(figs, 1669, "Maximum update Latency", "HBase").unit == "ms"
+
+
+def test_cells_of_a_counted_rate_keep_their_column() -> None:
+    # `640 行/秒` is a number with its unit (lines per second): the column is a value column, not a second label
+    # column, so the row keeps its dataset name and `5,925 行/秒` is no `5,925 s`.
+    rows: list[Row] = [
+        (700.0, [(60.0, "数据集"), (160.0, "行数"), (220.0, "总耗时"), (280.0, "表观吞吐量"), (360.0, "实际吞吐量")]),
+        (685.0, [(60.0, "input3_one_eighth"), (160.0, "1,896"), (220.0, "2.96s"), (280.0, "640 行/秒"),
+                 (360.0, "5,925 行/秒")]),
+        (670.0, [(60.0, "input3_quarter"), (160.0, "3,749"), (220.0, "2.94s"), (280.0, "1,275 行/秒"),
+                 (360.0, "12,497 行/秒")]),
+    ]  # fmt: skip
+    figs = _page(rows, _ctx())
+    assert _find(figs, 640, "input3_one_eighth", "表观吞吐量").unit == "lines/s"
+    assert _find(figs, 5925, "input3_one_eighth", "实际吞吐量").unit == "lines/s"

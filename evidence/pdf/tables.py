@@ -321,7 +321,7 @@ def _within_cells(line: Line, row: Line) -> bool:
     return all(sum(1 for c in row.segs if min(c.x1, s.x1) - max(c.x0, s.x0) > 0) <= 1 for s in line.segs)
 
 
-_ABBREV = re.compile(r"\b[A-Za-z]{1,4}\.(?=\s+\S)")
+_ABBREV = re.compile(r"\b(?:[A-Za-z]{1,4}|approx)\.(?=\s+\S)")  # `Avg. Time`, `Latency (approx. in ms)`
 
 
 def _sentence(text: str) -> bool:
