@@ -236,11 +236,18 @@ def canonical(text: str) -> str | None:
     return hit.name if hit else None
 
 
+_SPACED_RATE = re.compile(r"([^\s/\d,.;:()（）]{1,6}) / ([^\s/\d,.;:()（）]{1,6})(?![A-Za-z0-9])")
+
+
 def unit_at(text: str, pos: int) -> tuple[str, int] | None:
     """The unit starting at `pos` (after at most two spaces) as (canonical name, end), or None."""
     i = pos
     while i < len(text) and text[i] == " " and i - pos < 2:
         i += 1
+    # A rate whose slash the text layer spaced out (`640 行 / 秒`, `3.2 GB / s`): the unit as printed, joined.
+    spaced = _SPACED_RATE.match(text, i)
+    if spaced and (name := canonical(f"{spaced.group(1)}/{spaced.group(2)}")):
+        return name, spaced.end()
     m = _EXACT.match(text, i)
     f = _FOLDED.match(text, i)
     if f and (m is None or f.end() > m.end()):

@@ -47,6 +47,8 @@ def test_case_carries_meaning_where_two_units_share_a_lower_case() -> None:
         ("10 mb", [(10, "")]),
         ("5,925 行/秒", [(5925, "lines/s")]),  # not 5,925 s
         ("18000 operations/second", [(18000, "ops/s")]),
+        ("从 640 行 / 秒 → 8,462 行 / 秒", [(640, "lines/s"), (8462, "lines/s")]),  # a slash spaced out
+        ("3.2 GB / s", [(3.2, "GB/s")]),
     ],
 )
 def test_units_after_numbers(text: str, found: list[tuple[float, str]]) -> None:

@@ -704,16 +704,19 @@ def _sections(
             continue
         below = y - row_lines[pos].y
         above = row_lines[pos - 1].y - y if pos else float("inf")
-        if pos and _wraps(row_lines[pos - 1], text):
-            continue  # the rest of the label above, which did not fit its cell (`4KB 随机读 p99` / `延迟`)
         if min(below, above) >= 0.85 * pitch:
             lone.append((pos, y, text, col))
     positions = [pos for pos, *_ in lone] + [len(cells)]
     spans = [b - a for a, b in itertools.pairwise(positions)]
     if len(lone) >= 2 and min(spans) >= 2 and len({pos for pos, *_ in wrapped}) == len(wrapped):
         return lone
-    padded = [(pos, y, t, c) for pos, y, t, c in lone if min(y - row_lines[pos].y, pitch) > 1.3 * row_lines[pos].size]
-    return padded
+    # (not the rest of the label above, which did not fit its cell: `4KB 随机读 p99` / `延迟`)
+    return [
+        (pos, y, t, c)
+        for pos, y, t, c in lone
+        if min(y - row_lines[pos].y, pitch) > 1.3 * row_lines[pos].size
+        and not (pos and _wraps(row_lines[pos - 1], t))
+    ]
 
 
 def _wraps(row: Line, text: str) -> bool:
