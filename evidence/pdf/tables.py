@@ -714,8 +714,7 @@ def _sections(
     return [
         (pos, y, t, c)
         for pos, y, t, c in lone
-        if min(y - row_lines[pos].y, pitch) > 1.3 * row_lines[pos].size
-        and not (pos and _wraps(row_lines[pos - 1], t))
+        if min(y - row_lines[pos].y, pitch) > 1.3 * row_lines[pos].size and not (pos and _wraps(row_lines[pos - 1], t))
     ]
 
 
