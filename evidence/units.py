@@ -60,7 +60,26 @@ _TABLE: list[tuple[str, str, float, tuple[str, ...]]] = [
     ("tok/s/GPU", "token/s/gpu", 1.0, ("tok/s/GPU", "tokens/s/GPU")),
     ("token", "token", 1.0, ("token", "tokens", "Token", "Tokens", "tok", "toks")),
     ("req/s", "req/s", 1.0, ("req/s", "requests/s", "QPS", "qps", "RPS", "requests per second")),
-    ("ops/s", "op/s", 1.0, ("ops/s", "op/s", "ops/sec", "ops per sec", "ops per second", "operations per second")),
+    (
+        "ops/s",
+        "op/s",
+        1.0,
+        (
+            "ops/s",
+            "op/s",
+            "ops/sec",
+            "ops per sec",
+            "ops per second",
+            "operations per second",
+            "operations/second",
+            "operations/sec",
+            "ops/second",
+            "次/秒",
+            "次/s",
+        ),
+    ),
+    ("lines/s", "line/s", 1.0, ("lines/s", "lines/sec", "lines per second", "行/秒", "行/s")),
+    ("records/s", "record/s", 1.0, ("records/s", "records/sec", "records per second", "条/秒", "条/s")),
     ("kv/s", "kv/s", 1.0, ("kv/s",)),
     ("IOPS", "IOPS", 1.0, ("IOPS",)),
     ("pps", "packet/s", 1.0, ("pps",)),
@@ -226,11 +245,18 @@ def canonical(text: str) -> str | None:
     return hit.name if hit else None
 
 
+_SPACED_RATE = re.compile(r"([^\s/\d,.;:()（）]{1,6}) / ([^\s/\d,.;:()（）]{1,6})(?![A-Za-z0-9])")
+
+
 def unit_at(text: str, pos: int) -> tuple[str, int] | None:
     """The unit starting at `pos` (after at most two spaces) as (canonical name, end), or None."""
     i = pos
     while i < len(text) and text[i] == " " and i - pos < 2:
         i += 1
+    # A rate whose slash the text layer spaced out (`640 行 / 秒`, `3.2 GB / s`): the unit as printed, joined.
+    spaced = _SPACED_RATE.match(text, i)
+    if spaced and (name := canonical(f"{spaced.group(1)}/{spaced.group(2)}")):
+        return name, spaced.end()
     m = _EXACT.match(text, i)
     f = _FOLDED.match(text, i)
     if f and (m is None or f.end() > m.end()):

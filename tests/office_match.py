@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -11,8 +12,9 @@ from evidence.units import canonical, parse_unit
 
 
 def fold(text: str) -> str:
-    """Case-insensitive, whitespace-free form: CJK labels joined over a line break keep or lose their space."""
-    return re.sub(r"\s+", "", text).lower()
+    """Case-insensitive, whitespace-free, width-folded form (NFKC, as the store keeps labels: `（基线）` is `(基线)`):
+    CJK labels joined over a line break keep or lose their space."""
+    return re.sub(r"\s+", "", unicodedata.normalize("NFKC", text)).lower()
 
 
 def unit_name(unit: str) -> str:

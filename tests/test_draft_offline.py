@@ -488,3 +488,14 @@ def test_top_n_names_an_accuracy_not_an_extreme() -> None:
     assert "top1" not in terms("Acc-top5", "en")
     assert ask("GoogleNet 的 top-5 精度是多少?", {}).extreme == ""  # `top-5` is a metric, not "the top"
     assert ask("Which model is the top performer?", {}).extreme == "max"
+
+
+def test_chinese_section_numbering_is_a_heading_not_a_label() -> None:
+    """`5、参数敏感性测试` / `7 、关键性能指标汇总` (a Markdown export's numbering): a section, so its number never
+    reaches a sentence (`Real throughput: 7 metric 13,500 lines/s` had an unsupported 7)."""
+    from pipeline.drafting.tables import HEADING, NUMBERED_HEADING
+
+    for label in ("5、参数敏感性测试", "7 、关键性能指标汇总", "二、性能分析", "4.1 Results"):
+        assert HEADING.match(label), label
+    assert NUMBERED_HEADING.match("7 、关键性能指标汇总") and NUMBERED_HEADING.match("二、性能分析")
+    assert not HEADING.match("4KB 随机读") and not NUMBERED_HEADING.match("64、128")  # a list of sizes stays

@@ -197,3 +197,64 @@ def test_kv_lines_of_tool_output_and_a_full_width_colon() -> None:
         r.value == 1250000 and r.unit == "IOPS" for r in got
     )
     assert not [r for r in got if r.value in (1, 10, 18, 38, 2022, 5)]
+
+
+def test_a_header_cell_holding_an_abbreviation_and_its_unit() -> None:
+    # A Word table (HBase/Cassandra benchmark): `Latency (approx. in ms)` over the label column, system names over
+    # the values. `approx.` ends no sentence, so the line is the header, and its unit applies to the cells.
+    rows: list[Row] = [
+        (693.3, [(72.0, "Latency (approx. in ms)"), (238.0, "HBase"), (403.0, "Cassandra")]),
+        (679.4, [(72.0, "Minimum update Latency"), (238.0, "7"), (403.0, "747")]),
+        (665.5, [(72.0, "Maximum update Latency"), (238.0, "1669"), (403.0, "8387")]),
+    ]
+    figs = _page(rows, _ctx())
+    assert _find(figs, 747, "Minimum update Latency", "Cassandra").unit == "ms"
+    assert _find(figs, 1669, "Maximum update Latency", "HBase").unit == "ms"
+
+
+def test_cells_of_a_counted_rate_keep_their_column() -> None:
+    # `640 行/秒` is a number with its unit (lines per second): the column is a value column, not a second label
+    # column, so the row keeps its dataset name and `5,925 行/秒` is no `5,925 s`.
+    rows: list[Row] = [
+        (700.0, [(60.0, "数据集"), (160.0, "行数"), (220.0, "总耗时"), (280.0, "表观吞吐量"), (360.0, "实际吞吐量")]),
+        (685.0, [(60.0, "input3_one_eighth"), (160.0, "1,896"), (220.0, "2.96s"), (280.0, "640 行/秒"),
+                 (360.0, "5,925 行/秒")]),
+        (670.0, [(60.0, "input3_quarter"), (160.0, "3,749"), (220.0, "2.94s"), (280.0, "1,275 行/秒"),
+                 (360.0, "12,497 行/秒")]),
+    ]  # fmt: skip
+    figs = _page(rows, _ctx())
+    assert _find(figs, 640, "input3_one_eighth", "表观吞吐量").unit == "lines/s"
+    assert _find(figs, 5925, "input3_one_eighth", "实际吞吐量").unit == "lines/s"
+
+
+def test_a_first_column_of_whole_durations_under_a_parameter_name_keys_the_rows() -> None:
+    # `窗口大小 | 总耗时 …` with `60s`, `120s`: the window is the row's condition, its time the measurement.
+    rows: list[Row] = [
+        (532.9, [(50.0, "窗口大小"), (107.0, "总耗时"), (154.0, "用户态时间"), (221.0, "相对变化")]),
+        (508.2, [(50.0, "60s"), (107.0, "3.93s"), (154.0, "3.38s"), (221.0, "+7.7%")]),
+        (483.4, [(50.0, "120s"), (107.0, "3.86s"), (154.0, "3.34s"), (221.0, "+5.8%")]),
+        (458.7, [(50.0, "600s"), (107.0, "3.65s"), (154.0, "3.17s"), (221.0, "基准")]),
+    ]
+    figs = _page(rows, _ctx())
+    assert _find(figs, 3.93, "60s", "总耗时").unit == "s"
+    assert _find(figs, 7.7, "60s", "相对变化").unit == "%"
+
+
+def test_a_label_wrapped_at_line_spacing_is_the_rest_of_the_row_above_not_a_row_group() -> None:
+    # LibreOffice's Table Grid at CJK line height: `延迟` sits one row pitch under `4KB 随机读 p99`, whose cell it
+    # did not fit, so it ends that label; it names no group of the rows below it.
+    rows: list[Row] = [
+        (498.4, [(90.0, "指标"), (176.0, "单位"), (263.0, "v1.8"), (349.0, "v2.0")]),
+        (484.4, [(90.0, "顺序读带宽"), (176.0, "GB/s"), (322.0, "6.42"), (405.0, "9.87")]),
+        (470.4, [(90.0, "4KB 随机读 p99"), (176.0, "ms"), (322.0, "2.84"), (409.0, "1.67")]),
+        (456.9, [(90.0, "延迟")]),
+        (442.9, [(90.0, "小对象 PUT 吞吐"), (176.0, "ops/s"), (310.0, "12,850"), (393.0, "18,920")]),
+        (428.9, [(90.0, "元数据列举延迟"), (176.0, "μs"), (325.0, "850"), (412.0, "410")]),
+    ]
+    runs = [(x, x + (10.0 if len(t) < 6 else 7.0) * len(t) if any(ord(ch) > 0x3000 for ch in t) else x + 5.5 * len(t),
+             y, 10.0, t) for y, cells in rows for x, t in cells]  # fmt: skip
+    plain = "\n".join(" ".join(t for _x, t in cells) for _y, cells in rows)
+    figs = page_figures(plain, lines_of(runs), WIDTH, HEIGHT, _ctx())
+    assert _find(figs, 2.84, "4KB 随机读 p99 延迟", "v1.8").unit == "ms"
+    hit = _find(figs, 12850, "小对象 PUT 吞吐", "v1.8")
+    assert "延迟" not in hit.labels, hit.labels

@@ -22,7 +22,7 @@ from qc.index import EvidenceIndex
 # Report families: the hard kinds must be represented in each (at least 5 hand-made hard errors per family).
 FAMILIES = {"cachepilot": {"C1", "C2"}, "facerec": {"F1"}, "mooncake": {"M1"}, "finance": {"G1", "B1", "Y1"},
             "otsl": {"D1"}, "boiling": {"U1"}, "nvmeof": {"N1"}, "coro_rpc": {"L1"}, "caffe_hrt": {"H1"},
-            "speech": {"S1"}}  # fmt: skip
+            "speech": {"S1"}, "yatha": {"V1"}, "office_unit_column": {"V4"}}  # fmt: skip
 
 TINY = """---
 title: Tiny
@@ -296,3 +296,8 @@ def test_the_evidence_fixture_matches_the_example_reports() -> None:
 def test_the_registry_names_every_pdf_once() -> None:
     files = [e["file"] for e in yaml.safe_load((qc_accuracy.REAL / "reports" / "reports.yaml").read_text())["reports"]]
     assert len(files) == len(set(files))
+
+
+def test_a_release_number_is_no_quantity_the_harness_counts_as_a_false_alarm() -> None:
+    assert not qc_accuracy._quantity("0.98.6.1") and not qc_accuracy._quantity("2.4.1")
+    assert qc_accuracy._quantity("2,237.75") and qc_accuracy._quantity("47GW") and qc_accuracy._quantity("0.98")

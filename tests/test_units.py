@@ -16,6 +16,9 @@ from evidence.pdf import find_numbers
         ("GBps", "GB/s"), ("GbE", "Gb/s"), ("ops/sec", "ops/s"), ("ops per sec", "ops/s"), ("MPPS", "MPPS"),
         ("Mpps", "MPPS"), ("tok/s", "tok/s"), ("tokens/s", "tok/s"), ("ms/frame", "ms/frame"), ("倍", "x"),
         ("Ghz", "GHz"), ("GHZ", "GHz"), ("MiB/s", "MiB/s"), ("个百分点", "pp"), ("℃", "°C"),
+        # per-second rates of a counted thing, as Chinese reports print them (`640 行/秒`, `1.2 万次/秒`)
+        ("行/秒", "lines/s"), ("lines/sec", "lines/s"), ("次/秒", "ops/s"), ("operations/second", "ops/s"),
+        ("条/秒", "records/s"),
     ],
 )  # fmt: skip
 def test_canonical_names(printed: str, name: str) -> None:
@@ -42,6 +45,10 @@ def test_case_carries_meaning_where_two_units_share_a_lower_case() -> None:
         ("52 ns", [(52, "ns")]),
         ("25.9 ops/sec", [(25.9, "ops/s")]),
         ("10 mb", [(10, "")]),
+        ("5,925 行/秒", [(5925, "lines/s")]),  # not 5,925 s
+        ("18000 operations/second", [(18000, "ops/s")]),
+        ("从 640 行 / 秒 → 8,462 行 / 秒", [(640, "lines/s"), (8462, "lines/s")]),  # a slash spaced out
+        ("3.2 GB / s", [(3.2, "GB/s")]),
     ],
 )
 def test_units_after_numbers(text: str, found: list[tuple[float, str]]) -> None:

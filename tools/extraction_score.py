@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -165,8 +166,9 @@ def load_one(path: Path) -> Expected:
 
 def fold(text: str) -> str:
     """Case-insensitive form without white space, used for label containment: a label wrapped over two lines is
-    joined with or without a space (`1MB 顺序` + `大块读取`), and either must match."""
-    return re.sub(r"\s+", "", text).casefold()
+    joined with or without a space (`1MB 顺序` + `大块读取`), and either must match; widths fold (NFKC), as the
+    store keeps labels (`（基线）` is `(基线)`)."""
+    return re.sub(r"\s+", "", unicodedata.normalize("NFKC", text)).casefold()
 
 
 def same_unit(a: str, b: str) -> bool:

@@ -348,6 +348,8 @@ def _expected(report: dict[str, Any], pdf: Path) -> dict[str, Any]:
             here = _page_of(pages, [c for c in cells[keys:] if c], cursor)
             cursor = here - 1
             row_unit = next((m.group(1) for c in cells[:keys] if (m := _UNIT_IN.search(c))), "")
+            if (uc := t.get("unit_col")) is not None:  # a `单位` column: each row's unit sits in its own cell
+                row_unit = cells[uc]
             for c in range(keys if t.get("key_figures", True) else 0):
                 # A numeric row key (`4KB`, batch `16`) is a figure too, named by its column.
                 if re.fullmatch(r"[\d.,]+\s*[A-Za-z]*", cells[c]) and (got := _cell_value(cells[c])):
@@ -363,6 +365,8 @@ def _expected(report: dict[str, Any], pdf: Path) -> dict[str, Any]:
                         }
                     )
             for c in range(keys, len(cells)):
+                if c == t.get("unit_col"):
+                    continue
                 got = _cell_value(cells[c])
                 if got is None:
                     continue

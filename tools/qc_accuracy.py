@@ -243,11 +243,14 @@ def blocked(clean: Any, mutant: Any, lines: set[int]) -> bool:
     return bool(_errors(mutant, lines) - _errors(clean, lines))
 
 
+_VERSION = re.compile(r"v?\d+(?:\.\d+){2,}")
+
+
 def _quantity(text: str) -> bool:
     """Whether an exempt text is a quantity after all: a decimal or grouped number, or a number with a unit."""
     m = NUM.match(text)
-    if m is None:
-        return False
+    if m is None or _VERSION.fullmatch(text):
+        return False  # (`HBase 0.98.6.1`, `Hadoop 2.4.1`: a release's number, never a measured quantity)
     rest = text[m.end() :]
     return "." in m.group() or "," in m.group() or (bool(rest) and _UNIT_AFTER.fullmatch(rest) is not None)
 

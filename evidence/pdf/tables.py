@@ -321,7 +321,7 @@ def _within_cells(line: Line, row: Line) -> bool:
     return all(sum(1 for c in row.segs if min(c.x1, s.x1) - max(c.x0, s.x0) > 0) <= 1 for s in line.segs)
 
 
-_ABBREV = re.compile(r"\b[A-Za-z]{1,4}\.(?=\s+\S)")
+_ABBREV = re.compile(r"\b(?:[A-Za-z]{1,4}|approx)\.(?=\s+\S)")  # `Avg. Time`, `Latency (approx. in ms)`
 
 
 def _sentence(text: str) -> bool:
@@ -556,7 +556,8 @@ def _column_of(seg: Seg, cols: list[list[float]]) -> int:
 _KEY_HEADER = re.compile(
     r"序号|编号|档位|并发|批|batch|Batch|size|Size|case|Case|配置|场景|轮次|线程|threads|Threads|cores|Cores|"
     r"clients|Clients|#|No\.|Index|index|ID|层数|layers|年份|Year|year|模型|Model|model|参数|Parameter|"
-    r"上下文|长度|[Cc]ontext|[Ll]ength|节点|[Nn]odes|队列深度|[Qq]ueue depth|iodepth|QD"
+    r"上下文|长度|[Cc]ontext|[Ll]ength|节点|[Nn]odes|队列深度|[Qq]ueue depth|iodepth|QD|"
+    r"窗口|[Ww]indow|[Tt]op-?[Kk]|客户端|用户数"
 )
 
 
@@ -709,8 +710,21 @@ def _sections(
     spans = [b - a for a, b in itertools.pairwise(positions)]
     if len(lone) >= 2 and min(spans) >= 2 and len({pos for pos, *_ in wrapped}) == len(wrapped):
         return lone
-    padded = [(pos, y, t, c) for pos, y, t, c in lone if min(y - row_lines[pos].y, pitch) > 1.3 * row_lines[pos].size]
-    return padded
+    # (not the rest of the label above, which did not fit its cell: `4KB 随机读 p99` / `延迟`)
+    return [
+        (pos, y, t, c)
+        for pos, y, t, c in lone
+        if min(y - row_lines[pos].y, pitch) > 1.3 * row_lines[pos].size and not (pos and _wraps(row_lines[pos - 1], t))
+    ]
+
+
+def _wraps(row: Line, text: str) -> bool:
+    """Whether `text` would not have fitted after the first cell of `row` on its line: the cell wrapped there."""
+    if len(row.segs) < 2:
+        return False
+    first, after = row.segs[0], row.segs[1]
+    width = sum(row.size if is_cjk(ch) else 0.55 * row.size for ch in text)
+    return first.x1 + 0.3 * row.size + width > after.x0
 
 
 _SERIAL = re.compile(r"序号|^No\.?$|\bNo\.|^#$")
@@ -802,6 +816,10 @@ def _key_columns(cells: list[list[str]], headers: list[str]) -> list[int]:
         if unit and unit not in ("KB", "MB", "B", "GB") and unit not in COUNT_WORDS:
             break
         ints = all(re.fullmatch(r"\d+\s*(?:[KMG]i?B|B|K|k)?", v.strip()) for v in numeric)
+        # A first column of whole durations under a parameter's name (`窗口大小 | 60s, 120s, 300s`) sets the row's
+        # condition (a window, a timeout), as integers do: measured times are not whole and rising.
+        if not ints and c == 0 and _KEY_HEADER.search(headers[c] or ""):
+            ints = all(re.fullmatch(r"\d+\s*(?:s|ms|min|h)", v.strip()) for v in numeric)
         repeats = len(set(values)) < len(values)
         # A first column of object sizes (`4KB`, `64KB`, `1MB`) names the rows it leads.
         sizes = (

@@ -150,9 +150,11 @@ def _comparison(c: Comparison, w: Lang, *, metric: str = "", with_change: bool =
 
 def _caption(g: Group) -> str:
     caption = re.sub(
-        r"^\s*(?:(?:表|Table|Tab\.)\s*[A-Z]?[\d.-]*\s*[::.]?|\d+(?:\.\d+)*\.?(?=\s))\s*", "", g.caption
+        r"^\s*(?:(?:表|Table|Tab\.)\s*[A-Z]?[\d.-]*\s*[::.]?|(?:\d+|[一二三四五六七八九十]+)\s*、|\d+(?:\.\d+)*\.?(?=\s))\s*",
+        "",
+        g.caption,
     ).strip()
-    return caption or re.sub(r"^\s*[\d.]+\s*", "", g.section).strip()
+    return caption or re.sub(r"^\s*(?:[\d.]+|[一二三四五六七八九十]+(?=\s*、))\s*、?\s*", "", g.section).strip()
 
 
 def _topic(g: Group, w: Lang) -> str:

@@ -12,7 +12,9 @@ from qc.index import EvidenceIndex
 from qc.units import parse_unit
 
 CAPTION = re.compile(r"^\s*(?:表|图|Table|Tab\.|Figure|Fig\.)\s*[A-Z]?\d")
-HEADING = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?|附录\s*[A-Z]|Appendix\s+[A-Z])\s+\S")
+HEADING = re.compile(
+    r"^\s*(?:(?:\d+(?:\.\d+)*\.?|附录\s*[A-Z]|Appendix\s+[A-Z])\s+\S|(?:\d+|[一二三四五六七八九十]+)\s*、\s*[^\d\s])"
+)  # `4.1 Results`, `附录 A …`, and Chinese numbering `5、参数敏感性测试`, `二、性能分析`
 APPENDIX = re.compile(r"^\s*(?:附录|Appendix)\b", re.IGNORECASE)
 BASELINE = re.compile(
     r"基线|baseline|默认|default|NFS|重算|无外存|本地|before|原始|original|vanilla|w/o", re.IGNORECASE
@@ -23,7 +25,9 @@ QUALIFIER = re.compile(r"(约|≈|~|≥|≤|>|<|about|up to)\s*$", re.IGNORECASE
 KEYSEP = "\x1f"
 LETTER = re.compile(r"[A-Za-z\u3400-\u9fff]")
 # A heading as office suites number it (`4. 测试结果`, `3.1 Multi-CPU`, `第1节 …`): it names the section, not a row.
-NUMBERED_HEADING = re.compile(r"^\s*(?:第\s*[\d一二三四五六七八九十]+\s*[节章]|\d+(?:\.\d+)*\.\s|\d+(?:\.\d+)+\s)")
+NUMBERED_HEADING = re.compile(
+    r"^\s*(?:第\s*[\d一二三四五六七八九十]+\s*[节章]|\d+(?:\.\d+)*\.\s|\d+(?:\.\d+)+\s|(?:\d+|[一二三四五六七八九十]+)\s*、\s*(?=[^\d\s]))"
+)
 RUNNING = re.compile(r"^\s*(?:[一二三四五六七八九十]+、|(?:序号|No\.?|#)\s*\d+\s*$)", re.IGNORECASE)
 # The conditions a test sweeps (value size, batch, concurrency…): a column of them keys the rows, it is no result.
 # A bare `value`/`size` header is one only over data sizes (`value 64 KB`); a `Value` column of TFLOPS is a result.
