@@ -348,7 +348,7 @@ class Matching:
             if more is None:
                 more = beyond[id(g)] = g.tokens - ft
             theirs = ctx & more
-            if abs(g.base - target) <= tol:
+            if abs(g.base - target) <= tol or _fragment(theirs, g):
                 continue
             if self._conflict(g, sent, q):
                 continue  # g names a key the sentence contradicts (`32K` where it says `128K`): no better fit
@@ -662,6 +662,21 @@ def _bare_decimal(q: Quantity) -> bool:
 
 
 _PAGE_TABLE = "\x1f\x1fp"
+_CJK_RUN = re.compile(r"[\u3400-\u9fff]{3,}")
+
+
+def _fragment(theirs: frozenset[str], g: Fig) -> bool:
+    """Whether the words that name table cell `g` rather than the claimed figure are only the head noun of its
+    column's Chinese label (its last two characters): `额度` names no `剩余额度` column, `剩余` does. A head noun is
+    the kind of thing a column counts, which prose gives several columns (`授信额度`, `已使用额度`)."""
+    return bool(g.col) and theirs <= _heads(g.col)
+
+
+@lru_cache(maxsize=4096)
+def _heads(col: frozenset[str]) -> frozenset[str]:
+    return frozenset(run[-2:] for lab in col for run in _CJK_RUN.findall(lab))
+
+
 _HIGHEST = stems(["peak", "highest", "maximum", "max", "largest", "top", "best", "most", "峰值", "最高", "最大", "最多",
                   "最快"])  # fmt: skip
 _LOWEST = stems(["lowest", "minimum", "min", "smallest", "least", "最低", "最小", "最少"])

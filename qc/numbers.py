@@ -78,6 +78,8 @@ def unit_at(t: str, pos: int) -> re.Match[str] | None:
             return m
     rx = _UNIT_BY_CHAR.get(c)
     return rx.match(t, pos) if rx is not None else None
+
+
 PER_RE = re.compile(r"/(?:[A-Za-z]+(?![A-Za-z0-9/])|帧)")
 # `185 ms per frame`, `每帧 225 ms`: a time per frame, the unit a report's `ms/frame` column carries.
 PER_FRAME_AFTER = re.compile(r"[ \u00a0]*(?:per frame|a frame|每帧)", re.IGNORECASE)

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import qc_accuracy  # noqa: E402
+import qc_accuracy
 
 
 def _record(draft: Any, text: str, result: Any) -> str:
