@@ -51,6 +51,7 @@ class _Checker(Derivations):
         self.ids: dict[str, int] = {}
         self._text = ""
         self._clauses = {}
+        self._own_ctx = {}
         self._row_keys: dict[int, str] = {}
         self._keys_seen: dict[tuple[str, int, int], tuple[frozenset[str], bool]] = {}
         self._lead = frozenset()
@@ -184,6 +185,7 @@ class _Checker(Derivations):
     def _run_block(self, bl: Block) -> None:
         ftext = self._text = bl.text
         self._clauses = {}
+        self._own_ctx = {}
         self._row_keys = {}
         self._keys_seen = {}
         self._claim_ctx = {}

@@ -38,6 +38,7 @@ _SECTION_NO = re.compile(r"^\s*\d+(?:\.\d+)*\s+")
 _LAT = re.compile(r"[a-z0-9]+")
 _CJK = re.compile(r"[\u3400-\u9fff]+")
 _COUNTED = re.compile(r"\d{1,2}x?([a-z]{1,3}\d{2,4})")
+_YEAR = re.compile(r"(?:19|20)\d\d")
 _STOP = frozenset(
     [
         "s",
@@ -93,6 +94,8 @@ def context_tokens(text: str) -> frozenset[str]:
     out = set(words)
     # `1A72@1.99G`, `2xA53`: a core count before a part name; the name alone is the term the article uses
     out.update(m.group(1) for w in words if w[0].isdigit() and (m := _COUNTED.fullmatch(w)))
+    # `2022E`, `2024A`: a broker's estimate or actual column is that year (`2022 年` in prose)
+    out.update(w[:4] for w in words if len(w) == 5 and w[4] in "aef" and _YEAR.fullmatch(w, 0, 4))
     out -= _DROP
     for run in _CJK.findall(t):
         if len(run) == 1:

@@ -38,6 +38,7 @@ class Matching:
     index: EvidenceIndex
     _text: str  # the block being checked
     _clauses: dict[tuple[int, int], frozenset[str]]  # each number's clause words, for the block being checked
+    _own_ctx: dict[tuple[int, int], frozenset[str]]  # each number's _own_context, for the block being checked
     _row_keys: dict[int, str]  # a table cell's sentence (by id) → its row's integer cells (`batch=16`)
     _keys_seen: dict[tuple[str, int, int], tuple[frozenset[str], bool]]  # (key word, number span) → _key_values
     _lead: frozenset[str]  # the words of the heading or FAQ question the block stands under
@@ -288,7 +289,13 @@ class Matching:
         """The sentence's words without those of other clauses holding their own number of `q`'s unit:
         `峰值 1399.08 MiB/s,4MB 的带宽为 1015.36 MiB/s` — 4MB is the second number's key, not the first's (while
         `concurrency 8, p50: from 10.17 s to 7.53 s` keys both numbers of its one clause)."""
+        key = (q.start, q.end)  # one block at a time, like _clauses (asked once per figure the number is tried on)
+        hit = self._own_ctx.get(key)
+        if hit is None:
+            hit = self._own_ctx[key] = self._find_own_context(q, sent)
+        return hit
 
+    def _find_own_context(self, q: Quantity, sent: Sentence) -> frozenset[str]:
         def part(x: Quantity) -> tuple[int, int]:  # its clause, `、` joining keys (`4MB、batch=16 的带宽为 …`)
             text = self._text
             cs = self._head(max((m.end() for m in _PART.finditer(text, sent.start, x.start)), default=sent.start),
@@ -329,16 +336,21 @@ class Matching:
         page_table = _PAGE_TABLE in f.table
         span = self._span_rows(f, sent) if endpoint else None
         labs = set(f.f.labels) if page_table else set()
-        for g in self.prep.table_dim(f.table, dim):
+        mates, where = self.prep.table_words(f.table, dim)
+        # Only a mate with a word of the sentence that f lacks can describe it better: those, in table order.
+        near: set[int] = set()
+        for tok in ctx:
+            if tok not in ft and (pos := where.get(tok)) is not None:
+                near.update(pos)
+        for i in sorted(near):
+            g = mates[i]
             if g is f or (page_table and len(labs.symmetric_difference(g.f.labels)) != 2):
                 continue
             more = beyond.get(id(g))
             if more is None:
                 more = beyond[id(g)] = g.tokens - ft
-            if ctx.isdisjoint(more):  # the sentence names nothing of g's that f lacks: g can never describe it better
-                continue
             theirs = ctx & more
-            if abs(g.base - target) <= tol:
+            if abs(g.base - target) <= tol or _fragment(theirs, g):
                 continue
             if self._conflict(g, sent, q):
                 continue  # g names a key the sentence contradicts (`32K` where it says `128K`): no better fit
@@ -677,11 +689,11 @@ class Matching:
         best, best_key = None, None
         for rid in scope:
             for x in self.prep.figs_of(rid, unit.dim):
-                if x is exclude or self._conflict(x, sent, q):
+                if x is exclude:
                     continue
                 score = len(sent.tokens & x.tokens)
                 rel = abs(x.base - v) / max(x.base, v, 1e-12)
-                if score < 1 and rel > 0.25:
+                if (score < 1 and rel > 0.25) or self._conflict(x, sent, q):  # (the cheap test first)
                     continue
                 key = (score, not self._accounted(x, sent, q), -rel)
                 if best_key is None or key > best_key:
@@ -698,6 +710,21 @@ def _bare_decimal(q: Quantity) -> bool:
 
 
 _PAGE_TABLE = "\x1f\x1fp"
+_CJK_RUN = re.compile(r"[\u3400-\u9fff]{3,}")
+
+
+def _fragment(theirs: frozenset[str], g: Fig) -> bool:
+    """Whether the words that name table cell `g` rather than the claimed figure are only the head noun of its
+    column's Chinese label (its last two characters): `额度` names no `剩余额度` column, `剩余` does. A head noun is
+    the kind of thing a column counts, which prose gives several columns (`授信额度`, `已使用额度`)."""
+    return bool(g.col) and theirs <= _heads(g.col)
+
+
+@lru_cache(maxsize=4096)
+def _heads(col: frozenset[str]) -> frozenset[str]:
+    return frozenset(run[-2:] for lab in col for run in _CJK_RUN.findall(lab))
+
+
 _HIGHEST = stems(["peak", "highest", "maximum", "max", "largest", "top", "best", "most", "峰值", "最高", "最大", "最多",
                   "最快"])  # fmt: skip
 _LOWEST = stems(["lowest", "minimum", "min", "smallest", "least", "最低", "最小", "最少"])

@@ -53,6 +53,33 @@ _NUM = r"\d(?:\d{0,2}(?:,\d{3})+(?:\.\d+)?(?!\d|,\d)|\d*(?:\.\d+)?)"
 NUM_RE = re.compile(_NUM)
 _UNIT_ALTS = "|".join(re.escape(a) + ("(?![A-Za-z0-9])" if is_latin(a) else "") for a in aliases())
 UNIT_RE = re.compile(rf"[ \u00a0]?(?P<u>{_UNIT_ALTS})")
+
+
+def _by_first_char() -> dict[str, re.Pattern[str]]:
+    """UNIT_RE split by the first character of its alternatives (kept in order): at a given position only those
+    starting with the character there can match, so one small regex gives the very match of the long one."""
+    groups: dict[str, list[str]] = {}
+    for a in aliases():
+        groups.setdefault(a[0], []).append(re.escape(a) + ("(?![A-Za-z0-9])" if is_latin(a) else ""))
+    return {c: re.compile(rf"[ \u00a0]?(?P<u>{'|'.join(alts)})") for c, alts in groups.items()}
+
+
+_UNIT_BY_CHAR = _by_first_char()
+
+
+def unit_at(t: str, pos: int) -> re.Match[str] | None:
+    """`UNIT_RE.match(t, pos)`, trying only the units that can start there."""
+    if pos >= len(t):
+        return None
+    c = t[pos]
+    if c in " \u00a0" and pos + 1 < len(t) and (rx := _UNIT_BY_CHAR.get(t[pos + 1])) is not None:
+        m = rx.match(t, pos)  # (its optional space takes the space first, as UNIT_RE's does)
+        if m is not None:
+            return m
+    rx = _UNIT_BY_CHAR.get(c)
+    return rx.match(t, pos) if rx is not None else None
+
+
 PER_RE = re.compile(r"/(?:[A-Za-z]+(?![A-Za-z0-9/])|帧)")
 # `185 ms per frame`, `每帧 225 ms`: a time per frame, the unit a report's `ms/frame` column carries.
 PER_FRAME_AFTER = re.compile(r"[ \u00a0]*(?:per frame|a frame|每帧)", re.IGNORECASE)
@@ -214,7 +241,7 @@ class _Scanner:
             value, step, pos, magnitude = value * factor, step * factor, mm.end(), True
         unit = ""
         count = False
-        um = UNIT_RE.match(t, pos)
+        um = unit_at(t, pos)
         if um:
             u = um.group("u")
             if u in ("x", "X", "×") and COUNT_AFTER.match(t, um.end()):
@@ -276,7 +303,7 @@ class _Scanner:
                 end -= 1
             return Quantity(s, end, t[s:end], None, exempt="id", num_start=s, num_end=end)
         size = SIZE_RE.match(t, m.end())
-        if size and not ((c1 and c1 in "*×") or UNIT_RE.match(t, size.end())):  # (`4×200 Gbps` is four 200 Gbps links)
+        if size and not ((c1 and c1 in "*×") or unit_at(t, size.end())):  # (`4×200 Gbps` is four 200 Gbps links)
             return Quantity(s, size.end(), t[s : size.end()], None, exempt="id", num_start=s, num_end=size.end())
         q = self.atom(m)
         if q is None:

@@ -155,6 +155,18 @@ class ReportPrep:
     label_tokens: dict[str, frozenset[str]] = field(default_factory=dict)  # each label's words
     _pages: list[tuple[Page, tuple[str, frozenset[int]]]] | None = None
     _lines: dict[int, list[tuple[str, tuple[str, frozenset[int]]]]] = field(default_factory=dict)
+    _table_words: dict[tuple[str, str], dict[str, list[int]]] = field(default_factory=dict)
+
+    def table_words(self, key: str, dim: str) -> dict[str, list[int]]:
+        """Each word of a table's figures in one dimension → their positions in `table_dims[(key, dim)]` (ascending),
+        made on the first look-up: a claim's rival cells are found from its words, not by scanning the table."""
+        hit = self._table_words.get((key, dim))
+        if hit is None:
+            hit = self._table_words[(key, dim)] = {}
+            for i, x in enumerate(self.table_dims.get((key, dim), ())):
+                for tok in x.tokens:
+                    hit.setdefault(tok, []).append(i)
+        return hit
 
     @lazy
     def row_info(self) -> list[tuple[frozenset[str], list[tuple[float, str, Unit]]]]:
@@ -457,6 +469,11 @@ class Prep:
         """The figures of one table in one dimension, in table order."""
         rp = self.by_rid.get(key.split("\x1f", 1)[0])
         return rp.table_dims.get((key, dim), []) if rp else []
+
+    def table_words(self, key: str, dim: str) -> tuple[list[Fig], dict[str, list[int]]]:
+        """`table_dim` and its words' positions in it (see ReportPrep.table_words)."""
+        rp = self.by_rid.get(key.split("\x1f", 1)[0])
+        return (rp.table_dims.get((key, dim), []), rp.table_words(key, dim)) if rp else ([], {})
 
     @property
     def figs(self) -> list[Fig]:

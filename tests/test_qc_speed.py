@@ -18,8 +18,20 @@ from qc.context import DEC as _DEC
 from qc.context import context_tokens as _tokens
 from qc.draft import citations, parse_draft
 from qc.index import EvidenceIndex
-from qc.numbers import ID_PREFIX_ENDS, ID_PREFIX_RE, NUM_RE, PREFIX_ENDS, PREFIX_RE, _may_end, extract, markers
+from qc.numbers import (
+    ID_PREFIX_ENDS,
+    ID_PREFIX_RE,
+    NUM_RE,
+    PREFIX_ENDS,
+    PREFIX_RE,
+    UNIT_RE,
+    _may_end,
+    extract,
+    markers,
+    unit_at,
+)
 from qc.prepare import prepare as _prepare
+from qc.units import aliases
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 import qc_accuracy
@@ -151,6 +163,15 @@ def test_prefix_pretest_never_hides_a_match() -> None:
         pm = PREFIX_RE.search(t, max(0, s - 16), s)
         assert pm is None or _may_end(t, s, PREFIX_ENDS, True), t
         assert not ID_PREFIX_RE.search(t, max(0, s - 10), s) or _may_end(t, s, ID_PREFIX_ENDS, False), t
+
+
+def test_units_looked_up_by_first_character_match_as_the_whole_alternation() -> None:
+    units = sorted(aliases())
+    pieces = [*units, *(u[:2] for u in units), " ", "\u00a0", "x", "5", "中", "/s", "s2"]
+    for t in _samples(pieces, 20000, 3):
+        for pos in range(len(t) + 1):
+            a, b = UNIT_RE.match(t, pos), unit_at(t, pos)
+            assert (a and (a.span(), a.group("u"))) == (b and (b.span(), b.group("u"))), (t, pos)
 
 
 @pytest.mark.parametrize(
