@@ -13,9 +13,9 @@ import re
 
 from evidence.models import Figure
 from pipeline.brief import Brief
-from pipeline.drafting.lang import KEEP, RATIO_UNITS, Lang, sentence
+from pipeline.drafting.lang import KEEP, RATIO_UNITS, Lang, sentence, terms
 from pipeline.drafting.schema import DraftSchema, FAQItem, Section, Sentence, Table
-from pipeline.drafting.select import Pick, asks_of, confidential, headlines, select
+from pipeline.drafting.select import Pick, asks_of, confidential, figure_kinds, headlines, select
 from pipeline.drafting.tables import (
     KEYSEP,
     NUMBER,
@@ -148,6 +148,11 @@ def _comparison(c: Comparison, w: Lang, *, metric: str = "", with_change: bool =
     return (w("row_prefix", row=row) if row else "") + core
 
 
+def _after_key(c: Comparison) -> str:
+    """The row a comparison across columns was made of (`Throughput` of `Throughput · v2.0 vs v1.2`)."""
+    return c.row.split("\0")[0].split(KEYSEP)[0]
+
+
 def _caption(g: Group) -> str:
     caption = re.sub(
         r"^\s*(?:(?:表|Table|Tab\.)\s*[A-Z]?[\d.-]*\s*[::.]?|\d+(?:\.\d+)*\.?(?=\s))\s*", "", g.caption
@@ -218,6 +223,8 @@ def _extreme(p: Pick, w: Lang, want: str) -> tuple[str, Row | None]:
     """`value size 1MB、batch 4 时 MiB/s 最高,为 1399.08 MiB/s` for a table without a baseline ("" if none)."""
     col = p.columns[0] if p.columns else ""
     rows = [(r, f) for r in _rows(p) if (f := _cell(r, col)) is not None]
+    if p.kinds and any(figure_kinds(f) & p.kinds for _, f in rows):  # not `Min xfer` (KB) among the kB/sec rows
+        rows = [(r, f) for r, f in rows if figure_kinds(f) & p.kinds]
     if not rows:
         return "", None
     if p.rows and not want and len(rows) > 1:  # the rows the question names, stated; no extreme over them
@@ -250,8 +257,26 @@ def _extreme(p: Pick, w: Lang, want: str) -> tuple[str, Row | None]:
     return w(template, row=keys, metric=_col_name(col, fig, w), value=_show(fig, w)).strip(), row
 
 
+SAME = 1e-3  # two readings within this share of each other are one measurement (`Children see` and `Parent sees`)
+
+
 def _rows(p: Pick) -> list[Row]:
-    return [p.group.rows[i] for i in p.rows] if p.rows else list(p.group.rows)
+    """The rows to state; a row repeating an earlier one's measurement under another name (iozone's `Min`, `Max` and
+    `Avg throughput per process` beside `Children see throughput`, all of one `1 initial writers`) is left out."""
+    rows = [p.group.rows[i] for i in p.rows] if p.rows else list(p.group.rows)
+    cols = p.columns[:TABLE_COLUMNS]
+    words = [set(terms(" ".join(r.keys), "en")) for r in rows]
+    common = set.intersection(*words) if words else set()
+    out: list[tuple[list[float], set[str], Row]] = []
+    for r, own in zip(rows, words, strict=True):
+        vals = [f.value for c in cols if (f := _cell(r, c)) is not None]
+        if vals and any(
+            len(v) == len(vals) and (k & own) - common and all(abs(a - b) <= SAME * max(abs(a), abs(b)) for a, b in zip(v, vals))
+            for v, k, _ in out
+        ):  # fmt: skip
+            continue
+        out.append((vals, own, r))
+    return [r for _, _, r in out]
 
 
 def _col_name(col: str, fig: Figure, w: Lang) -> str:
@@ -321,7 +346,9 @@ class _Part:
         self.items: list[str] = []
         self.table: Table | None = None
         g, rid = p.group, p.group.report
-        if g.comparisons:
+        if g.specs:
+            self._specs(g, w, avoid)
+        elif g.comparisons:
             self._comparisons(g, w, want)
         elif g.rows:
             self._fact_table(p, w, want)
@@ -337,11 +364,26 @@ class _Part:
                 self.table = None
         self.reports = [rid]
 
+    def _specs(self, g: Group, w: Lang, avoid: Avoid) -> None:
+        """The test bed: as many spec items as a sentence holds lead, the rest one list item each (a spec QC could
+        not back is left out alone, not with the sentence it shared)."""
+        said = [w("fact", label=w.name(s.label), value=w.name(s.value)).strip() for s in g.specs]
+        said = [t for t in said if backed(t, avoid)]
+        lead: list[str] = []
+        for text in said:
+            if len(lead) < FACTS and numbers_in(w("list_joiner").join([*lead, text])) <= MAX_FIGURES:
+                lead.append(text)
+        self.headline = w("list_joiner").join(lead) if lead else ""
+        self.items = [t for t in said if t not in lead]
+
     def _comparisons(self, g: Group, w: Lang, want: str = "") -> None:
+        others: list[Comparison] = []
         if self.pick.rows:  # the rows the question names (`GoogleNet`), not the table's first
             names = {KEYSEP.join(g.rows[i].keys) for i in self.pick.rows}
-            named = [c for c in g.comparisons if c.row in names or c.metric in names]
+            names |= {_strip_unit(n) for n in names}
+            named = [c for c in g.comparisons if c.row in names or c.metric in names or _after_key(c) in names]
             if named:
+                others = [c for c in g.comparisons if c not in named]
                 g = Group(g.report, g.order, g.caption, g.section, g.text, comparisons=named, rows=g.rows)
         series = _series(g, w)
         first = g.comparisons[0]
@@ -354,7 +396,8 @@ class _Part:
         if lead:
             self.headline = w(f"largest_{want}", text=self.headline)
         if one:  # as an item too, for when the lead has no room for it (a told sentence is never repeated)
-            self.items = [self.headline]
+            # The same comparison over the table's other metrics supports it (`v2.0 vs v1.2`: TTFT beside throughput).
+            self.items = [self.headline, *(_comparison(c, w) for c in others[:ITEMS_PER_GROUP])]
             return
         if len(g.comparisons) > LIST_ROWS or self.force_table:
             self.table = self._comparison_table(g, w)
@@ -388,6 +431,8 @@ class _Part:
         cols = p.columns[:TABLE_COLUMNS] or []
         self.headline, best = _extreme(p, w, want)
         rows = [r for r in _rows(p) if any(_cell(r, c) for c in cols)]
+        if p.kinds and any(figure_kinds(f) & p.kinds for r in rows for c in cols if (f := _cell(r, c))):
+            rows = [r for r in rows if any(figure_kinds(f) & p.kinds for c in cols if (f := _cell(r, c)))]
         if rows and (len(rows) > LIST_ROWS or self.force_table):
             head = [w("col_row"), *(_col_name(c, _first(g, c), w) for c in cols)]
             body = []

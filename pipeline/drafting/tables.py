@@ -74,6 +74,15 @@ class Comparison:
 
 
 @dataclass
+class Spec:
+    """One printed line of a report's test-bed list: `label` and `value` as printed, the figures it holds."""
+
+    label: str
+    value: str
+    figures: list[Figure] = field(default_factory=list)
+
+
+@dataclass
 class Group:
     """What one table (or one block of `label: value` lines) says: comparisons and plain facts."""
 
@@ -85,6 +94,7 @@ class Group:
     comparisons: list[Comparison] = field(default_factory=list)
     facts: list[Figure] = field(default_factory=list)
     rows: list[Row] = field(default_factory=list)  # a table's rows (empty for `label: value` blocks)
+    specs: list[Spec] = field(default_factory=list)  # the test bed's spec items (a setting group only)
 
 
 def _strip_unit(label: str) -> str:
