@@ -221,7 +221,9 @@ def _cell(row: Row, col: str) -> Figure | None:
 
 def _extreme(p: Pick, w: Lang, want: str) -> tuple[str, Row | None]:
     """`value size 1MB、batch 4 时 MiB/s 最高,为 1399.08 MiB/s` for a table without a baseline ("" if none)."""
-    col = p.columns[0] if p.columns else ""
+    if not p.columns:
+        return "", None  # no column states what the values are (a table the parser could not head)
+    col = p.columns[0]
     rows = [(r, f) for r in _rows(p) if (f := _cell(r, col)) is not None]
     if p.kinds and any(figure_kinds(f) & p.kinds for _, f in rows):  # not `Min xfer` (KB) among the kB/sec rows
         rows = [(r, f) for r, f in rows if figure_kinds(f) & p.kinds]
@@ -339,8 +341,18 @@ PERIOD = re.compile(r"^\s*(?:FY\s*)?(?:19|20)\d{2}\s*[AEFHQ]?\d?\s*$", re.IGNORE
 class _Part:
     """What one picked group gives a section: its headline, list items and table."""
 
-    def __init__(self, p: Pick, w: Lang, want: str, *, force_table: bool = False, avoid: Avoid = frozenset()) -> None:
+    def __init__(
+        self,
+        p: Pick,
+        w: Lang,
+        want: str,
+        *,
+        force_table: bool = False,
+        avoid: Avoid = frozenset(),
+        taken: frozenset[str] = frozenset(),
+    ) -> None:
         self.force_table = force_table
+        self.taken = taken  # rows of this table another question names: its answer, not this one's support
         self.pick = p
         self.headline = ""
         self.items: list[str] = []
@@ -383,7 +395,7 @@ class _Part:
             names |= {_strip_unit(n) for n in names}
             named = [c for c in g.comparisons if c.row in names or c.metric in names or _after_key(c) in names]
             if named:
-                others = [c for c in g.comparisons if c not in named]
+                others = [c for c in g.comparisons if c not in named and not {c.row, c.metric, _after_key(c)} & self.taken]
                 g = Group(g.report, g.order, g.caption, g.section, g.text, comparisons=named, rows=g.rows)
         series = _series(g, w)
         first = g.comparisons[0]
@@ -526,7 +538,7 @@ def write_offline(brief: Brief, index: EvidenceIndex, avoid: Avoid = frozenset()
     seen: set[str] = set()
     for qi, (q, mine) in enumerate(zip(brief.questions, picks, strict=True)):
         mine = sorted(mine, key=lambda p: (confidential(p.group, index), -p.score, p.group.order))
-        parts = [_Part(p, w, asks[qi].extreme, avoid=avoid) for p in mine]
+        parts = [_Part(p, w, asks[qi].extreme, avoid=avoid, taken=_taken(picks, qi, p)) for p in mine]
         parts.sort(key=lambda pt: not pt.pick.group.comparisons)  # results before the setting they were measured in
         heads = _fuller([(pt.headline, pt.reports) for pt in parts if pt.headline])
         per_q.append(heads)
@@ -550,12 +562,17 @@ def write_offline(brief: Brief, index: EvidenceIndex, avoid: Avoid = frozenset()
                 # A lead told already (the same table on every page of a report) would repeat its sentence.
                 if _unique([table.lead], seen) and _new_rows(table, seen):
                     tables.append(table)
-        if items and lead:
-            named = dict.fromkeys(t for pt in parts if pt.items and (t := _topic(pt.pick.group, w)))
+        intro, items = _unique(intro, seen), _unique(items, seen)
+        if items and lead:  # (only over items not told already: a pointer to no list would dangle)
+            told = {i.text for i in items}
+            named = dict.fromkeys(
+                t
+                for pt in parts
+                if any(sentence(i, pt.reports, w.lang).text in told for i in pt.items) and (t := _topic(pt.pick.group, w))
+            )
             topics = w("list_joiner").join(list(named)[:2])
             if topics and backed(lead_text := w("intro_list", topics=topics), avoid):
-                intro.append(sentence(lead_text, [], w.lang))
-        intro, items = _unique(intro, seen), _unique(items, seen)
+                intro += _unique([sentence(lead_text, [], w.lang)], seen)
         if not items and not tables and not any(numbers_in(s.text) for s in intro) and mine:
             # Said for an earlier question: the rows this question names, one item each, else a table of them.
             items = _unique([sentence(t, [p.group.report], w.lang) for p in mine for t in _asked(p, w, avoid)], seen)
@@ -583,6 +600,17 @@ def write_offline(brief: Brief, index: EvidenceIndex, avoid: Avoid = frozenset()
     ]
     answer = _answer(fits or results or every, w, seen, solo)
     return DraftSchema(answer=answer, sections=sections, faq=_faq(brief, per_q, w, seen, solo))
+
+
+def _taken(picks: list[list[Pick]], qi: int, p: Pick) -> frozenset[str]:
+    """The rows of `p`'s table that the other questions name (`首 token 时间` asked by a question of its own)."""
+    out: set[str] = set()
+    for qj, theirs in enumerate(picks):
+        for o in theirs:
+            if qj != qi and (o.group.report, o.group.order) == (p.group.report, p.group.order):
+                names = {KEYSEP.join(o.group.rows[i].keys) for i in o.rows}
+                out |= names | {_strip_unit(n) for n in names}
+    return frozenset(out)
 
 
 _FIGURE = re.compile(r"\d[\d,]*(?:\.\d+)?")

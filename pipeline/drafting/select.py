@@ -168,7 +168,9 @@ def _kinds(g: Group) -> set[str]:
 def _columns(g: Group, a: Ask, pairs: dict[str, str]) -> list[str]:
     """The group's columns that answer `a`, best first: the kind asked for, then shared terms."""
     cols: dict[str, tuple[int, int]] = {}
-    headed = any(c.col for r in g.rows for c in r.cells)  # `label = value` lines: the values' one column has no name
+    # `label = value` lines (one value a row): their values' one column has no name; cells no header names are else
+    # left out.
+    headed = any(c.col for r in g.rows for c in r.cells) or any(len({c.fig.value for c in r.cells}) > 1 for r in g.rows)
     for r in g.rows:
         for c in r.cells:
             if (headed and not c.col) or c.col in cols:
@@ -381,8 +383,11 @@ def headlines(brief: Brief, index: EvidenceIndex) -> list[Pick]:
 
 
 def asks_of(brief: Brief, index: EvidenceIndex) -> list[Ask]:
+    """What each question of `brief` asks for, over its cited reports (the drafter's and the bench's reading)."""
     pairs = report_terms(index, list(brief.evidence))
-    return [ask(q, pairs) for q in brief.questions]
+    asks = [ask(q, pairs) for q in brief.questions]
+    _data_rates(asks, [g for rid in brief.evidence for g in _report_groups(index, rid)])
+    return asks
 
 
 def _headlines(groups: list[Group], used: set[int], index: EvidenceIndex) -> list[Pick]:

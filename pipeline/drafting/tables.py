@@ -35,7 +35,7 @@ CONDITION = re.compile(
 )
 # Label text a parser broke (a code identifier, a word cut at a hyphen, CJK spaced out letter by letter, an
 # unbalanced bracket): no reader could read it, so the drafter never prints it.
-CODE_WORD = re.compile(r"\b[A-Za-z]+_[A-Za-z0-9_]+\b|[A-Za-z]-$|[A-Za-z]-\s")
+CODE_WORD = re.compile(r"\b[A-Za-z]+_[A-Za-z0-9_]+\b|[A-Za-z]-$|[A-Za-z]-\s|[;{}]\s*$")  # (`float x;`: a code line)
 # A label a value ran into (`Standby power0.305W`): the parser fused a cell into its neighbour's header.
 FUSED = re.compile(r"[A-Za-z\u3400-\u9fff]\d+\.(?:\d{2,}|\d[A-Za-z°%])")
 SPACED_CJK = re.compile(r"[\u3400-\u9fff](?:\s[\u3400-\u9fff]){2,}")
