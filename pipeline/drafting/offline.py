@@ -43,13 +43,16 @@ MAX_FIGURES = 4  # numbers in a direct answer
 ITEM_NUMBERS = 6  # numbers in a list item
 FACTS = 3  # `label: value` facts in one sentence
 DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
+YEAR = re.compile(r"(?<![\d.,])(?:19|20)\d{2}(?=\s*(?:年|\(|\uff08))")
 MARKER = re.compile(r"【[^】]*】|\[\s*source\s*:[^\]]*\]")
 SENTENCE_END = re.compile(r"(?<=[。!?!?])|(?<=[.!?])\s+(?=[A-Z0-9])")
 
 
 def numbers_in(text: str) -> int:
-    """How many numbers a reader sees in `text` (citation markers and typesetting brackets left out)."""
-    return len(DIGITS.findall(MARKER.sub("", text.replace(KEEP[0], "").replace(KEEP[1], ""))))
+    """How many numbers a reader sees in `text` (citation markers, typesetting brackets and the years that name a
+    period, `2024 年(预测)`, left out)."""
+    plain = MARKER.sub("", text.replace(KEEP[0], "").replace(KEEP[1], ""))
+    return len(DIGITS.findall(YEAR.sub("", plain)))
 
 
 # --- numbers as readers read them ----------------------------------------------------------------------------------
@@ -417,10 +420,11 @@ class _Part:
             self.items = [_comparison(c, w) for c in _ends(g, w) if not (lead and c is first)]
 
     def _period_table(self, p: Pick, periods: list[str], w: Lang) -> None:
-        rows = [r for r in _period_rows(p) if r.keys]
-        # The periods the question names (`2025 and 2026`), else the first and the last: a change over time.
+        # The periods the question names (`2025 and 2026`, the ends of `2022E 至 2024E`), else the first and the
+        # last: a change over time.
         asked = [c for c in periods if re.sub(r"\D", "", c)[:4] in p.question]
         periods = asked[:PERIODS] if asked else [periods[0], periods[-1]]
+        rows = [r for r in _period_rows(p) if r.keys and any(_cell(r, c) for c in periods)]
         if rows:
             self.headline = _period_row(rows[0], periods, w)
             self.items = [_period_row(r, periods, w) for r in rows[1 : ITEMS_PER_GROUP + 1]]
@@ -472,7 +476,7 @@ def _lead(g: Group, head: list[str], w: Lang) -> Sentence:
 
 
 def _period_rows(p: Pick) -> list[Row]:
-    return [p.group.rows[i] for i in p.rows] if p.rows else p.group.rows[:1]
+    return [p.group.rows[i] for i in p.rows] if p.rows else p.group.rows
 
 
 _PERIOD_KIND = {"A": ("实际", "actual"), "E": ("预测", "est."), "F": ("预测", "forecast")}
@@ -624,11 +628,19 @@ def _fuller(heads: list[tuple[str, list[str]]]) -> list[tuple[str, list[str]]]:
 
     out = []
     for i, (h, r) in enumerate(heads):
-        mine = nums(h)
-        if mine and any(j != i and mine < nums(o) and r == ro for j, (o, ro) in enumerate(heads)):
+        mine = nums(h) - _years(h)
+        # (or states the same numbers as an earlier one: a report printing one table twice is told once)
+        if mine and any(
+            j != i and r == ro and (mine < (theirs := nums(o) - _years(o)) or (j < i and mine == theirs))
+            for j, (o, ro) in enumerate(heads)
+        ):
             continue
         out.append((h, r))
     return out
+
+
+def _years(text: str) -> set[str]:
+    return {m.group(0) for m in YEAR.finditer(text)}
 
 
 def _say(key: str, heads: list[tuple[str, list[str]]], solo: set[str], w: Lang) -> list[Sentence]:
