@@ -258,6 +258,8 @@ def _extreme(p: Pick, w: Lang, want: str) -> tuple[str, Row | None]:
     lowest = want == "min" or (not want and kind in ("time", "latency"))
     row, fig = (min if lowest else max)(rows, key=lambda rf: rf[1].value)
     keys = _names(KEYSEP.join(row.keys), w)
+    if want and p.among > 1 and (topic := _topic(p.group, w)):  # the extreme over several tables names its table
+        keys = w("list_joiner").join(k for k in (topic, keys) if k)
     template = "extreme_min" if lowest else "extreme_max"
     return w(template, row=keys, metric=_col_name(col, fig, w), value=_show(fig, w)).strip(), row
 
@@ -356,6 +358,7 @@ class _Part:
     ) -> None:
         self.force_table = force_table
         self.taken = taken  # rows of this table another question names: its answer, not this one's support
+        self.value: float | None = None  # the extreme a fact table's headline states (to rank tables by)
         self.pick = p
         self.headline = ""
         self.items: list[str] = []
@@ -446,6 +449,8 @@ class _Part:
             return
         cols = p.columns[:TABLE_COLUMNS] or []
         self.headline, best = _extreme(p, w, want)
+        cell = _cell(best, cols[0]) if best is not None and cols else None
+        self.value = cell.value if cell is not None else None
         rows = [r for r in _rows(p) if any(_cell(r, c) for c in cols)]
         if p.kinds and any(figure_kinds(f) & p.kinds for r in rows for c in cols if (f := _cell(r, c))):
             rows = [r for r in rows if any(figure_kinds(f) & p.kinds for c in cols if (f := _cell(r, c)))]
@@ -542,8 +547,13 @@ def write_offline(brief: Brief, index: EvidenceIndex, avoid: Avoid = frozenset()
     seen: set[str] = set()
     for qi, (q, mine) in enumerate(zip(brief.questions, picks, strict=True)):
         mine = sorted(mine, key=lambda p: (confidential(p.group, index), -p.score, p.group.order))
+        for p in mine:
+            p.among = sum(bool(o.group.rows) for o in mine)
         parts = [_Part(p, w, asks[qi].extreme, avoid=avoid, taken=_taken(picks, qi, p)) for p in mine]
         parts.sort(key=lambda pt: not pt.pick.group.comparisons)  # results before the setting they were measured in
+        if asks[qi].extreme:  # `the lowest … with OpenBLAS` over four tables: the table holding it leads
+            sign = 1 if asks[qi].extreme == "min" else -1
+            parts.sort(key=lambda pt: (not pt.pick.group.comparisons, pt.value is None, sign * (pt.value or 0)))
         heads = _fuller([(pt.headline, pt.reports) for pt in parts if pt.headline])
         per_q.append(heads)
         results.extend((pt.headline, pt.reports) for pt in parts if pt.headline and pt.pick.group.comparisons)

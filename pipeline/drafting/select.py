@@ -69,6 +69,7 @@ class Pick:
     facts: list[Figure] = field(default_factory=list)  # the `label: value` facts the question names (empty: all)
     question: str = ""
     kinds: set[str] = field(default_factory=set)  # the kinds of quantity the question asks for
+    among: int = 1  # how many tables answer the question with it
 
 
 def figure_kind(unit: str) -> str:
@@ -297,6 +298,7 @@ def select(brief: Brief, index: EvidenceIndex) -> list[list[Pick]]:
                     if extra is not None:
                         chosen.append(extra)
             picks[:] = sorted(chosen, key=lambda p: -p.score)
+    _systems(groups, scores, per_q, asks, index, pairs)
     _settings(brief, index, asks, per_q)
     used = {id(p.group) for picks in per_q for p in picks}
     for qi, picks in enumerate(per_q):
@@ -321,6 +323,51 @@ def select(brief: Brief, index: EvidenceIndex) -> list[list[Pick]]:
             or any((c.before.value, c.after.value) not in pairs_said for c in p.group.comparisons)
         ]  # fmt: skip
     return per_q
+
+
+TOC_LINE = re.compile(r"\.{4,}|…{2,}")
+
+
+def _parent_titles(index: EvidenceIndex, rid: str) -> dict[str, str]:
+    """The report's top-level headings by number (`5` → `Performance with OpenBLAS (BYPASSACL=0Xffff)`), as printed
+    on its pages (a contents line, dotted to its page number, is none)."""
+    out: dict[str, str] = {}
+    for page in index.pages.get(rid, []):
+        for line in page.text.splitlines():
+            m = re.match(r"^\s*(\d{1,2})\.?\s+([A-Za-z\u3400-\u9fff].{2,80}?)\s*$", line)
+            if m and not TOC_LINE.search(line):
+                out.setdefault(m.group(1), m.group(2))
+    return out
+
+
+def _systems(
+    groups: list[Group],
+    scores: list[list[float]],
+    per_q: list[list[Pick]],
+    asks: list[Ask],
+    index: EvidenceIndex,
+    pairs: dict[str, str],
+) -> None:
+    """A question naming what one top-level section of a report is about (`with OpenBLAS`, where section 4 is ACL and
+    5 OpenBLAS) is answered by that section's tables only, the best-scoring of them."""
+    titles: dict[int, set[str]] = {}
+    cache: dict[str, dict[str, str]] = {}
+    for gi, g in enumerate(groups):
+        m = re.match(r"\s*(\d{1,2})\.\d", g.section or "")
+        if m:
+            parents = cache.setdefault(g.report, _parent_titles(index, g.report))
+            titles[gi] = both_terms(parents.get(m.group(1), ""), pairs)
+    if len({frozenset(t) for t in titles.values()}) < 2:
+        return
+    common = set.intersection(*titles.values())
+    for qi, a in enumerate(asks):
+        named = {gi for gi, t in titles.items() if (t - common) & a.terms}
+        if not named or len(named) == len(titles):
+            continue
+        if per_q[qi] and all(any(p.group is groups[gi] for gi in named) for p in per_q[qi]):
+            continue
+        best = sorted(named, key=lambda gi: -scores[gi][qi])
+        per_q[qi][:] = [Pick(groups[gi], scores[gi][qi]) for gi in best if scores[gi][qi] > 0][:MAX_GROUPS]
 
 
 def _data_rates(asks: list[Ask], groups: list[Group]) -> None:
