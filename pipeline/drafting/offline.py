@@ -372,6 +372,11 @@ class _Part:
             self._fact_table(p, w, want)
         elif g.facts:
             self.headline = _facts(p.facts or g.facts, w)
+            # A focused answer (`Peak bandwidth`) with the rest of its block beside it (the mean latency it was
+            # measured at), but not what another question asks for.
+            rest = [f for f in g.facts if p.facts and f not in p.facts and _kv_label(f) not in taken]
+            if rest:
+                self.items = [_facts(rest, w)]
         self.items = [i for i in self.items if numbers_in(i) <= ITEM_NUMBERS and backed(i, avoid)]
         if not backed(self.headline, avoid):
             self.headline = ""
@@ -463,6 +468,13 @@ class _Part:
             self.table = Table(lead=_lead(g, head, w), columns=head, rows=body)
         else:
             said = rows[:ITEMS_PER_GROUP] if p.rows and not want and best is not None else [best]
+            if not want and len(rows) == 1 and best is rows[0] and len(cols) > 1:
+                # The one row the question asks of, with the cell beside the asked one (TLD beside DSST), an item of
+                # its own: QC judges it alone.
+                keys = _names(KEYSEP.join(best.keys), w)
+                text = _row_cells(best, cols[1:ITEM_COLUMNS], w)
+                if text:
+                    self.items.append((w("row_prefix", row=keys) if keys else "") + text)
             for r in rows[: ITEMS_PER_GROUP + 1]:
                 if any(r is b for b in said):
                     continue  # the headline already states it
@@ -622,7 +634,7 @@ def _taken(picks: list[list[Pick]], qi: int, p: Pick) -> frozenset[str]:
     for qj, theirs in enumerate(picks):
         for o in theirs:
             if qj != qi and (o.group.report, o.group.order) == (p.group.report, p.group.order):
-                names = {KEYSEP.join(o.group.rows[i].keys) for i in o.rows}
+                names = {KEYSEP.join(o.group.rows[i].keys) for i in o.rows} | {_kv_label(f) for f in o.facts}
                 out |= names | {_strip_unit(n) for n in names}
     return frozenset(out)
 
