@@ -267,6 +267,10 @@ def _extreme(p: Pick, w: Lang, want: str) -> tuple[str, Row | None]:
 SAME = 1e-3  # two readings within this share of each other are one measurement (`Children see` and `Parent sees`)
 
 
+def _same(a: list[float], b: list[float]) -> bool:
+    return all(abs(x - y) <= SAME * max(abs(x), abs(y)) for x, y in zip(a, b, strict=True))
+
+
 def _rows(p: Pick) -> list[Row]:
     """The rows to state; a row repeating an earlier one's measurement under another name (iozone's `Min`, `Max` and
     `Avg throughput per process` beside `Children see throughput`, all of one `1 initial writers`) is left out."""
@@ -277,10 +281,7 @@ def _rows(p: Pick) -> list[Row]:
     out: list[tuple[list[float], set[str], Row]] = []
     for r, own in zip(rows, words, strict=True):
         vals = [f.value for c in cols if (f := _cell(r, c)) is not None]
-        if vals and any(
-            len(v) == len(vals) and (k & own) - common and all(abs(a - b) <= SAME * max(abs(a), abs(b)) for a, b in zip(v, vals))
-            for v, k, _ in out
-        ):  # fmt: skip
+        if vals and any(len(v) == len(vals) and (k & own) - common and _same(v, vals) for v, k, _ in out):
             continue
         out.append((vals, own, r))
     return [r for _, _, r in out]
@@ -406,7 +407,9 @@ class _Part:
             names |= {_strip_unit(n) for n in names}
             named = [c for c in g.comparisons if c.row in names or c.metric in names or _after_key(c) in names]
             if named:
-                others = [c for c in g.comparisons if c not in named and not {c.row, c.metric, _after_key(c)} & self.taken]
+                others = [
+                    c for c in g.comparisons if c not in named and not {c.row, c.metric, _after_key(c)} & self.taken
+                ]
                 g = Group(g.report, g.order, g.caption, g.section, g.text, comparisons=named, rows=g.rows)
         series = _series(g, w)
         first = g.comparisons[0]
@@ -594,7 +597,8 @@ def write_offline(brief: Brief, index: EvidenceIndex, avoid: Avoid = frozenset()
             named = dict.fromkeys(
                 t
                 for pt in parts
-                if any(sentence(i, pt.reports, w.lang).text in told for i in pt.items) and (t := _topic(pt.pick.group, w))
+                if any(sentence(i, pt.reports, w.lang).text in told for i in pt.items)
+                and (t := _topic(pt.pick.group, w))
             )
             topics = w("list_joiner").join(list(named)[:2])
             if topics and backed(lead_text := w("intro_list", topics=topics), avoid):

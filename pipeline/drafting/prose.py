@@ -66,8 +66,14 @@ def _named(before: str, metric: str) -> str:
     if not metric:
         return ""
     clause = VERB.sub("", CLAUSE.sub("", before)).strip()
-    name = clause[: clause.lower().rfind(metric.lower()) + len(metric)].strip() if metric.lower() in clause.lower() else ""
-    return name if name and len(name) <= 2 * METRIC_SPAN and not re.search(r"(?:相比|compared|than)", name, re.I) else metric
+    name = (
+        clause[: clause.lower().rfind(metric.lower()) + len(metric)].strip() if metric.lower() in clause.lower() else ""
+    )
+    return (
+        name
+        if name and len(name) <= 2 * METRIC_SPAN and not re.search(r"(?:相比|compared|than)", name, re.I)
+        else metric
+    )
 
 
 def _condition(text: str, start: int) -> str:

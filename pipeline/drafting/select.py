@@ -95,7 +95,9 @@ def figure_kinds(f: Figure) -> set[str]:
         words = both_terms(own, {})
         found = {k for w, k in _kind_words() if w in words and k not in ("speedup", "percent")}
         kind = next((k for k in ("latency", "time", "throughput", "bandwidth") if k in found), "")
-    return {kind, "latency" if kind == "time" else "time"} if kind in ("time", "latency") else ({kind} if kind else set())
+    return (
+        {kind, "latency" if kind == "time" else "time"} if kind in ("time", "latency") else ({kind} if kind else set())
+    )
 
 
 _kinds_of = figure_kinds

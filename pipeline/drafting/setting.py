@@ -21,6 +21,7 @@ SPEC_CHARS = 48  # a spec value longer than this is a sentence, not an item of a
 SPEC_NUMBERS = 4  # … and so is one holding more numbers than this (`E5-2680 v4 @ 2.40GHz` holds four)
 LABEL = re.compile(r"^\s*[-•·➢*]?\s*([^\s::=]{1,16}(?:\s[A-Za-z][^\s::=]{0,12})?)\s*[::=]\s*(.+)$")
 BULLET = re.compile(r"^\s*[-•·➢*]\s*")
+SEPARATORS = " ::="  # what stands between a spec's label and its value
 STOP = re.compile(r"[;;。]")
 PHRASE = re.compile(r"\b(?:of|to|the|and|is|are|for|with|that|was|were)\b", re.IGNORECASE)  # a sentence's words
 DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
@@ -77,7 +78,7 @@ def _split(line: str, f: Figure) -> tuple[str, str]:
     for lbl in own:  # `内存 512 GB DDR4`, `Host memory: 1.5 TB`: the row's own label, then the value
         lbl = BULLET.sub("", lbl).strip()
         if lbl and body.lower().startswith(lbl.lower()) and len(body) > len(lbl) and not body[len(lbl)].isalnum():
-            return lbl, STOP.split(body[len(lbl) :])[0].strip(" ::=")
+            return lbl, STOP.split(body[len(lbl) :])[0].strip(SEPARATORS)
     starts = [m.start(1) for m in re.finditer(r"(?:^|\s)([^\s::=]{1,16})\s*[::=]", line)]
     start = max((s for s in starts if s <= at), default=0)
     piece = STOP.split(line[start:])[0]
@@ -87,7 +88,7 @@ def _split(line: str, f: Figure) -> tuple[str, str]:
         return m.group(1).strip(), m.group(2).strip()
     for lbl in _hardware():  # a spec line without a colon: `CPU Intel Xeon …`
         if body.lower().startswith(lbl.lower()) and len(body) > len(lbl) and not body[len(lbl)].isalnum():
-            return lbl, body[len(lbl) :].strip(" ::=")
+            return lbl, body[len(lbl) :].strip(SEPARATORS)
     return "", ""
 
 
@@ -114,9 +115,7 @@ def setting_groups(index: EvidenceIndex, rid: str) -> list[Group]:
     groups = []
     for page, items in specs.items():
         # A spec states a quantity (`512 GB`, `2 × 200 Gb/s`), in a list's words, not a sentence's.
-        found = [
-            s for s in items.values() if any(f.unit for f in s.figures) and not PHRASE.search(s.value)
-        ]
+        found = [s for s in items.values() if any(f.unit for f in s.figures) and not PHRASE.search(s.value)]
         if not found:
             continue
         text = " ".join(s.label for s in found)
