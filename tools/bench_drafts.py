@@ -120,10 +120,14 @@ def section(rows: list[dict[str, Any]]) -> str:
         f"The answering rule {rule}\n\n{table(rows)}\n\n"
         "The drafter checks its own draft with the reviewer's QC and leaves out what QC cannot back. A section "
         "states the rows, facts and comparisons its question names (`单个 A53` → `1xA53`, `than the ABQ` → ABQ "
-        "against Disruptor, a prose `吞吐从 412 提升到 1,268 tokens/s`), so a focused answer may hold one or two "
-        "figures. c5 and c10 print their figures only as unlabelled chart data; c7's tables come out of the PDF "
-        "parser with labels fused to values; c20's `总耗时` and c21's `gain nothing`, c22's stress-test duration "
-        "(prose, no comparison) and c24's speaker variation meet no figure the rule accepts.\n"
+        "against Disruptor, a prose `吞吐从 412 提升到 1,268 tokens/s`), with the same table's other comparisons "
+        "beside a lone answer; a test-bed question (`测试用了什么硬件?`) is answered from the report's spec list "
+        "(`pipeline/drafting/setting.py`), a question naming a section's system (`with OpenBLAS`) from that "
+        "section's tables. Not answering, because the store holds no figure a reader could place: c5 and c10 print "
+        "their figures only as unlabelled chart data, c6's serialization charts label their bars by legend colour "
+        "only (p.37, p.39), c7's `归母净利润增长率` is a `(+/-)YOY(%)` row under `净利润` (p.2) and its p.3 tables "
+        "are read side by side as one; c20's `总耗时`, c21's `gain nothing`, c22's stress-test duration (prose, no "
+        "comparison) meet no figure the rule accepts.\n"
     )
 
 
