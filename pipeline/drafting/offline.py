@@ -373,11 +373,6 @@ class _Part:
             self._fact_table(p, w, want)
         elif g.facts:
             self.headline = _facts(p.facts or g.facts, w)
-            # A focused answer (`Peak bandwidth`) with the rest of its block beside it (the mean latency it was
-            # measured at), but not what another question asks for.
-            rest = [f for f in g.facts if p.facts and f not in p.facts and _kv_label(f) not in taken]
-            if rest:
-                self.items = [_facts(rest, w)]
         self.items = [i for i in self.items if numbers_in(i) <= ITEM_NUMBERS and backed(i, avoid)]
         if not backed(self.headline, avoid):
             self.headline = ""
