@@ -7,7 +7,10 @@ one sentence (list item, table row), and the share of sections whose figures ans
 The answering rule (written down, and independent of the drafter's own selection): a section answers its question
 when at least one of its checked numbers rests on a report figure (QC's source) whose labels share a term with the
 question — in either language, through templates/prompts/glossary.yaml and the report's own `中文(English)` terms —
-and, when the question names a kind of quantity (bandwidth, latency, time, throughput…), whose unit is of that kind.
+and, when the question names a kind of quantity (bandwidth, latency, time, throughput…), whose unit is of that kind
+(a figure printed bare, as a console table prints `AvgLat`, by its own labels' words; a throughput asked of reports
+that print only data rates is a bandwidth). A question about the test bed (`测试用了什么硬件?`) shares its term
+through the glossary's synonyms (hardware → CPU, memory, network, storage).
 Run: `python tools/bench_drafts.py [--doc docs/benchmarks.md] [--no-write]`.
 """
 
@@ -31,16 +34,11 @@ from corpus_support import corpus_root  # noqa: E402
 from pipeline.brief import load_brief  # noqa: E402
 from pipeline.config import open_root  # noqa: E402
 from pipeline.drafting.article import draft_article  # noqa: E402
-from pipeline.drafting.select import ask, both_terms, figure_kind, report_terms  # noqa: E402
+from pipeline.drafting.select import asks_of, both_terms, figure_kinds, report_terms  # noqa: E402
 
 DOC = REPO / "docs" / "benchmarks.md"
 HEADING = "## Drafts over the test corpus (`tools/bench_drafts.py`)"
 CHECKED = {"verified", "derived"}
-
-
-def _kinds(unit: str) -> set[str]:
-    kind = figure_kind(unit)
-    return {kind, "latency"} if kind == "time" else ({kind} if kind else set())
 
 
 def measure(root: Any, name: str) -> dict[str, Any]:
@@ -58,7 +56,7 @@ def measure(root: Any, name: str) -> dict[str, Any]:
             current += 1
         section_of[i] = current
     pairs = report_terms(root.index, list(brief.evidence))
-    asks = [ask(q, pairs) for q in brief.questions]
+    asks = asks_of(brief, root.index)
     figures = {f.id: f for rid in brief.evidence for f in root.index.figures.get(rid, [])}
     per_section: list[int] = [0] * len(asks)
     answered = [False] * len(asks)
@@ -74,7 +72,7 @@ def measure(root: Any, name: str) -> dict[str, Any]:
             continue
         a = asks[si]
         terms = both_terms(" ".join(fig.labels), pairs)
-        if terms & a.terms and (not a.kinds or _kinds(fig.unit) & a.kinds):
+        if terms & a.terms and (not a.kinds or figure_kinds(fig) & a.kinds):
             answered[si] = True
     per_sentence = Counter((n.field, n.sentence) for n in result.numbers if n.status != "exempt")
     return {
@@ -122,10 +120,14 @@ def section(rows: list[dict[str, Any]]) -> str:
         f"The answering rule {rule}\n\n{table(rows)}\n\n"
         "The drafter checks its own draft with the reviewer's QC and leaves out what QC cannot back. A section "
         "states the rows, facts and comparisons its question names (`单个 A53` → `1xA53`, `than the ABQ` → ABQ "
-        "against Disruptor, a prose `吞吐从 412 提升到 1,268 tokens/s`), so a focused answer may hold one or two "
-        "figures. c5 and c10 print their figures only as unlabelled chart data; c7's tables come out of the PDF "
-        "parser with labels fused to values; c20's `总耗时` and c21's `gain nothing`, c22's stress-test duration "
-        "(prose, no comparison) and c24's speaker variation meet no figure the rule accepts.\n"
+        "against Disruptor, a prose `吞吐从 412 提升到 1,268 tokens/s`), with the same table's other comparisons "
+        "beside a lone answer; a test-bed question (`测试用了什么硬件?`) is answered from the report's spec list "
+        "(`pipeline/drafting/setting.py`), a question naming a section's system (`with OpenBLAS`) from that "
+        "section's tables. Not answering, because the store holds no figure a reader could place: c5 and c10 print "
+        "their figures only as unlabelled chart data, c6's serialization charts label their bars by legend colour "
+        "only (p.37, p.39), c7's `归母净利润增长率` is a `(+/-)YOY(%)` row under `净利润` (p.2) and its p.3 tables "
+        "are read side by side as one; c20's `总耗时`, c21's `gain nothing`, c22's stress-test duration (prose, no "
+        "comparison) meet no figure the rule accepts.\n"
     )
 
 

@@ -112,7 +112,8 @@ def draft_article(
             # A sentence QC reads with more numbers than a list item may state is left out too (reference density).
             per_sentence: dict[tuple[str, str], list[str]] = defaultdict(list)
             for n in result.numbers:
-                per_sentence[(n.field, n.sentence)].append(n.text)
+                if n.status != "exempt":  # a version, a percentile's name or a citation is no figure of the item
+                    per_sentence[(n.field, n.sentence)].append(n.text)
             dense = {(_plain(s), texts[0]) for (_, s), texts in per_sentence.items() if len(texts) > ITEM_NUMBERS}
             found = avoid | dense | {(_plain(n.sentence), n.text) for n in result.errors()}
             if found == avoid:

@@ -20,6 +20,7 @@ LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
 WORD = re.compile(r"[a-z0-9]+|[\u3400-\u9fff]+")
 RANKED = re.compile(r"\b(top|rank)[\s_-]?(\d+)\b")
 COUNTED = re.compile(r"(\d+)x([a-z]+\d*)")
+CAMEL = re.compile(r"(?<=[a-z]{2})(?=[A-Z][a-z])")
 RATIO_UNITS = frozenset({"x", "倍", "×"})
 KEEP = ("\x02", "\x03")  # brackets around report labels inside generated text (removed before output)
 
@@ -57,7 +58,7 @@ class Lang:
         if CJK.search(text) and LATIN_WORD.search(CJK_RUN.sub(" ", text)):
             # A bilingual label (`待机功耗 Standby power`) or one the glossary half translated: its English words.
             text = CJK_RUN.sub(" ", text)
-        text = re.sub(r"\s+", " ", text)
+        text = re.sub(r"\s+", " ", re.sub(r",\s*", ", ", text))
         text = re.sub(r"\(\s*\)|\[\s*\]", "", text)
         return re.sub(r"\s+([),.;:])", r"\1", re.sub(r"([(])\s+", r"\1", text)).strip(" ,;:·-")
 
@@ -79,6 +80,7 @@ class Lang:
 def terms(text: str, lang: str) -> list[str]:
     """Words to match questions with: Chinese bigrams, Latin words (en: stop words dropped, crudely stemmed)."""
     out: list[str] = []
+    text = CAMEL.sub(" ", text)  # `AvgLat` (a console table's header) is `avg lat`
     text = RANKED.sub(r"\1\2", text.lower())  # `top-1`, `Top 1` and `Acc-top1` name the same accuracy
     for w in WORD.findall(text):
         if CJK.match(w):

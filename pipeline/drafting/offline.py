@@ -13,9 +13,9 @@ import re
 
 from evidence.models import Figure
 from pipeline.brief import Brief
-from pipeline.drafting.lang import KEEP, RATIO_UNITS, Lang, sentence
+from pipeline.drafting.lang import KEEP, RATIO_UNITS, Lang, sentence, terms
 from pipeline.drafting.schema import DraftSchema, FAQItem, Section, Sentence, Table
-from pipeline.drafting.select import Pick, asks_of, confidential, headlines, select
+from pipeline.drafting.select import Pick, asks_of, confidential, figure_kinds, headlines, select
 from pipeline.drafting.tables import (
     KEYSEP,
     NUMBER,
@@ -43,13 +43,16 @@ MAX_FIGURES = 4  # numbers in a direct answer
 ITEM_NUMBERS = 6  # numbers in a list item
 FACTS = 3  # `label: value` facts in one sentence
 DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
+YEAR = re.compile(r"(?<![\d.,])(?:19|20)\d{2}(?=\s*(?:年|\(|\uff08))")
 MARKER = re.compile(r"【[^】]*】|\[\s*source\s*:[^\]]*\]")
 SENTENCE_END = re.compile(r"(?<=[。!?!?])|(?<=[.!?])\s+(?=[A-Z0-9])")
 
 
 def numbers_in(text: str) -> int:
-    """How many numbers a reader sees in `text` (citation markers and typesetting brackets left out)."""
-    return len(DIGITS.findall(MARKER.sub("", text.replace(KEEP[0], "").replace(KEEP[1], ""))))
+    """How many numbers a reader sees in `text` (citation markers, typesetting brackets and the years that name a
+    period, `2024 年(预测)`, left out)."""
+    plain = MARKER.sub("", text.replace(KEEP[0], "").replace(KEEP[1], ""))
+    return len(DIGITS.findall(YEAR.sub("", plain)))
 
 
 # --- numbers as readers read them ----------------------------------------------------------------------------------
@@ -148,6 +151,11 @@ def _comparison(c: Comparison, w: Lang, *, metric: str = "", with_change: bool =
     return (w("row_prefix", row=row) if row else "") + core
 
 
+def _after_key(c: Comparison) -> str:
+    """The row a comparison across columns was made of (`Throughput` of `Throughput · v2.0 vs v1.2`)."""
+    return c.row.split("\0")[0].split(KEYSEP)[0]
+
+
 def _caption(g: Group) -> str:
     caption = re.sub(
         r"^\s*(?:(?:表|Table|Tab\.)\s*[A-Z]?[\d.-]*\s*[::.]?|(?:\d+|[一二三四五六七八九十]+)\s*、|\d+(?:\.\d+)*\.?(?=\s))\s*",
@@ -218,8 +226,12 @@ def _cell(row: Row, col: str) -> Figure | None:
 
 def _extreme(p: Pick, w: Lang, want: str) -> tuple[str, Row | None]:
     """`value size 1MB、batch 4 时 MiB/s 最高,为 1399.08 MiB/s` for a table without a baseline ("" if none)."""
-    col = p.columns[0] if p.columns else ""
+    if not p.columns:
+        return "", None  # no column states what the values are (a table the parser could not head)
+    col = p.columns[0]
     rows = [(r, f) for r in _rows(p) if (f := _cell(r, col)) is not None]
+    if p.kinds and any(figure_kinds(f) & p.kinds for _, f in rows):  # not `Min xfer` (KB) among the kB/sec rows
+        rows = [(r, f) for r, f in rows if figure_kinds(f) & p.kinds]
     if not rows:
         return "", None
     if p.rows and not want and len(rows) > 1:  # the rows the question names, stated; no extreme over them
@@ -248,12 +260,33 @@ def _extreme(p: Pick, w: Lang, want: str) -> tuple[str, Row | None]:
     lowest = want == "min" or (not want and kind in ("time", "latency"))
     row, fig = (min if lowest else max)(rows, key=lambda rf: rf[1].value)
     keys = _names(KEYSEP.join(row.keys), w)
+    if want and p.among > 1 and (topic := _topic(p.group, w)):  # the extreme over several tables names its table
+        keys = w("list_joiner").join(k for k in (topic, keys) if k)
     template = "extreme_min" if lowest else "extreme_max"
     return w(template, row=keys, metric=_col_name(col, fig, w), value=_show(fig, w)).strip(), row
 
 
+SAME = 1e-3  # two readings within this share of each other are one measurement (`Children see` and `Parent sees`)
+
+
+def _same(a: list[float], b: list[float]) -> bool:
+    return all(abs(x - y) <= SAME * max(abs(x), abs(y)) for x, y in zip(a, b, strict=True))
+
+
 def _rows(p: Pick) -> list[Row]:
-    return [p.group.rows[i] for i in p.rows] if p.rows else list(p.group.rows)
+    """The rows to state; a row repeating an earlier one's measurement under another name (iozone's `Min`, `Max` and
+    `Avg throughput per process` beside `Children see throughput`, all of one `1 initial writers`) is left out."""
+    rows = [p.group.rows[i] for i in p.rows] if p.rows else list(p.group.rows)
+    cols = p.columns[:TABLE_COLUMNS]
+    words = [set(terms(" ".join(r.keys), "en")) for r in rows]
+    common = set.intersection(*words) if words else set()
+    out: list[tuple[list[float], set[str], Row]] = []
+    for r, own in zip(rows, words, strict=True):
+        vals = [f.value for c in cols if (f := _cell(r, c)) is not None]
+        if vals and any(len(v) == len(vals) and (k & own) - common and _same(v, vals) for v, k, _ in out):
+            continue
+        out.append((vals, own, r))
+    return [r for _, _, r in out]
 
 
 def _col_name(col: str, fig: Figure, w: Lang) -> str:
@@ -316,14 +349,27 @@ PERIOD = re.compile(r"^\s*(?:FY\s*)?(?:19|20)\d{2}\s*[AEFHQ]?\d?\s*$", re.IGNORE
 class _Part:
     """What one picked group gives a section: its headline, list items and table."""
 
-    def __init__(self, p: Pick, w: Lang, want: str, *, force_table: bool = False, avoid: Avoid = frozenset()) -> None:
+    def __init__(
+        self,
+        p: Pick,
+        w: Lang,
+        want: str,
+        *,
+        force_table: bool = False,
+        avoid: Avoid = frozenset(),
+        taken: frozenset[str] = frozenset(),
+    ) -> None:
         self.force_table = force_table
+        self.taken = taken  # rows of this table another question names: its answer, not this one's support
+        self.value: float | None = None  # the extreme a fact table's headline states (to rank tables by)
         self.pick = p
         self.headline = ""
         self.items: list[str] = []
         self.table: Table | None = None
         g, rid = p.group, p.group.report
-        if g.comparisons:
+        if g.specs:
+            self._specs(g, w, avoid)
+        elif g.comparisons:
             self._comparisons(g, w, want)
         elif g.rows:
             self._fact_table(p, w, want)
@@ -339,11 +385,28 @@ class _Part:
                 self.table = None
         self.reports = [rid]
 
+    def _specs(self, g: Group, w: Lang, avoid: Avoid) -> None:
+        """The test bed: as many spec items as a sentence holds lead, the rest one list item each (a spec QC could
+        not back is left out alone, not with the sentence it shared)."""
+        said = [w("fact", label=w.name(s.label), value=w.name(s.value)).strip() for s in g.specs]
+        said = [t for t in said if backed(t, avoid)]
+        lead: list[str] = []
+        for text in said:
+            if len(lead) < FACTS and numbers_in(w("list_joiner").join([*lead, text])) <= MAX_FIGURES:
+                lead.append(text)
+        self.headline = w("list_joiner").join(lead) if lead else ""
+        self.items = [t for t in said if t not in lead]
+
     def _comparisons(self, g: Group, w: Lang, want: str = "") -> None:
+        others: list[Comparison] = []
         if self.pick.rows:  # the rows the question names (`GoogleNet`), not the table's first
             names = {KEYSEP.join(g.rows[i].keys) for i in self.pick.rows}
-            named = [c for c in g.comparisons if c.row in names or c.metric in names]
+            names |= {_strip_unit(n) for n in names}
+            named = [c for c in g.comparisons if c.row in names or c.metric in names or _after_key(c) in names]
             if named:
+                others = [
+                    c for c in g.comparisons if c not in named and not {c.row, c.metric, _after_key(c)} & self.taken
+                ]
                 g = Group(g.report, g.order, g.caption, g.section, g.text, comparisons=named, rows=g.rows)
         series = _series(g, w)
         first = g.comparisons[0]
@@ -356,7 +419,8 @@ class _Part:
         if lead:
             self.headline = w(f"largest_{want}", text=self.headline)
         if one:  # as an item too, for when the lead has no room for it (a told sentence is never repeated)
-            self.items = [self.headline]
+            # The same comparison over the table's other metrics supports it (`v2.0 vs v1.2`: TTFT beside throughput).
+            self.items = [self.headline, *(_comparison(c, w) for c in others[:ITEMS_PER_GROUP])]
             return
         if len(g.comparisons) > LIST_ROWS or self.force_table:
             self.table = self._comparison_table(g, w)
@@ -364,10 +428,11 @@ class _Part:
             self.items = [_comparison(c, w) for c in _ends(g, w) if not (lead and c is first)]
 
     def _period_table(self, p: Pick, periods: list[str], w: Lang) -> None:
-        rows = [r for r in _period_rows(p) if r.keys]
-        # The periods the question names (`2025 and 2026`), else the first and the last: a change over time.
+        # The periods the question names (`2025 and 2026`, the ends of `2022E 至 2024E`), else the first and the
+        # last: a change over time.
         asked = [c for c in periods if re.sub(r"\D", "", c)[:4] in p.question]
         periods = asked[:PERIODS] if asked else [periods[0], periods[-1]]
+        rows = [r for r in _period_rows(p) if r.keys and any(_cell(r, c) for c in periods)]
         if rows:
             self.headline = _period_row(rows[0], periods, w)
             self.items = [_period_row(r, periods, w) for r in rows[1 : ITEMS_PER_GROUP + 1]]
@@ -389,7 +454,11 @@ class _Part:
             return
         cols = p.columns[:TABLE_COLUMNS] or []
         self.headline, best = _extreme(p, w, want)
+        cell = _cell(best, cols[0]) if best is not None and cols else None
+        self.value = cell.value if cell is not None else None
         rows = [r for r in _rows(p) if any(_cell(r, c) for c in cols)]
+        if p.kinds and any(figure_kinds(f) & p.kinds for r in rows for c in cols if (f := _cell(r, c))):
+            rows = [r for r in rows if any(figure_kinds(f) & p.kinds for c in cols if (f := _cell(r, c)))]
         if rows and (len(rows) > LIST_ROWS or self.force_table):
             head = [w("col_row"), *(_col_name(c, _first(g, c), w) for c in cols)]
             body = []
@@ -399,6 +468,13 @@ class _Part:
             self.table = Table(lead=_lead(g, head, w), columns=head, rows=body)
         else:
             said = rows[:ITEMS_PER_GROUP] if p.rows and not want and best is not None else [best]
+            if not want and len(rows) == 1 and best is rows[0] and len(cols) > 1:
+                # The one row the question asks of, with the cell beside the asked one (TLD beside DSST), an item of
+                # its own: QC judges it alone.
+                keys = _names(KEYSEP.join(best.keys), w)
+                text = _row_cells(best, cols[1:ITEM_COLUMNS], w)
+                if text:
+                    self.items.append((w("row_prefix", row=keys) if keys else "") + text)
             for r in rows[: ITEMS_PER_GROUP + 1]:
                 if any(r is b for b in said):
                     continue  # the headline already states it
@@ -417,7 +493,7 @@ def _lead(g: Group, head: list[str], w: Lang) -> Sentence:
 
 
 def _period_rows(p: Pick) -> list[Row]:
-    return [p.group.rows[i] for i in p.rows] if p.rows else p.group.rows[:1]
+    return [p.group.rows[i] for i in p.rows] if p.rows else p.group.rows
 
 
 _PERIOD_KIND = {"A": ("实际", "actual"), "E": ("预测", "est."), "F": ("预测", "forecast")}
@@ -483,8 +559,13 @@ def write_offline(brief: Brief, index: EvidenceIndex, avoid: Avoid = frozenset()
     seen: set[str] = set()
     for qi, (q, mine) in enumerate(zip(brief.questions, picks, strict=True)):
         mine = sorted(mine, key=lambda p: (confidential(p.group, index), -p.score, p.group.order))
-        parts = [_Part(p, w, asks[qi].extreme, avoid=avoid) for p in mine]
+        for p in mine:
+            p.among = sum(bool(o.group.rows) for o in mine)
+        parts = [_Part(p, w, asks[qi].extreme, avoid=avoid, taken=_taken(picks, qi, p)) for p in mine]
         parts.sort(key=lambda pt: not pt.pick.group.comparisons)  # results before the setting they were measured in
+        if asks[qi].extreme:  # `the lowest … with OpenBLAS` over four tables: the table holding it leads
+            sign = 1 if asks[qi].extreme == "min" else -1
+            parts.sort(key=lambda pt: (not pt.pick.group.comparisons, pt.value is None, sign * (pt.value or 0)))
         heads = _fuller([(pt.headline, pt.reports) for pt in parts if pt.headline])
         per_q.append(heads)
         results.extend((pt.headline, pt.reports) for pt in parts if pt.headline and pt.pick.group.comparisons)
@@ -507,12 +588,18 @@ def write_offline(brief: Brief, index: EvidenceIndex, avoid: Avoid = frozenset()
                 # A lead told already (the same table on every page of a report) would repeat its sentence.
                 if _unique([table.lead], seen) and _new_rows(table, seen):
                     tables.append(table)
-        if items and lead:
-            named = dict.fromkeys(t for pt in parts if pt.items and (t := _topic(pt.pick.group, w)))
+        intro, items = _unique(intro, seen), _unique(items, seen)
+        if items and lead:  # (only over items not told already: a pointer to no list would dangle)
+            told = {i.text for i in items}
+            named = dict.fromkeys(
+                t
+                for pt in parts
+                if any(sentence(i, pt.reports, w.lang).text in told for i in pt.items)
+                and (t := _topic(pt.pick.group, w))
+            )
             topics = w("list_joiner").join(list(named)[:2])
             if topics and backed(lead_text := w("intro_list", topics=topics), avoid):
-                intro.append(sentence(lead_text, [], w.lang))
-        intro, items = _unique(intro, seen), _unique(items, seen)
+                intro += _unique([sentence(lead_text, [], w.lang)], seen)
         if not items and not tables and not any(numbers_in(s.text) for s in intro) and mine:
             # Said for an earlier question: the rows this question names, one item each, else a table of them.
             items = _unique([sentence(t, [p.group.report], w.lang) for p in mine for t in _asked(p, w, avoid)], seen)
@@ -542,6 +629,17 @@ def write_offline(brief: Brief, index: EvidenceIndex, avoid: Avoid = frozenset()
     return DraftSchema(answer=answer, sections=sections, faq=_faq(brief, per_q, w, seen, solo))
 
 
+def _taken(picks: list[list[Pick]], qi: int, p: Pick) -> frozenset[str]:
+    """The rows of `p`'s table that the other questions name (`首 token 时间` asked by a question of its own)."""
+    out: set[str] = set()
+    for qj, theirs in enumerate(picks):
+        for o in theirs:
+            if qj != qi and (o.group.report, o.group.order) == (p.group.report, p.group.order):
+                names = {KEYSEP.join(o.group.rows[i].keys) for i in o.rows} | {_kv_label(f) for f in o.facts}
+                out |= names | {_strip_unit(n) for n in names}
+    return frozenset(out)
+
+
 _FIGURE = re.compile(r"\d[\d,]*(?:\.\d+)?")
 
 
@@ -553,11 +651,19 @@ def _fuller(heads: list[tuple[str, list[str]]]) -> list[tuple[str, list[str]]]:
 
     out = []
     for i, (h, r) in enumerate(heads):
-        mine = nums(h)
-        if mine and any(j != i and mine < nums(o) and r == ro for j, (o, ro) in enumerate(heads)):
+        mine = nums(h) - _years(h)
+        # (or states the same numbers as an earlier one: a report printing one table twice is told once)
+        if mine and any(
+            j != i and r == ro and (mine < (theirs := nums(o) - _years(o)) or (j < i and mine == theirs))
+            for j, (o, ro) in enumerate(heads)
+        ):
             continue
         out.append((h, r))
     return out
+
+
+def _years(text: str) -> set[str]:
+    return {m.group(0) for m in YEAR.finditer(text)}
 
 
 def _say(key: str, heads: list[tuple[str, list[str]]], solo: set[str], w: Lang) -> list[Sentence]:

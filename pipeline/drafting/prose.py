@@ -52,6 +52,30 @@ def _metric(before: str) -> str:
     return best
 
 
+# What a clause states before its metric that is not part of the metric's name: a verb, a subject's particle.
+VERB = re.compile(
+    r".*(?:将|把|使|让|令|\b(?:raised|cut|reduced|lowered|increased|improved|brings|brought|took|has|have|was|were)\b)\s*",
+    re.IGNORECASE,
+)
+CLAUSE = re.compile(r".*[,,;;::。]\s*")
+
+
+def _named(before: str, metric: str) -> str:
+    """The metric with the words its clause names it by: `4KB 随机读 p99 延迟`, not just `延迟` (`v2.0 raised output
+    throughput` → `output throughput`)."""
+    if not metric:
+        return ""
+    clause = VERB.sub("", CLAUSE.sub("", before)).strip()
+    name = (
+        clause[: clause.lower().rfind(metric.lower()) + len(metric)].strip() if metric.lower() in clause.lower() else ""
+    )
+    return (
+        name
+        if name and len(name) <= 2 * METRIC_SPAN and not re.search(r"(?:相比|compared|than)", name, re.I)
+        else metric
+    )
+
+
 def _condition(text: str, start: int) -> str:
     for pattern in CONDITION:
         m = pattern.search(text, 0, start)
@@ -87,7 +111,7 @@ def _comparison(text: str, figs: list[Figure]) -> Comparison | None:
         if not TO.match(between):
             continue
         start = FROM.search(text[: spans[k][1]])
-        metric = _metric(text[: start.start()]) if start else ""
+        metric = _named(text[: start.start()], _metric(text[: start.start()])) if start else ""
         if not metric:
             sweep = sweep or f"{a.raw} {a.unit} → {b.raw} {b.unit}"
             continue

@@ -20,7 +20,8 @@ from evidence.models import Figure
 from pipeline.brief import Brief
 from pipeline.drafting.lang import CJK, Lang, terms
 from pipeline.drafting.prose import prose_groups
-from pipeline.drafting.tables import Group, against, report_groups
+from pipeline.drafting.setting import asks_setting, setting_groups
+from pipeline.drafting.tables import CAPTION, HEADING, Group, against, report_groups
 from qc.glossary import glossary, glossary_terms
 from qc.index import EvidenceIndex
 from qc.units import parse_unit
@@ -68,6 +69,8 @@ class Pick:
     headline: bool = False  # chosen as a headline because nothing in the reports overlaps the question
     facts: list[Figure] = field(default_factory=list)  # the `label: value` facts the question names (empty: all)
     question: str = ""
+    kinds: set[str] = field(default_factory=set)  # the kinds of quantity the question asks for
+    among: int = 1  # how many tables answer the question with it
 
 
 def figure_kind(unit: str) -> str:
@@ -84,9 +87,21 @@ def figure_kind(unit: str) -> str:
     return ""
 
 
-def _kinds_of(f: Figure) -> set[str]:
+def figure_kinds(f: Figure) -> set[str]:
+    """The kinds of quantity a figure is: from its unit, else (printed bare, as a console table prints `AvgLat`
+    in ms) from the words of its own labels (not the caption's or heading's, which name the whole table)."""
     kind = figure_kind(f.unit)
-    return {kind, "latency"} if kind == "time" else ({kind} if kind else set())
+    if not kind and not f.unit:
+        own = " ".join(lbl for lbl in f.labels if not CAPTION.match(lbl) and not HEADING.match(lbl))
+        words = both_terms(own, {})
+        found = {k for w, k in _kind_words() if w in words and k not in ("speedup", "percent")}
+        kind = next((k for k in ("latency", "time", "throughput", "bandwidth") if k in found), "")
+    return (
+        {kind, "latency" if kind == "time" else "time"} if kind in ("time", "latency") else ({kind} if kind else set())
+    )
+
+
+_kinds_of = figure_kinds
 
 
 @cache
@@ -157,9 +172,12 @@ def _kinds(g: Group) -> set[str]:
 def _columns(g: Group, a: Ask, pairs: dict[str, str]) -> list[str]:
     """The group's columns that answer `a`, best first: the kind asked for, then shared terms."""
     cols: dict[str, tuple[int, int]] = {}
+    # `label = value` lines (one value a row): their values' one column has no name; cells no header names are else
+    # left out.
+    headed = any(c.col for r in g.rows for c in r.cells) or any(len({c.fig.value for c in r.cells}) > 1 for r in g.rows)
     for r in g.rows:
         for c in r.cells:
-            if not c.col or c.col in cols:
+            if (headed and not c.col) or c.col in cols:
                 continue
             kind = bool(_kinds_of(c.fig) & a.kinds)
             cols[c.col] = (kind, len(both_terms(c.col, pairs) & a.terms))
@@ -232,6 +250,7 @@ def select(brief: Brief, index: EvidenceIndex) -> list[list[Pick]]:
     groups = [g for rid in brief.evidence for g in _report_groups(index, rid)]
     pairs = report_terms(index, list(brief.evidence))
     asks = [ask(q, pairs) for q in brief.questions]
+    _data_rates(asks, groups)
     docs = [both_terms(g.text, pairs) | both_terms(w.label(g.text), pairs) for g in groups]
     df: dict[str, int] = defaultdict(int)
     for d in docs:
@@ -282,6 +301,8 @@ def select(brief: Brief, index: EvidenceIndex) -> list[list[Pick]]:
                     if extra is not None:
                         chosen.append(extra)
             picks[:] = sorted(chosen, key=lambda p: -p.score)
+    _systems(groups, scores, per_q, asks, index, pairs)
+    _settings(brief, index, asks, per_q)
     used = {id(p.group) for picks in per_q for p in picks}
     for qi, picks in enumerate(per_q):
         if not picks:  # nothing overlaps: the reports' headline comparisons (not yet told), else their first tables
@@ -295,7 +316,84 @@ def select(brief: Brief, index: EvidenceIndex) -> list[list[Pick]]:
             if compared is not None:
                 p.group = compared
             p.question = asks[qi].text
+            p.kinds = asks[qi].kinds
+        # A prose sentence restating a comparison a table of this section states (`from 10,480 to 15,120`) is said once.
+        pairs_said = {(c.before.value, c.after.value) for p in picks if p.group.rows for c in p.group.comparisons}
+        picks[:] = [
+            p
+            for p in picks
+            if p.group.rows or not p.group.comparisons
+            or any((c.before.value, c.after.value) not in pairs_said for c in p.group.comparisons)
+        ]  # fmt: skip
     return per_q
+
+
+TOC_LINE = re.compile(r"\.{4,}|…{2,}")
+
+
+def _parent_titles(index: EvidenceIndex, rid: str) -> dict[str, str]:
+    """The report's top-level headings by number (`5` → `Performance with OpenBLAS (BYPASSACL=0Xffff)`), as printed
+    on its pages (a contents line, dotted to its page number, is none)."""
+    out: dict[str, str] = {}
+    for page in index.pages.get(rid, []):
+        for line in page.text.splitlines():
+            m = re.match(r"^\s*(\d{1,2})\.?\s+([A-Za-z\u3400-\u9fff].{2,80}?)\s*$", line)
+            if m and not TOC_LINE.search(line):
+                out.setdefault(m.group(1), m.group(2))
+    return out
+
+
+def _systems(
+    groups: list[Group],
+    scores: list[list[float]],
+    per_q: list[list[Pick]],
+    asks: list[Ask],
+    index: EvidenceIndex,
+    pairs: dict[str, str],
+) -> None:
+    """A question naming what one top-level section of a report is about (`with OpenBLAS`, where section 4 is ACL and
+    5 OpenBLAS) is answered by that section's tables only, the best-scoring of them."""
+    titles: dict[int, set[str]] = {}
+    cache: dict[str, dict[str, str]] = {}
+    for gi, g in enumerate(groups):
+        m = re.match(r"\s*(\d{1,2})\.\d", g.section or "")
+        if m:
+            parents = cache.setdefault(g.report, _parent_titles(index, g.report))
+            titles[gi] = both_terms(parents.get(m.group(1), ""), pairs)
+    if len({frozenset(t) for t in titles.values()}) < 2:
+        return
+    common = set.intersection(*titles.values())
+    for qi, a in enumerate(asks):
+        named = {gi for gi, t in titles.items() if (t - common) & a.terms}
+        if not named or len(named) == len(titles):
+            continue
+        if per_q[qi] and all(any(p.group is groups[gi] for gi in named) for p in per_q[qi]):
+            continue
+        best = sorted(named, key=lambda gi: -scores[gi][qi])
+        per_q[qi][:] = [Pick(groups[gi], scores[gi][qi]) for gi in best if scores[gi][qi] > 0][:MAX_GROUPS]
+
+
+def _data_rates(asks: list[Ask], groups: list[Group]) -> None:
+    """`读写吞吐` over reports that print only data rates (`91503.61 kB/sec`): the throughput asked for is a bandwidth."""
+    held = set().union(*(_kinds(g) for g in groups)) if groups else set()
+    for a in asks:
+        if "throughput" in a.kinds and "throughput" not in held and "bandwidth" in held:
+            a.kinds.add("bandwidth")
+
+
+def _settings(brief: Brief, index: EvidenceIndex, asks: list[Ask], per_q: list[list[Pick]]) -> None:
+    """A question about the test bed (`测试用了什么硬件?`) is answered by the reports' spec items, when they list any
+    (an on-request report's first ON_REQUEST_ROWS only): never by a results table that shares a word with it."""
+    beds = [g for rid in brief.evidence for g in setting_groups(index, rid)]
+    for a, picks in zip(asks, per_q, strict=True):
+        if not beds or not asks_setting(a.text, a.kinds):
+            continue
+        picks[:] = []
+        for g in beds[:MAX_GROUPS]:
+            if _confidential(g, index):
+                g = Group(g.report, g.order, g.caption, g.section, g.text, specs=g.specs[:ON_REQUEST_ROWS])
+                g.facts = [f for sp in g.specs for f in sp.figures]
+            picks.append(Pick(g, 0.0))
 
 
 def _report_groups(index: EvidenceIndex, rid: str) -> list[Group]:
@@ -335,8 +433,11 @@ def headlines(brief: Brief, index: EvidenceIndex) -> list[Pick]:
 
 
 def asks_of(brief: Brief, index: EvidenceIndex) -> list[Ask]:
+    """What each question of `brief` asks for, over its cited reports (the drafter's and the bench's reading)."""
     pairs = report_terms(index, list(brief.evidence))
-    return [ask(q, pairs) for q in brief.questions]
+    asks = [ask(q, pairs) for q in brief.questions]
+    _data_rates(asks, [g for rid in brief.evidence for g in _report_groups(index, rid)])
+    return asks
 
 
 def _headlines(groups: list[Group], used: set[int], index: EvidenceIndex) -> list[Pick]:

@@ -39,9 +39,10 @@ CONDITION = re.compile(
 )
 # Label text a parser broke (a code identifier, a word cut at a hyphen, CJK spaced out letter by letter, an
 # unbalanced bracket): no reader could read it, so the drafter never prints it.
-CODE_WORD = re.compile(r"\b[A-Za-z]+_[A-Za-z0-9_]+\b|[A-Za-z]-$|[A-Za-z]-\s")
+CODE_WORD = re.compile(r"\b[A-Za-z]+_[A-Za-z0-9_]+\b|[A-Za-z]-$|[A-Za-z]-\s|[;{}]\s*$")  # (`float x;`: a code line)
 # A label a value ran into (`Standby power0.305W`): the parser fused a cell into its neighbour's header.
 FUSED = re.compile(r"[A-Za-z\u3400-\u9fff]\d+\.(?:\d{2,}|\d[A-Za-z°%])")
+PERIOD_KEY = re.compile(r"^\s*(?:FY\s*)?(?:19|20)\d{2}\s*[AEFHQ]?\d?\s*$", re.IGNORECASE)  # `2022E`, `FY2024`
 SPACED_CJK = re.compile(r"[\u3400-\u9fff](?:\s[\u3400-\u9fff]){2,}")
 # Tables that describe the test bed (hardware, software, settings) answer no question about results.
 ENVIRONMENT = re.compile(
@@ -78,6 +79,15 @@ class Comparison:
 
 
 @dataclass
+class Spec:
+    """One printed line of a report's test-bed list: `label` and `value` as printed, the figures it holds."""
+
+    label: str
+    value: str
+    figures: list[Figure] = field(default_factory=list)
+
+
+@dataclass
 class Group:
     """What one table (or one block of `label: value` lines) says: comparisons and plain facts."""
 
@@ -89,6 +99,7 @@ class Group:
     comparisons: list[Comparison] = field(default_factory=list)
     facts: list[Figure] = field(default_factory=list)
     rows: list[Row] = field(default_factory=list)  # a table's rows (empty for `label: value` blocks)
+    specs: list[Spec] = field(default_factory=list)  # the test bed's spec items (a setting group only)
 
 
 def _strip_unit(label: str) -> str:
@@ -223,8 +234,10 @@ def _table_group(rid: str, key: tuple[int, str], figs: list[Figure], position: i
         shared = [lbl for lbl in shared if not RUNNING.match(lbl)] or shared
         longest = max(own, key=len)  # a value cell lists the row's labels in their printed order
         keys = sorted(shared, key=lambda lbl: longest.index(lbl) if lbl in longest else len(longest))
-        if any(garbage(k) for k in keys):
-            continue  # a row named by broken text cannot be stated in context
+        if any(garbage(k) for k in keys) or sum(bool(PERIOD_KEY.match(k)) for k in keys) > 1:
+            # A row named by broken text, or by the periods of a header (`每股收益 2022E 2023E 2024E 营业成本`: two
+            # tables printed side by side read as one), cannot be stated in context.
+            continue
         cells = [c for c in cells if not condition(c, keys) and not garbage(c.col)]
         # A value neither a column header nor a unit names (`6` beside `168` in a headerless row) says nothing a
         # reader can check: it is not stated.
