@@ -13,8 +13,8 @@ import re
 from functools import cache
 
 from evidence.models import Figure
-from qc.glossary import glossary
 from pipeline.drafting.tables import APPENDIX, CAPTION, ENVIRONMENT, HEADING, Group, Spec
+from qc.glossary import glossary
 from qc.index import EvidenceIndex
 
 SPEC_CHARS = 48  # a spec value longer than this is a sentence, not an item of a list
