@@ -32,8 +32,7 @@ class Derivations(Matching):
                            strength="stated derivation") if hit else None  # fmt: skip
         if not unit.dim or unit.dim.startswith("count:"):
             return None
-        if q.approx:  # `约 20%`, `roughly 747 times`: the words round more coarsely than the digits (a round 20 more)
-            tol = max(tol, target * (0.05 if step >= 1 and target % 10 == 0 else 0.025))
+        tol = approx_tolerance(q, target, step, tol)
         cs, ce = self._clause_bounds(q, sent)
         direction, gap = wording(self._text[cs:ce])
         if direction is None:  # `比 brpc 高 33.6%`, `低 5%`: the bare comparative right before the number
@@ -321,6 +320,16 @@ def faster_words(text: str, q: Quantity) -> bool:
     before = text[max(0, q.start - 6) : q.start]
     after = text[q.end : q.end + 10]
     return bool(_FASTER.search(before)) or bool(re.match(r"\s*(?:faster|slower|higher|lower|more|less)\b", after, re.I))
+
+
+def approx_tolerance(q: Quantity, target: float, step: float, tol: float) -> float:
+    """How far a derived number may be from its computed value: half its last printed digit, or, where the words
+    say it is rounded (`约 20%`, `about 50 times`) and it is printed as a round integer, 5 % of it. A number printed
+    with decimals (`约 6.4%`, `about 7.4 times`) or a non-round integer keeps its printed precision: `about 7.3 times`
+    is no 7.44, `约 43%` no 42.5 %."""
+    if q.approx and step >= 1 and target % 10 == 0:
+        return max(tol, target * 0.05)
+    return tol
 
 
 def wording(text: str) -> tuple[str | None, bool]:
