@@ -141,7 +141,7 @@ class Derivations(Matching):
             for figs in rp.by_table.values() if rp else ():
                 hit = _pair_in_table(figs, q, target, tol, unit, direction, gap, (sent.tokens, s_nums),
                                      (clause, c_nums))  # fmt: skip
-                if hit and not_stated(stated, hit[1], hit[2], least=1):
+                if hit and hit[1].unit.dim and not_stated(stated, hit[1], hit[2], least=1):
                     hit = None
                 if hit:
                     deriv, x, y = hit
@@ -469,6 +469,7 @@ def stated_measures(sent: Sentence, q: Quantity) -> dict[str, list[float]]:
         u = parse_unit(o.unit) if o.unit and not (o.exempt or o.count) and o is not q else NONE
         if u.dim and not u.dim.startswith("count:") and u.dim not in ("%", "x", "pp"):
             out.setdefault(u.dim, []).extend(abs(v) * u.factor for v, _ in o.endpoints())
+            out.setdefault("", []).extend(abs(v) for v, _ in o.endpoints())  # as printed, for bare cells
     return out
 
 
@@ -476,10 +477,19 @@ def not_stated(stated: dict[str, list[float]], x: Fig, y: Fig, least: int = 2) -
     """Whether the sentence states at least `least` measures of the operands' dimension (for two, a pair of its own:
     `from 540 ms to 185 ms`) and neither report figure `x` nor `y` is one of them: a derivation from those two
     figures agrees with the number by chance, not by what the sentence says."""
-    vals = stated.get(x.unit.dim, [])
+    dim = x.unit.dim or (lu.dim if (lu := x.label_unit) is not None else "")  # (a bare cell: its column's unit)
+    vals = stated.get(dim, [])  # (a cell of no unit at all: the measures as the sentence prints them)
     if len(vals) < least:
         return False
-    return not any(abs(z.base - v) <= 1e-9 * max(abs(v), 1.0) for z in (x, y) for v in vals)
+    return not any(abs(_base(z) - v) <= 1e-9 * max(abs(v), 1.0) for z in (x, y) for v in vals)
+
+
+def _base(x: Fig) -> float:
+    """A figure's value in its dimension's base unit, a bare cell's in the unit of its column."""
+    lu = x.label_unit
+    if x.unit.dim:
+        return x.base
+    return abs(x.f.value) * (lu.factor if lu is not None else 1.0)
 
 
 def unit_of_ops(u: Unit, target: Unit) -> str | None:

@@ -1,0 +1,44 @@
+"""QC's chance control (issue 14, part V): a mutated number must not pass on a coincidence of the report.
+
+Expected figures read with `pdftotext -layout`: cachepilot_bench_slides_zh.pdf (read_perf table): 4MB, batch 1:
+1084.48 MiB/s; 4MB, batch 16: 1015.36 MiB/s, p50 52.517 ms, p99 93.267 ms; 4MB, batch 4: p50 12.251 ms, p99 22.456 ms.
+oaid_facerecognition_rk3399_perf_report.pdf Table 4.1 (single A53, ACL): 480P 32*32 single face detection 540
+ms/frame, 480P 64*64 single face detection 185 ms/frame.
+"""
+
+from __future__ import annotations
+
+from real_support import verdicts
+
+SLIDES = "cachepilot_bench_slides_zh.pdf"
+FACE = "oaid_facerecognition_rk3399_perf_report.pdf"
+OK = ("verified", "derived")
+
+
+def test_a_rounded_word_keeps_the_precision_of_a_decimal() -> None:
+    # (1084.48 − 1015.36) / 1084.48 = 6.37 %: `约 6.4%` is that rounded; `约` never stretches it to 6.5 or 6.3
+    body = "4MB 对象的带宽从 batch=1 的 1084.48 MiB/s 降至 batch=16 的 1015.36 MiB/s,降幅约 {}%【出处:R3 实测】。"
+    assert verdicts(SLIDES, body.format("6.4"))["约 6.4%"] in OK
+    for wrong in ("6.5", "6.3"):
+        assert verdicts(SLIDES, body.format(wrong))[f"约 {wrong}%"] not in OK
+
+
+def test_a_round_integer_after_a_rounded_word_may_round_coarsely() -> None:
+    body = "4MB 对象的带宽从 batch=1 的 1084.48 MiB/s 降至 batch=16 的 1015.36 MiB/s,降幅约 {}%【出处:R3 实测】。"
+    assert verdicts(SLIDES, body.format("6"))["约 6%"] in OK
+    assert verdicts(SLIDES, body.format("8"))["约 8%"] not in OK
+
+
+def test_a_ratio_of_the_sentences_own_operands_is_not_taken_from_another_column() -> None:
+    # 52.517 / 12.251 = 4.29; 4.2 is the p99 column's 93.267 / 22.456, which the sentence does not state
+    body = "4MB 对象在 batch=16 时 p50 为 52.517 ms,约为 batch=4(12.251 ms)的 {} 倍【出处:R3 实测】。"
+    assert verdicts(SLIDES, body.format("4.3"))["4.3 倍"] in OK
+    assert verdicts(SLIDES, body.format("4.2"))["4.2 倍"] not in OK
+
+
+def test_a_change_of_a_stated_pair_is_not_derived_from_other_cells() -> None:
+    # (540 − 185) / 540 = 65.7 %; a 36 % drop holds between two cells of another table, not between 540 and 185
+    body = ("On a single A53 with ACL, raising the minimum face size from 32*32 to 64*64 cuts detection from 540 ms to "
+            "185 ms per frame, a {}% reduction [source: R3].")  # fmt: skip
+    assert verdicts(FACE, body.format("66"), lang="en")["66%"] in OK
+    assert verdicts(FACE, body.format("36"), lang="en")["36%"] not in OK
