@@ -236,10 +236,11 @@ class Matching:
             return Verdict("mismatch", source_of(g), fig=g, message=f"{say(g)}; {msg}")
         return Verdict("mismatch", source_of(x), fig=x, message=msg)
 
-    def _accounted(self, g: Fig, sent: Sentence, q: Quantity, value: float | None = None) -> bool:
-        """Whether another number of the sentence (or the range's other end) stands for figure `g`."""
+    def _accounted(self, g: Fig, sent: Sentence, q: Quantity, value: float | None = None, same_unit: bool = False) -> bool:
+        """Whether another number of the sentence (or the range's other end) stands for figure `g` (`same_unit`: one
+        printed in `q`'s unit, as the other side of a from→to pair is; never `q` restated, `3.046 ms, or 0.025 s`)."""
         for other in sent.quantities:
-            if other.exempt or (other is q and not q.is_range):
+            if other.exempt or (other is q and not q.is_range) or (same_unit and other.unit != q.unit):
                 continue
             unit = parse_unit(other.unit)
             for v, step in other.endpoints():
@@ -431,7 +432,7 @@ class Matching:
             rest = set(x.f.labels) - {lab}
             if not paired and x.table and any(
                 g is not x and rest <= set(g.f.labels) and any(k == kw and v in vals for k, v, _ in g.row_keys)
-                and self._accounted(g, sent, q)
+                and self._accounted(g, sent, q, same_unit=True)
                 for g in self.prep.table_dim(x.table, x.unit.dim)
             ):  # fmt: skip
                 continue

@@ -3,14 +3,16 @@
 Expected figures read with `pdftotext -layout`: cachepilot_bench_slides_zh.pdf (read_perf table): 4MB, batch 1:
 1084.48 MiB/s; 4MB, batch 16: 1015.36 MiB/s, p50 52.517 ms, p99 93.267 ms; 4MB, batch 4: p50 12.251 ms, p99 22.456 ms.
 oaid_facerecognition_rk3399_perf_report.pdf Table 4.1 (single A53, ACL): 480P 32*32 single face detection 540
-ms/frame, 480P 64*64 single face detection 185 ms/frame.
+ms/frame, 480P 64*64 single face detection 185 ms/frame. cachepilot_mooncake_store_bench_zh.pdf 表 7: value size 1MB,
+batch 16: p99 24.824 ms; batch 1: p99 3.046 ms.
 """
 
 from __future__ import annotations
 
-from real_support import verdicts
+from real_support import check_body, verdicts
 
 SLIDES = "cachepilot_bench_slides_zh.pdf"
+STORE = "cachepilot_mooncake_store_bench_zh.pdf"
 FACE = "oaid_facerecognition_rk3399_perf_report.pdf"
 OK = ("verified", "derived")
 
@@ -42,3 +44,14 @@ def test_a_change_of_a_stated_pair_is_not_derived_from_other_cells() -> None:
             "185 ms per frame, a {}% reduction [source: R3].")  # fmt: skip
     assert verdicts(FACE, body.format("66"), lang="en")["66%"] in OK
     assert verdicts(FACE, body.format("36"), lang="en")["36%"] not in OK
+
+
+def test_a_restated_number_does_not_excuse_a_cell_of_another_batch() -> None:
+    # 1MB, batch 16: p99 24.824 ms; 3.046 ms is the batch 1 row's p99. `or about 0.025 s` restates the number, it is
+    # no other side of a from→to pair that would let a cell of another batch stand for it.
+    body = "At 1MB and batch=16 the p99 is {} ms, or about 0.025 s [source: R3]."
+    assert verdicts(STORE, body.format("24.824"), lang="en")["24.824 ms"] in OK
+    wrong = check_body(STORE, body.format("3.046"), lang="en").numbers
+    bad = next(n for n in wrong if n.text == "3.046 ms")
+    assert bad.status == "mismatch"
+    assert bad.source is not None and bad.source.value == 24.824  # the fix: the cell of the row the sentence names
