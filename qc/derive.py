@@ -102,7 +102,7 @@ class Derivations(Matching):
         stated = [v * u.factor for o in sent.quantities if o is not q and o.unit and not (o.exempt or o.count)
                   and cs <= o.start < ce and (u := parse_unit(o.unit)).dim == unit_of_ops(u, unit)
                   for v, _ in o.endpoints()]  # fmt: skip
-        own = stated_measures(sent, q)
+        own = stated_measures(sent, q) if not q.is_range else {}  # (a range's ends span rows)
         for i in eligible:
             row, row_ops = rows[i], infos[i][1]
             hit = formula(row_ops, target, tol, unit, q, direction, gap)
@@ -182,7 +182,7 @@ class Derivations(Matching):
         """`In the Conversation workload, the input is about 35 times the output`: two cells of the column the
         clause names, each named by the sentence too (its row's own words), in the operation the words say."""
         ctx = sent.tokens
-        own = stated_measures(sent, q)
+        own = stated_measures(sent, q) if not q.is_range else {}  # (a range's ends span rows)
         for rid in scope:
             rp = self.prep.by_rid.get(rid)
             for col in rp.columns if rp else ():

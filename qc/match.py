@@ -503,7 +503,7 @@ class Matching:
         if not unit.dim or unit.dim.startswith("count:"):
             # A bare count (8 卡, 并发 8) rests on a unitless figure only where the sentence talks about the same thing.
             own = {num_text(value)}
-            cands = [x for x in cands if x.unit.dim or (sent.tokens - own) & x.tokens]
+            cands = [x for x in cands if (x.unit.dim and unit.dim) or (sent.tokens - own) & x.own_tokens]
         if not cands:
             return None
         ctx = sent.tokens

@@ -55,3 +55,11 @@ def test_a_restated_number_does_not_excuse_a_cell_of_another_batch() -> None:
     bad = next(n for n in wrong if n.text == "3.046 ms")
     assert bad.status == "mismatch"
     assert bad.source is not None and bad.source.value == 24.824  # the fix: the cell of the row the sentence names
+
+
+def test_a_bare_number_needs_words_of_the_figures_own_labels() -> None:
+    # The report prints `misses=0`; the 8 of the `batch` column shares only the table's caption (`read_perf`) with the
+    # sentence: it backs no count of misses.
+    body = "16 组 read_perf 全部成功,misses 为 {}【出处:R3 实测】。"
+    assert verdicts(STORE, body.format("0"))["0"] in OK
+    assert verdicts(STORE, body.format("8"))["8"] not in OK
