@@ -703,9 +703,12 @@ def _term_candidates(text: str, q: Quantity) -> list[tuple[str, bool]]:
     for cand in (left + core + right, left + core, core + right):
         if cand != core and cand not in [c for c, _ in out]:
             out.append((cand, True))
-    if q.unit or q.magnitude or q.count:
-        out.append((core, False))
+    if (q.unit or q.magnitude or q.count) and not _NUM_ONLY.fullmatch(core):
+        out.append((core, False))  # (with its unit as printed: a listed `4.7、7.5、9.3 亿元`'s bare 7.5 is no `7.5%`)
     return out
+
+
+_NUM_ONLY = re.compile(r"[\s\d.,+\-−]*")
 
 
 def _find_bounded(norm: tuple[str, frozenset[int]], needle: str) -> bool:

@@ -4,7 +4,8 @@ Expected figures read with `pdftotext -layout`: cachepilot_bench_slides_zh.pdf (
 1084.48 MiB/s; 4MB, batch 16: 1015.36 MiB/s, p50 52.517 ms, p99 93.267 ms; 4MB, batch 4: p50 12.251 ms, p99 22.456 ms.
 oaid_facerecognition_rk3399_perf_report.pdf Table 4.1 (single A53, ACL): 480P 32*32 single face detection 540
 ms/frame, 480P 64*64 single face detection 185 ms/frame. cachepilot_mooncake_store_bench_zh.pdf 表 7: value size 1MB,
-batch 16: p99 24.824 ms; batch 1: p99 3.046 ms.
+batch 16: p99 24.824 ms; batch 1: p99 3.046 ms. mineru_broker_research_report_zh.pdf p.1: 归母净利润 4.7、7.2、9.3 亿元;
+研发费用率% 7.5% (every year).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from real_support import check_body, verdicts
 
 SLIDES = "cachepilot_bench_slides_zh.pdf"
 STORE = "cachepilot_mooncake_store_bench_zh.pdf"
+BROKER = "mineru_broker_research_report_zh.pdf"
 FACE = "oaid_facerecognition_rk3399_perf_report.pdf"
 OK = ("verified", "derived")
 
@@ -63,3 +65,10 @@ def test_a_bare_number_needs_words_of_the_figures_own_labels() -> None:
     body = "16 组 read_perf 全部成功,misses 为 {}【出处:R3 实测】。"
     assert verdicts(STORE, body.format("0"))["0"] in OK
     assert verdicts(STORE, body.format("8"))["8"] not in OK
+
+
+def test_a_listed_number_is_not_found_verbatim_without_its_unit() -> None:
+    # `4.7、7.5、9.3 亿元`: the bare 7.5 is the report's `研发费用率 7.5%` only by its digits
+    body = "德邦研究所预计公司 2022-2024 年归母净利润 4.7、{}、9.3 亿元【出处:R3】。"
+    assert verdicts(BROKER, body.format("7.2"))["7.2"] in OK
+    assert verdicts(BROKER, body.format("7.5"))["7.5"] not in OK
