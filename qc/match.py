@@ -236,7 +236,9 @@ class Matching:
             return Verdict("mismatch", source_of(g), fig=g, message=f"{say(g)}; {msg}")
         return Verdict("mismatch", source_of(x), fig=x, message=msg)
 
-    def _accounted(self, g: Fig, sent: Sentence, q: Quantity, value: float | None = None, same_unit: bool = False) -> bool:
+    def _accounted(
+        self, g: Fig, sent: Sentence, q: Quantity, value: float | None = None, same_unit: bool = False
+    ) -> bool:
         """Whether another number of the sentence (or the range's other end) stands for figure `g` (`same_unit`: one
         printed in `q`'s unit, as the other side of a from→to pair is; never `q` restated, `3.046 ms, or 0.025 s`)."""
         for other in sent.quantities:

@@ -17,9 +17,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import qc_accuracy as acc  # noqa: E402
-from qc.draft import Draft, parse_draft  # noqa: E402
-from qc.index import EvidenceIndex  # noqa: E402
+import qc_accuracy as acc
+
+from qc.draft import Draft, parse_draft
+from qc.index import EvidenceIndex
 
 
 def _offset(text: str, line: int, column: int) -> int:
@@ -29,14 +30,15 @@ def _offset(text: str, line: int, column: int) -> int:
 
 def mutated_number(mutant: acc.Mutant, result: Any) -> Any | None:
     """The number of the mutant's result that covers (or touches) the changed characters."""
-    a, b = mutant.span
+    a = mutant.span[0]
     best = None
     for n in result.numbers:
         if n.line not in mutant.lines:
             continue
         s = _offset(mutant.text, n.line, n.column)
         e = s + len(n.text)
-        if s <= a < e + 1 and (best is None or n.status != "exempt"):
+        # (a unit QC does not read, `3900 K`, stands just after the number it was swapped onto)
+        if s <= a <= e + 1 and (best is None or n.status != "exempt"):
             best = n
     return best
 
