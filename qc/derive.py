@@ -32,8 +32,7 @@ class Derivations(Matching):
                            strength="stated derivation") if hit else None  # fmt: skip
         if not unit.dim or unit.dim.startswith("count:"):
             return None
-        if q.approx:  # `约 20%`, `roughly 747 times`: the words round more coarsely than the digits (a round 20 more)
-            tol = max(tol, target * (0.05 if step >= 1 and target % 10 == 0 else 0.025))
+        tol = approx_tolerance(q, target, step, tol)
         cs, ce = self._clause_bounds(q, sent)
         direction, gap = wording(self._text[cs:ce])
         if direction is None:  # `比 brpc 高 33.6%`, `低 5%`: the bare comparative right before the number
@@ -103,6 +102,7 @@ class Derivations(Matching):
         stated = [v * u.factor for o in sent.quantities if o is not q and o.unit and not (o.exempt or o.count)
                   and cs <= o.start < ce and (u := parse_unit(o.unit)).dim == unit_of_ops(u, unit)
                   for v, _ in o.endpoints()]  # fmt: skip
+        own = stated_measures(sent, q) if not q.is_range else {}  # (a range's ends span rows)
         for i in eligible:
             row, row_ops = rows[i], infos[i][1]
             hit = formula(row_ops, target, tol, unit, q, direction, gap)
@@ -111,6 +111,8 @@ class Derivations(Matching):
             xa, xb = row[hit[1]], row[hit[2]]
             if stated and not any(abs(x.base - v) <= 1e-9 * max(abs(v), 1.0) for x in (xa, xb) for v in stated):
                 continue  # the sentence states operands of its own: two other cells agreeing by chance are none
+            if not_stated(own, xa, xb):
+                continue  # (the same, where the sentence states the pair outside the number's clause)
             named = _named_apart_in_row(xa, xb, sent.tokens) or self._row_key_named(row, sent.tokens, every=True)
             if keyed and i not in keyed and not named:
                 continue  # the row the clause names failed: another only where the sentence names it or both cells
@@ -133,20 +135,13 @@ class Derivations(Matching):
         c_nums = {num_text(o.value) for o in sent.quantities if o.value is not None and cs <= o.start < ce}
         # The measures the sentence states, by dimension: a pair of that dimension must hold one of them
         # (`从 3,374.88 亿元增至 3,552.00 亿元,增长约 6.6%` is never two cells of another row).
-        stated: dict[str, list[float]] = {}
-        for o in sent.quantities:
-            u = parse_unit(o.unit) if o.unit and not (o.exempt or o.count) and o is not q else NONE
-            if u.dim and not u.dim.startswith("count:") and u.dim not in ("%", "x", "pp"):
-                stated.setdefault(u.dim, []).extend(v * u.factor for v, _ in o.endpoints())
+        stated = stated_measures(sent, q)
         for rid in scope:
             rp = self.prep.by_rid.get(rid)
             for figs in rp.by_table.values() if rp else ():
                 hit = _pair_in_table(figs, q, target, tol, unit, direction, gap, (sent.tokens, s_nums),
                                      (clause, c_nums))  # fmt: skip
-                if hit and any(
-                    not any(abs(z.base - v) <= 1e-9 * max(abs(v), 1.0) for z in hit[1:] for v in vals)
-                    for dim, vals in stated.items() if dim == hit[1].unit.dim
-                ):  # fmt: skip
+                if hit and hit[1].unit.dim and not_stated(stated, hit[1], hit[2], least=1):
                     hit = None
                 if hit:
                     deriv, x, y = hit
@@ -187,6 +182,7 @@ class Derivations(Matching):
         """`In the Conversation workload, the input is about 35 times the output`: two cells of the column the
         clause names, each named by the sentence too (its row's own words), in the operation the words say."""
         ctx = sent.tokens
+        own = stated_measures(sent, q) if not q.is_range else {}  # (a range's ends span rows)
         for rid in scope:
             rp = self.prep.by_rid.get(rid)
             for col in rp.columns if rp else ():
@@ -198,6 +194,8 @@ class Derivations(Matching):
                 if not hit:
                     continue
                 a, b = col[hit[1]], col[hit[2]]
+                if not_stated(own, a, b):
+                    continue  # the sentence states operands of its own: two cells of a column agreeing by chance
                 keyed = any(s in b.ids and not (k & b.ids[s]) for s, k in a.ids.items())  # p50 vs p90 rows
                 if not keyed and (a.tokens - b.tokens) & ctx and (b.tokens - a.tokens) & ctx:
                     return Verdict("derived", source_of(a), derivation=hit[0], strength="derivation from one column",
@@ -321,6 +319,16 @@ def faster_words(text: str, q: Quantity) -> bool:
     before = text[max(0, q.start - 6) : q.start]
     after = text[q.end : q.end + 10]
     return bool(_FASTER.search(before)) or bool(re.match(r"\s*(?:faster|slower|higher|lower|more|less)\b", after, re.I))
+
+
+def approx_tolerance(q: Quantity, target: float, step: float, tol: float) -> float:
+    """How far a derived number may be from its computed value: half its last printed digit, or, where the words
+    say it is rounded (`约 20%`, `about 50 times`) and it is printed as a round integer, 5 % of it. A number printed
+    with decimals (`约 6.4%`, `about 7.4 times`) or a non-round integer keeps its printed precision: `about 7.3 times`
+    is no 7.44, `约 43%` no 42.5 %."""
+    if q.approx and step >= 1 and target % 10 == 0:
+        return max(tol, target * 0.05)
+    return tol
 
 
 def wording(text: str) -> tuple[str | None, bool]:
@@ -451,6 +459,37 @@ def _pair_in_table(figs: list[Fig], q: Quantity, target: float, tol: float, unit
             if hit:
                 return hit[0], x, y
     return None
+
+
+def stated_measures(sent: Sentence, q: Quantity) -> dict[str, list[float]]:
+    """The measures the sentence states besides `q` (in base units, by dimension; never counts, percentages or
+    ratios): the operands it gives a derived number itself."""
+    out: dict[str, list[float]] = {}
+    for o in sent.quantities:
+        u = parse_unit(o.unit) if o.unit and not (o.exempt or o.count) and o is not q else NONE
+        if u.dim and not u.dim.startswith("count:") and u.dim not in ("%", "x", "pp"):
+            out.setdefault(u.dim, []).extend(abs(v) * u.factor for v, _ in o.endpoints())
+            out.setdefault("", []).extend(abs(v) for v, _ in o.endpoints())  # as printed, for bare cells
+    return out
+
+
+def not_stated(stated: dict[str, list[float]], x: Fig, y: Fig, least: int = 2) -> bool:
+    """Whether the sentence states at least `least` measures of the operands' dimension (for two, a pair of its own:
+    `from 540 ms to 185 ms`) and neither report figure `x` nor `y` is one of them: a derivation from those two
+    figures agrees with the number by chance, not by what the sentence says."""
+    dim = x.unit.dim or (lu.dim if (lu := x.label_unit) is not None else "")  # (a bare cell: its column's unit)
+    vals = stated.get(dim, [])  # (a cell of no unit at all: the measures as the sentence prints them)
+    if len(vals) < least:
+        return False
+    return not any(abs(_base(z) - v) <= 1e-9 * max(abs(v), 1.0) for z in (x, y) for v in vals)
+
+
+def _base(x: Fig) -> float:
+    """A figure's value in its dimension's base unit, a bare cell's in the unit of its column."""
+    lu = x.label_unit
+    if x.unit.dim:
+        return x.base
+    return abs(x.f.value) * (lu.factor if lu is not None else 1.0)
 
 
 def unit_of_ops(u: Unit, target: Unit) -> str | None:

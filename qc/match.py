@@ -237,11 +237,15 @@ class Matching:
             return Verdict("mismatch", source_of(g), fig=g, message=f"{say(g)}; {msg}")
         return Verdict("mismatch", source_of(x), fig=x, message=msg)
 
-    def _accounted(self, g: Fig, sent: Sentence, q: Quantity, value: float | None = None,
-                   skip: Quantity | None = None) -> bool:  # fmt: skip
-        """Whether another number of the sentence (or the range's other end; never `skip`) stands for figure `g`."""
+    def _accounted(
+        self, g: Fig, sent: Sentence, q: Quantity, value: float | None = None,
+        skip: Quantity | None = None, same_unit: bool = False,
+    ) -> bool:  # fmt: skip
+        """Whether another number of the sentence (or the range's other end; never `skip`) stands for figure `g`
+        (`same_unit`: one printed in `q`'s unit, as the other side of a from→to pair is; never `q` restated,
+        `3.046 ms, or 0.025 s`)."""
         for other in sent.quantities:
-            if other.exempt or (other is q and not q.is_range) or other is skip:
+            if other.exempt or (other is q and not q.is_range) or other is skip or (same_unit and other.unit != q.unit):
                 continue
             unit = parse_unit(other.unit)
             for v, step in other.endpoints():
@@ -448,7 +452,7 @@ class Matching:
             again = restatement(sent, q, self._text)  # (`24.824 ms, or about 0.025 s` stands for no other row)
             if not paired and x.table and any(
                 g is not x and rest <= set(g.f.labels) and any(k == kw and v in vals for k, v, _ in g.row_keys)
-                and self._accounted(g, sent, q, skip=again)
+                and self._accounted(g, sent, q, skip=again, same_unit=True)
                 for g in self.prep.table_dim(x.table, x.unit.dim)
             ):  # fmt: skip
                 continue
@@ -553,7 +557,7 @@ class Matching:
         if not unit.dim or unit.dim.startswith("count:"):
             # A bare count (8 卡, 并发 8) rests on a unitless figure only where the sentence talks about the same thing.
             own = {num_text(value)}
-            cands = [x for x in cands if x.unit.dim or (sent.tokens - own) & x.tokens]
+            cands = [x for x in cands if (x.unit.dim and unit.dim) or (sent.tokens - own) & x.own_tokens]
         if not cands:
             return None
         ctx = sent.tokens
@@ -777,9 +781,12 @@ def _term_candidates(text: str, q: Quantity) -> list[tuple[str, bool]]:
     for cand in (left + core + right, left + core, core + right):
         if cand != core and cand not in [c for c, _ in out]:
             out.append((cand, True))
-    if q.unit or q.magnitude or q.count:
-        out.append((core, False))
+    if (q.unit or q.magnitude or q.count) and not _NUM_ONLY.fullmatch(core):
+        out.append((core, False))  # (with its unit as printed: a listed `4.7、7.5、9.3 亿元`'s bare 7.5 is no `7.5%`)
     return out
+
+
+_NUM_ONLY = re.compile(r"[\s\d.,+\-−]*")
 
 
 def _find_bounded(norm: tuple[str, frozenset[int]], needle: str) -> bool:

@@ -54,6 +54,15 @@ class Fig:
         return frozenset().union(*(context_tokens(lab) for lab in self.col)) if self.col else frozenset()
 
     @lazy
+    def own_tokens(self) -> frozenset[str]:
+        """The words of its own labels: a table cell's row and column, not its table's caption nor the section it
+        stands in (a bare `8` of a `batch` column is no `misses 为 8` because both are under `read_perf`)."""
+        if not self.table:
+            return self.tokens
+        return frozenset().union(*(context_tokens(lab) for lab in self.f.labels if not _IS_CAPTION.match(lab)
+                                   and not _SECTION_LABEL.match(lab)))  # fmt: skip
+
+    @lazy
     def label_unit(self) -> Unit | None:
         """The unit its labels carry (a column header's or a caption's), for figures printed without one."""
         return next((u for lab in self.f.labels if (u := header_unit(lab)) is not None), None)
@@ -126,6 +135,7 @@ def row_key(label: str) -> tuple[str, str] | None:
 
 
 _IS_CAPTION = re.compile(r"\s*(?:表|图|Table|Fig\.?|Figure)\s*[A-Z]?\d", re.I)
+_SECTION_LABEL = re.compile(r"\s*\d{1,2}(?:\.\d{1,2})*\.?\s+\S")  # a section heading label: `5.3 完整结果矩阵`
 
 
 def _figure_bound(f: Figure, raw_num: str) -> str | None:

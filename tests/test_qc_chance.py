@@ -1,0 +1,74 @@
+"""QC's chance control (issue 14, part V): a mutated number must not pass on a coincidence of the report.
+
+Expected figures read with `pdftotext -layout`: cachepilot_bench_slides_zh.pdf (read_perf table): 4MB, batch 1:
+1084.48 MiB/s; 4MB, batch 16: 1015.36 MiB/s, p50 52.517 ms, p99 93.267 ms; 4MB, batch 4: p50 12.251 ms, p99 22.456 ms.
+oaid_facerecognition_rk3399_perf_report.pdf Table 4.1 (single A53, ACL): 480P 32*32 single face detection 540
+ms/frame, 480P 64*64 single face detection 185 ms/frame. cachepilot_mooncake_store_bench_zh.pdf 表 7: value size 1MB,
+batch 16: p99 24.824 ms; batch 1: p99 3.046 ms. mineru_broker_research_report_zh.pdf p.1: 归母净利润 4.7、7.2、9.3 亿元;
+研发费用率% 7.5% (every year).
+"""
+
+from __future__ import annotations
+
+from real_support import check_body, verdicts
+
+SLIDES = "cachepilot_bench_slides_zh.pdf"
+STORE = "cachepilot_mooncake_store_bench_zh.pdf"
+BROKER = "mineru_broker_research_report_zh.pdf"
+FACE = "oaid_facerecognition_rk3399_perf_report.pdf"
+OK = ("verified", "derived")
+
+
+def test_a_rounded_word_keeps_the_precision_of_a_decimal() -> None:
+    # (1084.48 − 1015.36) / 1084.48 = 6.37 %: `约 6.4%` is that rounded; `约` never stretches it to 6.5 or 6.3
+    body = "4MB 对象的带宽从 batch=1 的 1084.48 MiB/s 降至 batch=16 的 1015.36 MiB/s,降幅约 {}%【出处:R3 实测】。"
+    assert verdicts(SLIDES, body.format("6.4"))["约 6.4%"] in OK
+    for wrong in ("6.5", "6.3"):
+        assert verdicts(SLIDES, body.format(wrong))[f"约 {wrong}%"] not in OK
+
+
+def test_a_round_integer_after_a_rounded_word_may_round_coarsely() -> None:
+    body = "4MB 对象的带宽从 batch=1 的 1084.48 MiB/s 降至 batch=16 的 1015.36 MiB/s,降幅约 {}%【出处:R3 实测】。"
+    assert verdicts(SLIDES, body.format("6"))["约 6%"] in OK
+    assert verdicts(SLIDES, body.format("8"))["约 8%"] not in OK
+
+
+def test_a_ratio_of_the_sentences_own_operands_is_not_taken_from_another_column() -> None:
+    # 52.517 / 12.251 = 4.29; 4.2 is the p99 column's 93.267 / 22.456, which the sentence does not state
+    body = "4MB 对象在 batch=16 时 p50 为 52.517 ms,约为 batch=4(12.251 ms)的 {} 倍【出处:R3 实测】。"
+    assert verdicts(SLIDES, body.format("4.3"))["4.3 倍"] in OK
+    assert verdicts(SLIDES, body.format("4.2"))["4.2 倍"] not in OK
+
+
+def test_a_change_of_a_stated_pair_is_not_derived_from_other_cells() -> None:
+    # (540 − 185) / 540 = 65.7 %; a 36 % drop holds between two cells of another table, not between 540 and 185
+    body = ("On a single A53 with ACL, raising the minimum face size from 32*32 to 64*64 cuts detection from 540 ms to "
+            "185 ms per frame, a {}% reduction [source: R3].")  # fmt: skip
+    assert verdicts(FACE, body.format("66"), lang="en")["66%"] in OK
+    assert verdicts(FACE, body.format("36"), lang="en")["36%"] not in OK
+
+
+def test_a_restated_number_does_not_excuse_a_cell_of_another_batch() -> None:
+    # 1MB, batch 16: p99 24.824 ms; 3.046 ms is the batch 1 row's p99. `or about 0.025 s` restates the number, it is
+    # no other side of a from→to pair that would let a cell of another batch stand for it.
+    body = "At 1MB and batch=16 the p99 is {} ms, or about 0.025 s [source: R3]."
+    assert verdicts(STORE, body.format("24.824"), lang="en")["24.824 ms"] in OK
+    wrong = check_body(STORE, body.format("3.046"), lang="en").numbers
+    bad = next(n for n in wrong if n.text == "3.046 ms")
+    assert bad.status == "mismatch"
+    assert bad.source is not None and bad.source.value == 24.824  # the fix: the cell of the row the sentence names
+
+
+def test_a_bare_number_needs_words_of_the_figures_own_labels() -> None:
+    # The report prints `misses=0`; the 8 of the `batch` column shares only the table's caption (`read_perf`) with the
+    # sentence: it backs no count of misses.
+    body = "16 组 read_perf 全部成功,misses 为 {}【出处:R3 实测】。"
+    assert verdicts(STORE, body.format("0"))["0"] in OK
+    assert verdicts(STORE, body.format("8"))["8"] not in OK
+
+
+def test_a_listed_number_is_not_found_verbatim_without_its_unit() -> None:
+    # `4.7、7.5、9.3 亿元`: the bare 7.5 is the report's `研发费用率 7.5%` only by its digits
+    body = "德邦研究所预计公司 2022-2024 年归母净利润 4.7、{}、9.3 亿元【出处:R3】。"
+    assert verdicts(BROKER, body.format("7.2"))["7.2"] in OK
+    assert verdicts(BROKER, body.format("7.5"))["7.5"] not in OK
