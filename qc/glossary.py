@@ -41,4 +41,10 @@ def english_words() -> dict[str, str]:
         word = en.lower()
         if word.isascii() and word.isalpha() and word not in out:
             out[word] = zh
+    # a word's inflections stand for the same term (`caching`, `cached` are `cache`: 缓存)
+    for word, zh in list(out.items()):
+        if word.isascii() and word.isalpha() and len(word) > 3:
+            base = word[:-1] if word.endswith("e") else word
+            for form in (word + "s", base + "ing", base + "ed"):
+                out.setdefault(form, zh)
     return out

@@ -21,3 +21,10 @@ def test_an_english_word_of_a_glossary_term_names_the_chinese_label() -> None:
     # a one-word translation of `terms` bridges too: `core` ↔ `核心`, `metric` ↔ `指标`
     assert "核心" in context_tokens("two A72 cores: core frequency") and "指标" in context_tokens("each metric")
     assert "核心" not in context_tokens("two A72 processors")
+
+
+def test_an_english_words_inflections_stand_for_its_chinese_term() -> None:
+    # `prefix caching` must share 缓存 with a Chinese claim as `Cache Ratio` does, or a swap check weighs them unevenly
+    assert "缓存" in context_tokens("enhances effective caching capacity by 42%")
+    assert "缓存" in context_tokens("the cached blocks")
+    assert "缓存" in context_tokens("Cache Ratio")
