@@ -182,6 +182,11 @@ def own_terms(sent: Sentence, qs: list[Quantity], text: str) -> list[frozenset[s
             if nxt.start < ce and (prev is None or prev.end <= clause):
                 cs = q.start  # the first number of a clause with more: its lead is the clause's, not its own
             ce = min(ce, nxt.start)
+            # `2.64 s（标准差 0.10 s）`: a parenthesis that holds the next number is that number's, not this one's
+            gap = text[q.end : nxt.start]
+            p = max(gap.rfind("("), gap.rfind("\uff08"))  # ( or its full-width form
+            if p >= 0 and ")" not in gap[p:] and "\uff09" not in gap[p:]:
+                ce = min(ce, q.end + p)
         lo, hi = bisect_left(at, cs), bisect_left(at, ce)
         out.append(kinds(frozenset(tok for tok, pos in where[lo:hi] if not q.start <= pos < q.end)))
     return out
@@ -200,7 +205,7 @@ def _kin(q: Quantity) -> bool:
     return bool(q.unit) or (q.value is not None and q.value != int(q.value))
 
 
-OWN_CLAUSE = re.compile(r",(?!\d{3}(?!\d))|[,;;::、]|\band\b|\bwhile\b|而|以及|并且")
+OWN_CLAUSE = re.compile(r",(?!\d{3}(?!\d))|[;:\uff0c\uff1b\uff1a、]|\band\b|\bwhile\b|而|以及|并且")
 
 
 def roles(sent: Sentence, qs: list[Quantity], text: str) -> dict[int, frozenset[str]]:
@@ -309,12 +314,12 @@ def _fit(words: frozenset[str], figs: list[tuple[frozenset[str], frozenset[str]]
 
 # `36%, 53%, and 64% for conversation, tool&agent, and synthetic workloads, respectively`: a list of numbers and a
 # list of as many names, paired in order. The gap between two numbers of a list (a unit may stand before it).
-_LIST_GAP = re.compile(r"[ \u00a0]*[A-Za-z%×/]{0,6}[ \u00a0]*(?:,[ \u00a0]*(?:and[ \u00a0]+)?|and[ \u00a0]+|[、,和与及/])[ \u00a0]*",
+_LIST_GAP = re.compile(r"[ \u00a0]*[A-Za-z%×/]{0,6}[ \u00a0]*(?:,[ \u00a0]*(?:and[ \u00a0]+)?|and[ \u00a0]+|[、,\uff0c和与及/])[ \u00a0]*",
                        re.I)  # fmt: skip
 _LIST_NUM = re.compile(r"(?<![\w.])\d+(?:\.\d+)?")
 _UNIT_AFTER = re.compile(r"[ \u00a0]?(?:%|×|[A-Za-z]+/[A-Za-z]+|[A-Za-z]{1,3})(?![A-Za-z])")
 _RESPECTIVE = re.compile(r"\brespectively\b|分别", re.I)
-_ITEM_SEP = re.compile(r",[ \u00a0]*(?:and[ \u00a0]+)?|[ \u00a0]+and[ \u00a0]+|[、,和与及]")
+_ITEM_SEP = re.compile(r",[ \u00a0]*(?:and[ \u00a0]+)?|[ \u00a0]+and[ \u00a0]+|[、,\uff0c和与及]")
 # The words that lead into a list of names (`on the A800 …`, `for conversation …`, `of 4×200 Gbps …`): the first
 # name starts after the last of them.
 _LEAD_IN = re.compile(r".*\b(?:on|for|of|in|at|under|with|than|by)\b(?:[ \u00a0]+the\b)?", re.I | re.S)

@@ -126,7 +126,7 @@ def backup(path: Path, old_text: str, new_text: str) -> Path | None:
     raise InputError(f"{path}: too many backups named {path.name}.{stamp}*.bak; move some away")
 
 
-_END = "。.!?!?;;::"
+_END = "。.!?;:\uff01\uff1f\uff1b\uff1a"  # (and their full-width forms: ！？；：)
 
 
 def _sentence(s: Sentence, lang: str, *, end: str | None = None) -> str:

@@ -57,7 +57,7 @@ VERB = re.compile(
     r".*(?:将|把|使|让|令|\b(?:raised|cut|reduced|lowered|increased|improved|brings|brought|took|has|have|was|were)\b)\s*",
     re.IGNORECASE,
 )
-CLAUSE = re.compile(r".*[,,;;::。]\s*")
+CLAUSE = re.compile(r".*[,;:\uff0c\uff1b\uff1a。]\s*")
 
 
 def _named(before: str, metric: str) -> str:
