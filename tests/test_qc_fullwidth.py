@@ -40,7 +40,10 @@ def test_a_full_width_comma_ends_a_numbers_clause() -> None:
     assert _statuses(typed) == {"3.78 s": "verified", "0.06 s": "verified"}
     assert _statuses(typed.replace("，", ";")) == {"3.78 s": "verified", "0.06 s": "verified"}
     # the rows really are told apart: each number under the other's row is a mismatch
-    assert _statuses("总耗时平均 3.15 s，用户态时间平均 3.78 s【出处:R6 实测】。") == {"3.15 s": "mismatch", "3.78 s": "mismatch"}
+    assert _statuses("总耗时平均 3.15 s，用户态时间平均 3.78 s【出处:R6 实测】。") == {
+        "3.15 s": "mismatch",
+        "3.78 s": "mismatch",
+    }
 
 
 def test_a_parenthesis_holding_the_next_number_is_that_numbers() -> None:
