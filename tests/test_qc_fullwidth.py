@@ -11,15 +11,15 @@ from qc.draft import parse_draft
 from qc.index import EvidenceIndex
 
 # A run-stability table: total and user time over five runs (mean, standard deviation).
-ROWS = [("总耗时", 3.78, 0.35), ("用户态时间", 3.15, 0.06)]
+ROWS = [("总耗时", 3.78, 0.35, 9.3), ("用户态时间", 3.15, 0.06, 1.9)]
 
 
 def _index() -> EvidenceIndex:
     figs = [
-        Figure(id=f"f{i}{col}", report="R6", page=1, value=v, unit="s", raw=f"{v}", kind="cell",
-               labels=["表 4 运行稳定性", row, col], quote=f"{row} {mean} {sd}")
-        for i, (row, mean, sd) in enumerate(ROWS)
-        for col, v in (("平均值", mean), ("标准差", sd))
+        Figure(id=f"f{i}{col}", report="R6", page=1, value=v, unit=unit, raw=f"{v}", kind="cell",
+               labels=["表 4 运行稳定性", row, col], quote=f"{row} {mean} {sd} {cv}%")
+        for i, (row, mean, sd, cv) in enumerate(ROWS)
+        for col, v, unit in (("平均值", mean, "s"), ("标准差", sd, "s"), ("变异系数", cv, "%"))
     ]  # fmt: skip
     figs.append(Figure(id="p1", report="R6", page=1, value=2.64, unit="s", raw="2.64", kind="prose",
                        labels=["空文件处理耗时 2.64 秒,全部是词典加载的开销"], quote="空文件处理耗时 2.64 秒"))  # fmt: skip
@@ -50,3 +50,13 @@ def test_a_parenthesis_holding_the_next_number_is_that_numbers() -> None:
     for opened, closed in (("（", "）"), ("(", ")")):
         typed = f"空文件测试中，程序平均耗时 2.64 s{opened}用户态时间标准差 0.06 s{closed}【出处:R6 实测】。"
         assert _statuses(typed) == {"2.64 s": "verified", "0.06 s": "verified"}
+
+
+def test_a_later_clauses_row_is_its_own_numbers_not_a_rival() -> None:
+    # 用户态时间 names the row of 0.06 s, not a better cell for the 9.3% of the total time
+    typed = "总耗时平均 3.78 s，变异系数 9.3%；用户态时间标准差仅 0.06 s【出处:R6 实测】。"
+    assert _statuses(typed) == {"3.78 s": "verified", "9.3%": "verified", "0.06 s": "verified"}
+    assert (
+        _statuses(typed.replace("9.3%", "1.9%").replace("总耗时平均 3.78 s", "总耗时平均 3.15 s"))["3.15 s"]
+        == "mismatch"
+    )
