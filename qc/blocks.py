@@ -16,7 +16,7 @@ from qc.numbers import markers
 _NOT_ABBREV = r"(?<!e\.g.)(?<!i\.e.)(?<!vs.)(?<!al.)(?<!No.)(?<!Fig.)(?<!approx.)"
 FULL_END = re.compile(r"[。!?.\n](?:(?<=[。!?])[。!?]*|(?<=\.)" + _NOT_ABBREV + r"(?=\s|$)|(?<=\n)\s*\n)")
 SENT_END = re.compile(r"[。!?;.\n](?:(?<=[。!?;])[。!?;]*|(?<=\.)" + _NOT_ABBREV + r"(?=\s|$)|(?<=\n)\s*\n)")
-CLAUSE = re.compile(r",(?!\d{3}(?!\d))|[;:\uff0c\uff1b\uff1a、]|\band\b|\bwhile\b|以及|并且")  # (not 12,035's comma)
+CLAUSE = re.compile(r",(?!\d{3}(?!\d))|[,;:\uff0c\uff1b\uff1a、]|\band\b|\bwhile\b|以及|并且")  # (not 12,035's comma)
 _MARKER = re.compile(r"^[ \t]*(?:>[ \t]?)*(?:(?:[-*+]|\d{1,9}[.)])(?:[ \t]+|$))?")
 _HEADING = re.compile(r"^[ \t]*#{1,6}(?:[ \t]+(?:\d+(?:\.\d+)*\.?(?=[ \t]))?|$)|[ \t]+#+[ \t]*$")
 _QUOTE_PREFIX = re.compile(r"^[ \t]*(?:>[ \t]?)*")

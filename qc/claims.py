@@ -205,7 +205,7 @@ def _kin(q: Quantity) -> bool:
     return bool(q.unit) or (q.value is not None and q.value != int(q.value))
 
 
-OWN_CLAUSE = re.compile(r",(?!\d{3}(?!\d))|[;:\uff0c\uff1b\uff1a、]|\band\b|\bwhile\b|而|以及|并且")
+OWN_CLAUSE = re.compile(r",(?!\d{3}(?!\d))|[,;:\uff0c\uff1b\uff1a、]|\band\b|\bwhile\b|而|以及|并且")
 
 
 def roles(sent: Sentence, qs: list[Quantity], text: str) -> dict[int, frozenset[str]]:

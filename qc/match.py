@@ -727,7 +727,7 @@ class Matching:
 
 
 _FAMILY = re.compile(r"([a-z]{2,})#")  # the shape of a row label that is a name and a number (`resnet50`)
-_PART = re.compile(r",(?!\d{3}(?!\d))|[;:\uff0c\uff1b\uff1a]|\band\b|\bwhile\b|以及|并且")  # CLAUSE without `、`
+_PART = re.compile(r",(?!\d{3}(?!\d))|[,;:\uff0c\uff1b\uff1a]|\band\b|\bwhile\b|以及|并且")  # CLAUSE without `、`
 
 
 def _bare_decimal(q: Quantity) -> bool:
