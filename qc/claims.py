@@ -253,7 +253,7 @@ _HIGH = frozenset({"max", "maximum", "highest", "最高", "最大"})
 _MEAN = frozenset({"avg", "average", "mean", "平均"})
 SYNONYMS = (_LOW, _HIGH, _MEAN)  # words of one kind of figure (a column `min`, `最低价`, `lowest`)
 _YEARS = re.compile(r"(?<!\d)((?:19|20)\d\d)\s*[-–~至到]\s*((?:19|20)\d\d)(?!\d)")
-_LIST_SEP = re.compile(r"\s*(?:[/、,,]|\band\b|和)\s*")
+_LIST_SEP = re.compile(r"\s*(?:[/、,\uff0c]|\band\b|和)\s*")
 
 
 def _respective(sent: Sentence, qs: list[Quantity], text: str, out: dict[int, frozenset[str]]) -> None:
@@ -283,7 +283,7 @@ def _respective(sent: Sentence, qs: list[Quantity], text: str, out: dict[int, fr
 # `parallel-read patch vs. default read path:`, `FX100 分层加载对比重算基线:`: a lead naming the new side, then the
 # baseline (only a lead ending in `:`: a `vs` inside a clause compares the numbers around it, not the two systems)
 _SIDES = re.compile(
-    r"([^,;:()。,;:()]{2,60}?)\s*(?:\bvs\.?|\bversus\b|对比)\s*([^,;:()。,;:()\d]{2,60})(?:[((][^))]*[))])?\s*[::]",
+    r"([^,;:()。\uff0c\uff1b\uff1a\uff08\uff09]{2,60}?)\s*(?:\bvs\.?|\bversus\b|对比)\s*([^,;:()。\uff0c\uff1b\uff1a\uff08\uff09\d]{2,60})(?:[(\uff08][^)\uff09]*[)\uff09])?\s*[:\uff1a]",
     re.I,
 )
 
@@ -417,7 +417,7 @@ def respective_conflict(quote: str, raw_num: str, sent: Sentence, q: Quantity, t
 
 # `24.824 ms, or about 0.025 s`, `1399.08 MiB/s(约 1.37 GiB/s)`: the next number says the same in other words.
 _RESTATE = re.compile(
-    r"[ \u00a0]*(?:[,,][ \u00a0]*(?:or|i\.e\.|that is|即|约合|折合)?|[((]|\bor\b)[ \u00a0]*"
+    r"[ \u00a0]*(?:[,\uff0c][ \u00a0]*(?:or|i\.e\.|that is|即|约合|折合)?|[(\uff08]|\bor\b)[ \u00a0]*"
     r"(?:about|around|roughly|approximately|nearly|约|约合|大约|近|≈|~)?[ \u00a0]*",
     re.I,
 )

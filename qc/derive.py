@@ -386,7 +386,7 @@ def formula(
 
 # Between the two numbers of a from→to pair, dates and names blanked: a change word in one clause
 # (`14.49% 降至 2026 年的 13.78%`, `0.8 元/kwh 降至 2022 年 Q1 的 0.39 元/kwh`).
-_PAIR_GAP = re.compile(rf"[^,,;;。\d]*?(?:{CHANGE_RE.pattern})[^,,;;。\d]*?")
+_PAIR_GAP = re.compile(rf"[^,\uff0c;\uff1b。\d]*?(?:{CHANGE_RE.pattern})[^,\uff0c;\uff1b。\d]*?")
 
 
 def between(text: str, qs: list[Quantity], a: Quantity, b: Quantity) -> str:

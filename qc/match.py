@@ -776,9 +776,11 @@ def _key_pattern(kw: str) -> re.Pattern[str]:
     if kw == "year":  # `2024 年`, `in 2024`, `2026E`
         return re.compile(r"(?<![\d.])((?:19|20)\d\d)(?:\s*年|[AEF]?(?![\d.%]))()()")
     if kw.isascii():
-        return re.compile(rf"(?<![A-Za-z]){kw}[a-z]*\s*(?:[=::]|\bto\b|\bof\b|\bis\b|\bfrom\b|从)?\s*{_KEY_NUM}{_KEY_TO}()",
+        return re.compile(rf"(?<![A-Za-z]){kw}[a-z]*\s*(?:[=:\uff1a]|\bto\b|\bof\b|\bis\b|\bfrom\b|从)?\s*{_KEY_NUM}{_KEY_TO}()",
                           re.I)  # fmt: skip
-    return re.compile(rf"{kw}[\u3400-\u9fff]{{0,2}}\s*(?:[=::]|为|是|从|由)?\s*{_KEY_NUM}{_KEY_TO}|{_KEY_NUM}\s*{kw}")
+    return re.compile(
+        rf"{kw}[\u3400-\u9fff]{{0,2}}\s*(?:[=:\uff1a]|为|是|从|由)?\s*{_KEY_NUM}{_KEY_TO}|{_KEY_NUM}\s*{kw}"
+    )
 
 
 _NAME_BEFORE = re.compile(r"(?<![A-Za-z0-9])([A-Z][A-Za-z]*)[ \u00a0-]$")  # the capitalised word right before

@@ -19,12 +19,12 @@ from qc.units import parse_unit
 
 FROM = re.compile(r"(?:从|由|from)\s*$", re.IGNORECASE)
 TO = re.compile(
-    r"^\s*(?:[^\d,,。;;]{0,4})?(?:(?:降低|下降|降|减少|缩短|提升|提高|增加|增长|增|升|上升)\s*[至到]|到|至|to)\s*$",
+    r"^\s*(?:[^\d,\uff0c。;\uff1b]{0,4})?(?:(?:降低|下降|降|减少|缩短|提升|提高|增加|增长|增|升|上升)\s*[至到]|到|至|to)\s*$",
     re.IGNORECASE,
 )
 # The condition a sentence states its comparison under: `在 128K 上下文下,`, `在并发 8 时`, `At batch 16,`.
 CONDITION = (
-    re.compile(r"在\s*([^,,。;;]{1,20}?)\s*(?:下|时|中)\s*[,,]"),
+    re.compile(r"在\s*([^,\uff0c。;\uff1b]{1,20}?)\s*(?:下|时|中)\s*[,\uff0c]"),
     re.compile(r"^(?:At|With|Under|For|In)\s+([^,;.]{1,30}?)\s*,", re.IGNORECASE),
 )
 METRIC_SPAN = 12  # characters before `从`/`from` a quantity word is looked for in

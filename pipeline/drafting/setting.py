@@ -22,7 +22,7 @@ SPEC_NUMBERS = 4  # … and so is one holding more numbers than this (`E5-2680 v
 LABEL = re.compile(r"^\s*[-•·➢*]?\s*([^\s::=]{1,16}(?:\s[A-Za-z][^\s::=]{0,12})?)\s*[::=]\s*(.+)$")
 BULLET = re.compile(r"^\s*[-•·➢*]\s*")
 SEPARATORS = " ::="  # what stands between a spec's label and its value
-STOP = re.compile(r"[;;。]")
+STOP = re.compile(r"[;\uff1b。]")
 PHRASE = re.compile(r"\b(?:of|to|the|and|is|are|for|with|that|was|were)\b", re.IGNORECASE)  # a sentence's words
 DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
 # A question about the test bed: its words, and no kind of quantity asked for (`峰值读带宽出现在什么配置?` asks
@@ -63,7 +63,7 @@ def _line_of(f: Figure, pages: dict[int, list[str]]) -> str:
 
 
 def _squash(text: str) -> str:
-    return re.sub(r"[\s::]+", "", text)
+    return re.sub(r"[\s:\uff1a]+", "", text)
 
 
 def _split(line: str, f: Figure) -> tuple[str, str]:
