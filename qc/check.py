@@ -52,6 +52,7 @@ class _Checker(Derivations):
         self._text = ""
         self._clauses = {}
         self._own_ctx = {}
+        self._upto_ctx = {}
         self._row_keys: dict[int, str] = {}
         self._keys_seen: dict[tuple[str, int, int], tuple[frozenset[str], bool]] = {}
         self._lead = frozenset()
@@ -186,6 +187,7 @@ class _Checker(Derivations):
         ftext = self._text = bl.text
         self._clauses = {}
         self._own_ctx = {}
+        self._upto_ctx = {}
         self._row_keys = {}
         self._keys_seen = {}
         self._claim_ctx = {}

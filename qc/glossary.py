@@ -10,10 +10,14 @@ import yaml
 
 
 @cache
+def _text() -> str:
+    return files("qc").joinpath("glossary.yaml").read_text(encoding="utf-8")
+
+
+@cache
 def glossary() -> dict[str, Any]:
     """`terms` (zh → en), `words` (en → zh, QC's context words), `synonyms`, `kinds` (question words), `dims`."""
-    text = files("qc").joinpath("glossary.yaml").read_text(encoding="utf-8")
-    data: dict[str, Any] = yaml.safe_load(text)
+    data: dict[str, Any] = yaml.safe_load(_text())
     return data
 
 
@@ -23,7 +27,7 @@ _QC_ONLY = "# QC's context words:"  # the last section of the file: words the dr
 def glossary_text() -> str:
     """The file as the drafter reads it, without QC's context words (part of the drafter's cache key: a new QC word
     redrafts nothing)."""
-    text = files("qc").joinpath("glossary.yaml").read_text(encoding="utf-8")
+    text = _text()
     return text[: text.find(_QC_ONLY)] if _QC_ONLY in text else text
 
 

@@ -39,6 +39,7 @@ class Matching:
     _text: str  # the block being checked
     _clauses: dict[tuple[int, int], frozenset[str]]  # each number's clause words, for the block being checked
     _own_ctx: dict[tuple[int, int], frozenset[str]]  # each number's _own_context, for the block being checked
+    _upto_ctx: dict[tuple[int, int], frozenset[str]]  # each number's _up_to_own, for the block being checked
     _row_keys: dict[int, str]  # a table cell's sentence (by id) → its row's integer cells (`batch=16`)
     _keys_seen: dict[tuple[str, int, int], tuple[frozenset[str], bool]]  # (key word, number span) → _key_values
     _lead: frozenset[str]  # the words of the heading or FAQ question the block stands under
@@ -275,29 +276,37 @@ class Matching:
         """The sentence's words without those of later clauses that hold a measured number of their own: in
         `总耗时平均 3.78 s,变异系数 9.3%;…,用户态时间标准差仅 0.06 s` the user-time row is 0.06's, no rival of 9.3%'s cell
         (a lead clause, and the clauses before, still speak for the number)."""
-        text = self._text
-        nxt = _PART.search(text, q.end, sent.end)
+        key = (q.start, q.end)  # once per number, not per figure it is tried on (as _own_context)
+        hit = self._upto_ctx.get(key)
+        if hit is None:
+            hit = self._upto_ctx[key] = self._find_up_to_own(q, sent)
+        return hit
+
+    def _find_up_to_own(self, q: Quantity, sent: Sentence) -> frozenset[str]:
+        nxt = _PART.search(self._text, q.end, sent.end)
         if nxt is None:
             return sent.tokens
         drop: set[str] = set()
         for o in sent.quantities:
             if o is q or o.exempt or not o.unit or o.start < nxt.end():
                 continue
-            cs = max((m.end() for m in _PART.finditer(text, sent.start, o.start)), default=sent.start)
-            end = _PART.search(text, o.end, sent.end)
-            ce = end.start() if end else sent.end
+            cs, ce = self._part(o, sent)
             drop.update(tok for tok, pos in sent.where if cs <= pos < ce)
         if not drop:
             return sent.tokens
         mine = frozenset(tok for tok, pos in sent.where if pos < nxt.start())
         return sent.tokens - (drop - mine)
 
+    def _part(self, x: Quantity, sent: Sentence) -> tuple[int, int]:
+        """The span of number `x`'s clause (between `,` `;` `and`…), taking in a leading `label:` (see _head)."""
+        text = self._text
+        cs = self._head(max((m.end() for m in _PART.finditer(text, sent.start, x.start)), default=sent.start), sent)
+        nxt = _PART.search(text, x.end, sent.end)
+        return cs, (nxt.start() if nxt else sent.end)
+
     def _part_tokens(self, q: Quantity, sent: Sentence) -> frozenset[str]:
         """The words of the number's own clause (between `,` `;` `and`…), not those of clauses without a number."""
-        text = self._text
-        cs = self._head(max((m.end() for m in _PART.finditer(text, sent.start, q.start)), default=sent.start), sent)
-        nxt = _PART.search(text, q.end, sent.end)
-        ce = nxt.start() if nxt else sent.end
+        cs, ce = self._part(q, sent)
         return frozenset(tok for tok, pos in sent.where if cs <= pos < ce)
 
     def _head(self, cs: int, sent: Sentence) -> int:
@@ -321,21 +330,14 @@ class Matching:
         return hit
 
     def _find_own_context(self, q: Quantity, sent: Sentence) -> frozenset[str]:
-        def part(x: Quantity) -> tuple[int, int]:  # its clause, `、` joining keys (`4MB、batch=16 的带宽为 …`)
-            text = self._text
-            cs = self._head(max((m.end() for m in _PART.finditer(text, sent.start, x.start)), default=sent.start),
-                            sent)  # fmt: skip
-            nxt = _PART.search(text, x.end, sent.end)
-            return cs, (nxt.start() if nxt else sent.end)
-
         def words(span: tuple[int, int]) -> frozenset[str]:
             return frozenset(tok for tok, pos in sent.where if span[0] <= pos < span[1])
 
-        bounds = part(q)
+        bounds = self._part(q, sent)  # its clause, `、` joining keys (`4MB、batch=16 的带宽为 …`)
         drop: set[str] = set()
         earlier: set[str] = set()
         for o in sent.quantities:
-            if o is not q and not o.exempt and o.unit == q.unit and (other := part(o)) != bounds:
+            if o is not q and not o.exempt and o.unit == q.unit and (other := self._part(o, sent)) != bounds:
                 (earlier if other[0] < bounds[0] else drop).update(words(other))
         if not drop and not earlier:
             return sent.tokens
