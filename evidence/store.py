@@ -83,18 +83,32 @@ class Store:
                 delay = min(delay * 2, 0.2)
 
     def _migrate(self) -> None:
-        # The store is derived data: an older schema is dropped and rebuilt from the PDFs, never migrated.
-        has_meta = self.db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'").fetchone()
-        if has_meta:
-            row = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-            if row and row[0] == SCHEMA_VERSION:
-                return
-            tables = [r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
-            for name in tables:
-                if not name.startswith(("sqlite_", "figures_fts_")):
-                    self.db.execute(f'DROP TABLE IF EXISTS "{name}"')
-        self.db.executescript(_schema())
-        self.db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema', ?)", (SCHEMA_VERSION,))
+        # The store is derived data: an older schema is dropped and rebuilt from the PDFs, never migrated. One
+        # transaction from the check to the schema row, so a second process opening the store at the same time
+        # never sees a half-made schema (and drops it).
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            has_meta = self.db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'").fetchone()
+            if has_meta:
+                row = self.db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+                if row and row[0] == SCHEMA_VERSION:
+                    self.db.execute("COMMIT")
+                    return
+                tables = [r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+                for name in tables:
+                    if not name.startswith(("sqlite_", "figures_fts_")):
+                        self.db.execute(f'DROP TABLE IF EXISTS "{name}"')
+            statement = ""
+            for line in _schema().splitlines(keepends=True):  # (executescript would commit first)
+                statement += line
+                if sqlite3.complete_statement(statement):
+                    self.db.execute(statement)
+                    statement = ""
+            self.db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema', ?)", (SCHEMA_VERSION,))
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
 
     def __enter__(self) -> Store:
         return self
