@@ -182,14 +182,18 @@ def own_terms(sent: Sentence, qs: list[Quantity], text: str) -> list[frozenset[s
             if nxt.start < ce and (prev is None or prev.end <= clause):
                 cs = q.start  # the first number of a clause with more: its lead is the clause's, not its own
             ce = min(ce, nxt.start)
-            # `2.64 s（标准差 0.10 s）`: a parenthesis that holds the next number is that number's, not this one's
-            gap = text[q.end : nxt.start]
-            p = max(gap.rfind("("), gap.rfind("\uff08"))  # ( or its full-width form
-            if p >= 0 and ")" not in gap[p:] and "\uff09" not in gap[p:]:
-                ce = min(ce, q.end + p)
         lo, hi = bisect_left(at, cs), bisect_left(at, ce)
         out.append(kinds(frozenset(tok for tok, pos in where[lo:hi] if not q.start <= pos < q.end)))
     return out
+
+
+def aside(text: str, start: int, end: int) -> int | None:
+    """Where a parenthesis opens in `text[start:end]` that is still open at `end` (`3.78 s（用户态时间 3.15 s）`: the
+    aside and its words belong to the number inside it, not to the one before it)."""
+    p = max(text.rfind("(", start, end), text.rfind("\uff08", start, end))  # ( or its full-width form
+    if p < 0 or ")" in text[p:end] or "\uff09" in text[p:end]:
+        return None
+    return p
 
 
 def kinds(words: frozenset[str]) -> frozenset[str]:

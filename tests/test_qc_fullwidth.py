@@ -50,6 +50,16 @@ def test_a_parenthesis_holding_the_next_number_is_that_numbers() -> None:
     for opened, closed in (("（", "）"), ("(", ")")):
         typed = f"空文件测试中，程序平均耗时 2.64 s{opened}用户态时间标准差 0.06 s{closed}【出处:R6 实测】。"
         assert _statuses(typed) == {"2.64 s": "verified", "0.06 s": "verified"}
+        # the aside names its own row: it is no better row for the number before it (both were mismatches)
+        typed = f"总耗时平均 3.78 s{opened}用户态时间 3.15 s{closed}【出处:R6 实测】。"
+        assert _statuses(typed) == {"3.78 s": "verified", "3.15 s": "verified"}
+        typed = f"用户态时间平均 3.15 s{opened}总耗时 3.78 s{closed}【出处:R6 实测】。"
+        assert _statuses(typed) == {"3.15 s": "verified", "3.78 s": "verified"}
+        typed = f"总耗时平均 3.78 s{opened}标准差 0.35 s{closed}，用户态时间平均 3.15 s{opened}标准差 0.06 s{closed}【出处:R6 实测】。"
+        assert set(_statuses(typed).values()) == {"verified"}
+        # and the rows are still told apart: swapped, both are wrong (3.15 s passed before)
+        typed = f"总耗时平均 3.15 s{opened}用户态时间 3.78 s{closed}【出处:R6 实测】。"
+        assert _statuses(typed) == {"3.15 s": "mismatch", "3.78 s": "mismatch"}
 
 
 def test_a_later_clauses_row_is_its_own_numbers_not_a_rival() -> None:
