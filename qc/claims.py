@@ -12,6 +12,8 @@ from qc.context import context_tokens, id_shapes, lazy, positions
 from qc.numbers import Quantity, markers
 from qc.units import parse_unit
 
+_LEAD_INT = re.compile(r"(\d+)\s")  # (what context_tokens drops as a label's section number)
+
 
 @dataclass(eq=False)
 class Sentence:
@@ -40,7 +42,10 @@ class Sentence:
 
     @lazy
     def tokens(self) -> frozenset[str]:
-        return context_tokens(self.plain + " " + self.extra)
+        toks = context_tokens(self.plain + " " + self.extra)
+        # A sentence that opens with a number (`128 个客户端时…`) has no section number to drop: it is a word of it.
+        lead = _LEAD_INT.match(self.plain) if not self.extra else None
+        return toks | {lead.group(1)} if lead else toks
 
     @lazy
     def where(self) -> list[tuple[str, int]]:

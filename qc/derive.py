@@ -233,8 +233,8 @@ class Derivations(Matching):
         say (two values swapped rise where the sentence says they fall)."""
         live = [(k, q) for k, q in enumerate(qs) if not q.exempt and not q.is_range and q.value is not None]
         text = self._text
-        for (_, a), (k, b) in pairwise(live):
-            if verdicts[k].status not in ("verified", "derived") or a.unit != b.unit or a.value == b.value:
+        for n, ((_, a), (k, b)) in enumerate(pairwise(live)):
+            if verdicts[k].status not in ("verified", "derived") or a.unit != b.unit:
                 continue
             m = _PAIR_GAP.fullmatch(between(text, qs, a, b))
             if not m:
@@ -249,6 +249,18 @@ class Derivations(Matching):
                     before = text[bs:cs]
                     down, up = bool(_VERB_DOWN.search(before)), bool(_VERB_UP.search(before))  # verb (not `gain`)
                     said = "down" if down and not up else "up" if up and not down else None
+            if not said and n + 2 < len(
+                live
+            ):  # `A → B，降低 41.2%`, `从 A 变为 B，仅下降 2.9%`: the change stated next
+                said = _stated_change(text, sent, b, live[n + 2][1])
+            if a.value == b.value:  # `2.84 ms → 2.84 ms，降低 41.2%`: the pair says no change, its words say one
+                if said:
+                    verdicts[k] = Verdict(
+                        "mismatch", verdicts[k].source, fig=verdicts[k].fig,
+                        message=f"from {a.text.strip()} to {b.text.strip()} is no change, but the sentence says it "
+                                f"{'fell' if said == 'down' else 'rose'} (a value repeated?)",
+                    )  # fmt: skip
+                continue
             rose = (b.value or 0.0) > (a.value or 0.0)
             if said and (said == "up") != rose:
                 verdicts[k] = Verdict(
@@ -312,6 +324,18 @@ _BARE_CMP = re.compile(r"([高多大快低少小慢])\s*(?:了|出|约|近|达)?
 _SAID_DOWN = re.compile(r"降|减|缩短")
 _SAID_UP = re.compile(r"提升|提高|增|升")
 _FASTER = re.compile(r"[快慢高低多少大小]了?\s*(?:约|大约|近)?\s*$|(?:faster|slower|higher|lower|more|less)\s*$", re.I)
+
+
+def _stated_change(text: str, sent: Sentence, b: Quantity, nxt: Quantity) -> str | None:
+    """The direction of the change a from→to pair ending at `b` states right after it: the next number is a
+    percentage or ratio in `b`'s clause or the one after (`→ 410 μs，降低 51.8%`), and the words before it say
+    which way (None otherwise)."""
+    if parse_unit(nxt.unit).dim not in ("%", "x"):
+        return None
+    cuts = [c.end() for c in CLAUSE.finditer(text, b.end, nxt.start)]
+    if len(cuts) > 1 or nxt.start > sent.end:
+        return None  # (a change two clauses on speaks of something else)
+    return wording(text[b.end : nxt.start])[0]
 
 
 def faster_words(text: str, q: Quantity) -> bool:

@@ -1,0 +1,44 @@
+"""QC of from→to pairs, `A 对 B` pairs and the changes stated beside them (issue 14, hard errors), on real reports.
+
+Expected figures read from the PDFs (pdftotext -layout, checked against the page images): office/unit_column_zh.pdf
+表 1 元数据列举延迟 v1.8 850 μs → v2.0 410 μs (-51.8%), 4KB 随机读 p99 延迟 2.84 ms → 1.67 ms (-41.2%); 表 2 读带宽
+64 个客户端 9.87 GB/s, 128 个 10.12 GB/s. yatha_hotword_perf_report_zh.pdf p.7 实际吞吐量 2x 13,937 行/秒, 4x 13,527 行/秒.
+"""
+
+from __future__ import annotations
+
+from real_support import check_body, verdicts
+
+ZS3 = "office/unit_column_zh.pdf"
+YATHA = "yatha_hotword_perf_report_zh.pdf"
+OK = ("verified", "derived")
+
+
+def _one(name: str, body: str, text: str, lang: str = "zh") -> tuple[str, str, str]:
+    n = next(n for n in check_body(name, body, lang=lang).numbers if n.text.strip() == text)
+    return n.status, n.message, n.strength
+
+
+def test_a_change_over_an_unstated_cell_of_a_column_whose_rows_the_sentence_names() -> None:
+    # 9.87 GB/s (64 clients) is not stated; the item opens with the other row's key (`128 个客户端时`).
+    body = "- 128 个客户端时读带宽为 10.12 GB/s，只比 64 个客户端时高 {}【出处:R3 实测】。"
+    status, message, strength = _one(ZS3, body.format("2.5%"), "2.5%")
+    assert status == "derived" and strength == "derivation from one column", message
+    assert verdicts(ZS3, body.format("3.5%"))["3.5%"] not in OK
+
+
+def test_a_pair_moves_the_way_the_change_stated_after_it_says() -> None:
+    body = "- 元数据列举延迟：{}，降低 51.8%【出处:R3 实测】。"
+    assert verdicts(ZS3, body.format("850 μs → 410 μs"))["410 μs"] == "verified"
+    status, message, _ = _one(ZS3, body.format("410 μs → 850 μs"), "850 μs")
+    assert status == "mismatch" and "swapped" in message, message
+    body = "- 实际吞吐量：2 倍到 4 倍数据集从 {} 行/秒变为 {} 行/秒，仅下降 2.9%【出处:R3 实测】。"
+    assert verdicts(YATHA, body.format("13,937", "13,527"))["13,527 行/秒"] == "verified"
+    assert verdicts(YATHA, body.format("13,527", "13,937"))["13,937 行/秒"] == "mismatch"
+
+
+def test_a_pair_of_one_value_is_no_change_where_the_words_state_one() -> None:
+    body = "- 4KB 随机读 p99 延迟：2.84 ms → {}，降低 41.2%【出处:R3 实测】。"
+    assert [n.status for n in check_body(ZS3, body.format("1.67 ms")).numbers if "ms" in n.text] == ["verified"] * 2
+    statuses = [n.status for n in check_body(ZS3, body.format("2.84 ms")).numbers if n.text.strip() == "2.84 ms"]
+    assert statuses == ["verified", "mismatch"], statuses
