@@ -156,6 +156,12 @@ def printed_unit(text: str, q: Quantity) -> bool:
 _BEFORE_AFTER = re.compile(r"[^,;:。,;:]*?(?:\bto\b|至|到)[^,;:。,;:\d]*$", re.I)
 _FROM = re.compile(r"(?:\bfrom\b|从|由)[^,;:。,;:\d]{0,12}$", re.I)
 _VERSUS = re.compile(r"^[^,;:。,;:\d]*?(?:\binstead of\b|\bagainst\b|\bthan\b|\bvs\.?|\bversus\b|而非)", re.I)
+_VS_CJK = re.compile(r"[ \u00a0]*[对比][ \u00a0]*")  # `2523798 对 1889515`: the two sides of a comparison
+_CMP_NAME = re.compile(
+    r"(?:比|相比于?|相对于|\bthan\b|\babove\b|\bbelow\b|\bcompared (?:with|to)\b)[ \u00a0]*"
+    r"([A-Za-z][A-Za-z0-9_&.+-]*[A-Za-z0-9_+])",
+    re.I,
+)
 _NAMED_BASE = re.compile(r"([A-Za-z][A-Za-z0-9]+)[ \u00a0]*(?:baseline|基线)", re.I)
 BASELINE = frozenset({"基线", "baseline"})  # the words of a baseline's labels (the glossary makes one of the other)
 
@@ -227,7 +233,7 @@ def roles(sent: Sentence, qs: list[Quantity], text: str) -> dict[int, frozenset[
             out[k], out[k + 1] = _LOW, _HIGH  # `between -269 °C and -62 °C`: the lowest, then the highest
         elif _BEFORE_AFTER.fullmatch(gap) and _FROM.search(text, max(sent.start, a.start - 16), a.start):
             pairs.append((k, True))
-        elif _VERSUS.match(gap):
+        elif _VERSUS.match(gap) or _VS_CJK.fullmatch(gap):
             pairs.append((k, False))
     _respective(sent, qs, text, out)
     if not pairs:
@@ -239,6 +245,9 @@ def roles(sent: Sentence, qs: list[Quantity], text: str) -> dict[int, frozenset[
     low = said.lower()
     if "baseline" in low or "基线" in said:
         base |= {m.group(1).lower() for m in _NAMED_BASE.finditer(said)}
+    # `coro_rpc 比 brpc 高`, `0.007 above HTML's 0.927`: the name a comparative sets against is the baseline's side
+    for m in _CMP_NAME.finditer(said):
+        base |= context_tokens(m.group(1))
     new: frozenset[str] = frozenset()
     vs = _SIDES.search(said) if "vs" in low or "versus" in low or "对比" in said else None
     if vs is not None:

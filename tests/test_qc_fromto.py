@@ -3,6 +3,8 @@
 Expected figures read from the PDFs (pdftotext -layout, checked against the page images): office/unit_column_zh.pdf
 表 1 元数据列举延迟 v1.8 850 μs → v2.0 410 μs (-51.8%), 4KB 随机读 p99 延迟 2.84 ms → 1.67 ms (-41.2%); 表 2 读带宽
 64 个客户端 9.87 GB/s, 128 个 10.12 GB/s. yatha_hotword_perf_report_zh.pdf p.7 实际吞吐量 2x 13,937 行/秒, 4x 13,527 行/秒.
+yalantinglibs_coro_rpc_qps_slides_zh.pdf p.25 (ping-pong QPS chart): 5000 字节 coro_rpc 2523798, brpc 1889515.
+docling_otsl_tableformer_benchmark_p9.pdf Table 1, 6 layers: OTSL TEDs complex 0.934, mAP 0.88; HTML 0.927, 0.857.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ from real_support import check_body, verdicts
 
 ZS3 = "office/unit_column_zh.pdf"
 YATHA = "yatha_hotword_perf_report_zh.pdf"
+CORO = "yalantinglibs_coro_rpc_qps_slides_zh.pdf"
+OTSL = "docling_otsl_tableformer_benchmark_p9.pdf"
 OK = ("verified", "derived")
 
 
@@ -42,3 +46,17 @@ def test_a_pair_of_one_value_is_no_change_where_the_words_state_one() -> None:
     assert [n.status for n in check_body(ZS3, body.format("1.67 ms")).numbers if "ms" in n.text] == ["verified"] * 2
     statuses = [n.status for n in check_body(ZS3, body.format("2.84 ms")).numbers if n.text.strip() == "2.84 ms"]
     assert statuses == ["verified", "mismatch"], statuses
+
+
+def test_a_versus_pair_follows_the_order_the_comparative_names_its_sides() -> None:
+    # `A 对 B`, `A against B`: B is the side the comparative sets against (`比 brpc`, `above HTML's`).
+    body = "ping-pong 模式下 coro_rpc 比 brpc 高：5000 字节负载时为 {} 对 {}，高 33.6%【出处:R3 实测】。"
+    assert verdicts(CORO, body.format(2523798, 1889515))["1889515"] == "verified"
+    swapped = verdicts(CORO, body.format(1889515, 2523798))
+    assert swapped["1889515"] == swapped["2523798"] == "mismatch", swapped
+    body = (
+        "In the 6-layer configuration OTSL scores 0.934 TEDs, 0.007 above HTML's 0.927, and its mAP is {} [source: R3]."
+    )
+    assert verdicts(OTSL, body.format("0.88 against 0.857"), lang="en")["0.857"] == "verified"
+    swapped = verdicts(OTSL, body.format("0.857 against 0.88"), lang="en")
+    assert swapped["0.857"] == swapped["0.88"] == "mismatch", swapped
