@@ -154,6 +154,7 @@ def printed_unit(text: str, q: Quantity) -> bool:
 # `from A to B`, `从 A 降至 B`: A is the state before (a baseline's figure); `A instead of B`, `A against B`, `A than
 # B`, `A vs B`: B is the one compared with. Words only: the numbers between them are the caller's.
 _BEFORE_AFTER = re.compile(r"[^,;:。,;:]*?(?:\bto\b|至|到)[^,;:。,;:\d]*$", re.I)
+_BARE_TO = re.compile(r"[ \u00a0]*(?:\bto\b|至|到)[ \u00a0]*", re.I)  # a pair no change verb joins
 _FROM = re.compile(r"(?:\bfrom\b|从|由)[^,;:。,;:\d]{0,12}$", re.I)
 _VERSUS = re.compile(r"^[^,;:。,;:\d]*?(?:\binstead of\b|\bagainst\b|\bthan\b|\bvs\.?|\bversus\b|而非)", re.I)
 _VS_CJK = re.compile(r"[ \u00a0]*[对比][ \u00a0]*")  # `2523798 对 1889515`: the two sides of a comparison
@@ -219,6 +220,28 @@ def _kin(q: Quantity) -> bool:
 OWN_CLAUSE = re.compile(r",(?!\d{3}(?!\d))|[,;:\uff0c\uff1b\uff1a、]|\band\b|\bwhile\b|而|以及|并且")
 
 
+# What the words around a derived number say it is: a fall, a rise, a gap (a difference needs words saying so).
+_DOWN = re.compile(
+    r"降低|下降|降幅|降至|缩短|减少|减小|节省|节约|少了|低了|快了|fell|falls?|drop|lower|reduc|decreas|shorter|"
+    r"less|cut|sav",
+    re.I,
+)
+_UP = re.compile(r"提升|提高|增加|增长|增幅|上升|升至|多了|高了|rose|rises?|gain|higher|increas|grow|more|improv", re.I)
+_GAP = re.compile(
+    r"相差|差距|差值|差了|少|多|快|慢|缩短|节省|节约|减少|降低|提升|提高|增加|高出|低于|高于|lower by|higher by|"
+    r"faster|slower|quicker|less|more|fewer|longer|shorter|above|below|ahead|behind|span|spread|apart|"
+    r"difference|gap|sav|by\b|跨度|温差|超出|领先|落后",
+    re.I,
+)
+
+
+def wording(text: str) -> tuple[str | None, bool]:
+    """The direction a change is stated in (`down`, `up` or None when the words say neither or both) and whether
+    they state a difference at all."""
+    down, up = bool(_DOWN.search(text)), bool(_UP.search(text))
+    return ("down" if down and not up else "up" if up and not down else None), bool(_GAP.search(text))
+
+
 def roles(sent: Sentence, qs: list[Quantity], text: str) -> dict[int, frozenset[str]]:
     """Words a pair's wording gives its numbers (by index in `qs`): `from A to B` makes A the baseline's and B the
     new one's, `A instead of B` (against, than, vs) B the baseline's. The baseline's words are `baseline`, `基线`, the
@@ -233,6 +256,10 @@ def roles(sent: Sentence, qs: list[Quantity], text: str) -> dict[int, frozenset[
             out[k], out[k + 1] = _LOW, _HIGH  # `between -269 °C and -62 °C`: the lowest, then the highest
         elif _BEFORE_AFTER.fullmatch(gap) and _FROM.search(text, max(sent.start, a.start - 16), a.start):
             pairs.append((k, True))
+            if _BARE_TO.fullmatch(gap) and not (
+                _DOWN.search(whole := text[sent.start : sent.end]) or _UP.search(whole)
+            ):
+                out[k], out[k + 1] = _LOW, _HIGH  # `Nonmetals, from -253 °C to 4827 °C`: a span, lowest first
         elif _VERSUS.match(gap) or _VS_CJK.fullmatch(gap):
             pairs.append((k, False))
     _respective(sent, qs, text, out)
@@ -256,7 +283,8 @@ def roles(sent: Sentence, qs: list[Quantity], text: str) -> dict[int, frozenset[
         new -= base
     old = frozenset(base)
     for k, from_to in pairs:
-        out[k], out[k + 1] = (old, new) if from_to else (new, old)
+        a_words, b_words = (old, new) if from_to else (new, old)
+        out[k], out[k + 1] = out.get(k, frozenset()) | a_words, out.get(k + 1, frozenset()) | b_words
     return out
 
 

@@ -6,7 +6,7 @@ import re
 from itertools import pairwise
 
 from qc.blocks import CLAUSE
-from qc.claims import COMPARATIVE, Sentence
+from qc.claims import COMPARATIVE, Sentence, wording
 from qc.context import context_tokens, fmt, id_shapes, num_text
 from qc.match import Matching, Verdict
 from qc.numbers import CHANGE_RE, Quantity
@@ -303,21 +303,6 @@ class Derivations(Matching):
             )  # fmt: skip
 
 
-# What the words around a derived number say it is: a fall, a rise, a gap (a difference needs words saying so).
-_DOWN = re.compile(
-    r"降低|下降|降幅|降至|缩短|减少|减小|节省|节约|少了|低了|快了|fell|falls?|drop|lower|reduc|decreas|shorter|"
-    r"less|cut|sav",
-    re.I,
-)
-_UP = re.compile(r"提升|提高|增加|增长|增幅|上升|升至|多了|高了|rose|rises?|gain|higher|increas|grow|more|improv", re.I)
-_GAP = re.compile(
-    r"相差|差距|差值|差了|少|多|快|慢|缩短|节省|节约|减少|降低|提升|提高|增加|高出|低于|高于|lower by|higher by|"
-    r"faster|slower|quicker|less|more|fewer|longer|shorter|above|below|ahead|behind|span|spread|apart|"
-    r"difference|gap|sav|by\b|跨度|温差|超出|领先|落后",
-    re.I,
-)
-
-
 _VERB_DOWN = re.compile(r"\bcut|\breduc|\bdecreas|\bfell\b|\bfalls?\b|\bdrop|\blowered\b|降|减|缩短", re.I)
 _VERB_UP = re.compile(r"\brais|\bincreas|\brose\b|\brises?\b|\bgr[eo]w|提升|提高|增|升", re.I)
 _BARE_CMP = re.compile(r"([高多大快低少小慢])\s*(?:了|出|约|近|达)?\s*$")
@@ -353,13 +338,6 @@ def approx_tolerance(q: Quantity, target: float, step: float, tol: float) -> flo
     if q.approx and step >= 1 and target % 10 == 0:
         return max(tol, target * 0.05)
     return tol
-
-
-def wording(text: str) -> tuple[str | None, bool]:
-    """The direction a change is stated in (`down`, `up` or None when the words say neither or both) and whether
-    they state a difference at all."""
-    down, up = bool(_DOWN.search(text)), bool(_UP.search(text))
-    return ("down" if down and not up else "up" if up and not down else None), bool(_GAP.search(text))
 
 
 def formula(

@@ -60,3 +60,14 @@ def test_a_versus_pair_follows_the_order_the_comparative_names_its_sides() -> No
     assert verdicts(OTSL, body.format("0.88 against 0.857"), lang="en")["0.857"] == "verified"
     swapped = verdicts(OTSL, body.format("0.857 against 0.88"), lang="en")
     assert swapped["0.857"] == swapped["0.88"] == "mismatch", swapped
+
+
+UNITS = "pymupdf_small_table_units.pdf"  # Boiling Points °C: Nonmetals min -253, max 4827, avg 414.1
+
+
+def test_a_from_to_span_that_no_verb_moves_names_the_lowest_first() -> None:
+    body = "Nonmetals boil from {} °C, a span of 5080 °C [source: R3]."
+    good = verdicts(UNITS, body.format("-253 °C to 4827"), lang="en")
+    assert good["-253 °C"] == good["4827 °C"] == "verified", good
+    bad = verdicts(UNITS, body.format("4827 °C to -253"), lang="en")
+    assert bad["4827 °C"] == bad["-253 °C"] == "mismatch", bad
