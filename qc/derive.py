@@ -285,12 +285,17 @@ class Derivations(Matching):
             ua, ub = parse_unit(a.unit), parse_unit(b.unit)
             if a.is_range or b.is_range or not ua.dim or ua.dim != ub.dim or ua.dim in ("%", "x"):
                 continue
-            # (a failed number after the pair, even past a comma, is told what the pair's change is)
-            if not CHANGE_RE.fullmatch(text, a.end, b.start) or (ok and CLAUSE.search(text, a.end, q.start)):
+            # (a failed number after the pair, even past a comma, is told what the pair's change is; a verified one
+            # past a comma only where its clause names nothing but the change: `…增至 3,684 百万元,同比增长 135.1%`)
+            if not (CHANGE_RE.fullmatch(text, a.end, b.start) or _PAIR_GAP.fullmatch(between(text, qs, a, b))):
+                continue
+            bare = ok and CLAUSE.search(text, a.end, q.start)
+            if bare and not _BARE_CHANGE.fullmatch(text, b.end, q.start):
                 continue
             ops = [(abs(a.value or 0), num_text(a.value), ua), (abs(b.value or 0), num_text(b.value), ub)]
             direction = wording(text[b.end : q.end])[0] if not ok else None
-            if formula(ops, abs(q.value or 0), q.step / 2 * (1 + 1e-9) + 1e-12, unit, q, direction):
+            tol = q.step / 2 * (1 + 1e-9) + 1e-12
+            if formula(ops, abs(q.value or 0), tol + (_rounding(a, b, unit) if bare else 0.0), unit, q, direction):
                 continue
             x, y = ops[0][0] * ua.factor, ops[1][0] * ub.factor
             if not x or not y:
@@ -301,6 +306,29 @@ class Derivations(Matching):
                 message=f"from {a.text.strip()} to {b.text.strip()} is {said}, not {q.text.strip()}"
                 + (f" ({v.message})" if v.message else ""),
             )  # fmt: skip
+
+
+# What may stand between a from→to pair and the change it states when nothing else is named there.
+_BARE_CHANGE = re.compile(
+    r"[ \u00a0]*[,\uff0c][ \u00a0]*(?:同比|环比|仅|约|即|共)?[ \u00a0]*(?:增长|下降|提升|提高|降低|减少|增加|上升|下滑|"
+    r"增幅|降幅|up|down|(?:a|an)[ \u00a0]+(?:rise|drop|fall|gain|increase|decrease|cut|reduction)[ \u00a0]+of|"
+    r"(?:rising|falling|dropping|growing)(?:[ \u00a0]+by)?)?[ \u00a0]*(?:了|约|达|为)?[ \u00a0]*",
+    re.I,
+)
+
+
+def _rounding(a: Quantity, b: Quantity, unit: Unit) -> float:
+    """How far the change of a pair may move within its operands' printed precision (a report's change is of the
+    unrounded figures)."""
+    fa, fb = parse_unit(a.unit).factor, parse_unit(b.unit).factor
+    x, y = abs(a.value or 0.0) * fa, abs(b.value or 0.0) * fb
+    if not x or not y:
+        return 0.0
+    ratio = (lambda p, q: abs(p - q) / p * 100) if unit.dim == "%" else (lambda p, q: max(p, q) / min(p, q))
+    mid = ratio(x, y)
+    da, db = a.step / 2 * fa, b.step / 2 * fb
+    corners = [ratio(x + i * da, y + j * db) for i in (-1, 1) for j in (-1, 1) if x + i * da > 0 and y + j * db > 0]
+    return max((abs(c - mid) for c in corners), default=0.0)
 
 
 _VERB_DOWN = re.compile(r"\bcut|\breduc|\bdecreas|\bfell\b|\bfalls?\b|\bdrop|\blowered\b|降|减|缩短", re.I)

@@ -71,3 +71,15 @@ def test_a_from_to_span_that_no_verb_moves_names_the_lowest_first() -> None:
     assert good["-253 °C"] == good["4827 °C"] == "verified", good
     bad = verdicts(UNITS, body.format("4827 °C to -253"), lang="en")
     assert bad["4827 °C"] == bad["-253 °C"] == "mismatch", bad
+
+
+BROKER = "mineru_broker_research_report_zh.pdf"  # p.2-3: 营业收入 2021 1,567 → 2022E 3,684 百万元; 增长率 135.1%
+
+
+def test_a_bare_change_after_a_pair_past_a_comma_is_that_pair_s_change() -> None:
+    # 172.8% is the net profit growth of 2022E (净利润增长率): a real figure of another row, not this pair's change.
+    body = "营业收入预计从 2021 年的 1,567 百万元增至 2022 年的 3,684 百万元,{}【出处:R3】。"
+    assert verdicts(BROKER, body.format("同比增长 135.1%"))["135.1%"] == "verified"
+    status, message, _ = _one(BROKER, body.format("同比增长 172.8%"), "172.8%")
+    assert status == "mismatch" and "135.1%" in message, message
+    assert verdicts(BROKER, body.format("净利润同比增长 172.8%"))["172.8%"] == "verified"  # another measure, named
