@@ -38,6 +38,8 @@ class Derivations(Matching):
         if direction is None:  # `比 brpc 高 33.6%`, `低 5%`: the bare comparative right before the number
             m = _BARE_CMP.search(self._text, max(cs, q.start - 6), q.start)
             direction = ("up" if m.group(1) in "高多大快" else "down") if m else None
+        if unit.dim == "%" and direction is None and not gap and _SHARE.search(self._text, cs, q.start):
+            return _share(q, target, tol, sent)  # `已使用 252.06 亿元,使用率约 67.7%`: no change, a share
         faster = unit.dim == "x" and faster_words(self._text, q)
         ops: list[tuple[float, str, Unit]] = []
         for other in sent.quantities:
@@ -315,6 +317,28 @@ _BARE_CHANGE = re.compile(
     r"(?:rising|falling|dropping|growing)(?:[ \u00a0]+by)?)?[ \u00a0]*(?:了|约|达|为)?[ \u00a0]*",
     re.I,
 )
+
+
+_SHARE = re.compile(r"率|占|比例|比重|份额|\bshare\b|\bproportion\b|utili[sz]ation|\bfraction\b", re.I)
+
+
+_PERCENT = parse_unit("%")
+
+
+def _share(q: Quantity, target: float, tol: float, sent: Sentence) -> Verdict | None:
+    """A percentage whose clause names a share and no change (`使用率`, `占比`, `share`): the part over the whole, two
+    measures of one dimension that the sentence states before it (never a change of them, nor one stated after)."""
+    ops = [(abs(v) * u.factor, num_text(v), u.dim) for o in sent.quantities if o is not q and o.end <= q.start
+           and o.unit and not (o.exempt or o.count) and unit_of_ops(u := parse_unit(o.unit), _PERCENT)
+           for v, _ in o.endpoints()]  # fmt: skip
+    shown = q.text[max(0, q.num_start - q.start) :].strip()
+    for part, tp, dp in ops:
+        for whole, tw, dw in ops:
+            if dp == dw and 0 < part < whole and abs(part / whole * 100 - target) <= tol:
+                return Verdict("derived", derivation=f"{tp}/{tw} = {fmt(part / whole * 100)}% ≈ {shown}",
+                               message="derived from numbers of the sentence (a share)",
+                               strength="stated derivation")  # fmt: skip
+    return None
 
 
 def _rounding(a: Quantity, b: Quantity, unit: Unit) -> float:

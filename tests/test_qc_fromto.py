@@ -83,3 +83,16 @@ def test_a_bare_change_after_a_pair_past_a_comma_is_that_pair_s_change() -> None
     status, message, _ = _one(BROKER, body.format("同比增长 172.8%"), "172.8%")
     assert status == "mismatch" and "135.1%" in message, message
     assert verdicts(BROKER, body.format("净利润同比增长 172.8%"))["172.8%"] == "verified"  # another measure, named
+
+
+YANCHENG = "pymupdf_chinese_tables_zh.pdf"  # 授信额度总额 372.53 亿元, 已使用 252.06 亿元, 尚未使用 120.47 亿元
+
+
+def test_a_share_is_the_part_over_the_whole_the_sentence_states_before_it() -> None:
+    # 67.7% = 252.06/372.53; 32.3% = (372.53 − 252.06)/372.53 is a change, which `使用率` does not state; 209.2% is
+    # (372.53 − 120.47)/120.47 over a number stated after it.
+    body = "授信额度总额达 372.53 亿元,已使用 252.06 亿元,使用率约 {},尚未使用 120.47 亿元【出处:R3】。"
+    status, _, strength = _one(YANCHENG, body.format("67.7%"), "约 67.7%")
+    assert status == "derived" and strength == "stated derivation"
+    for wrong in ("32.3%", "209.2%"):
+        assert verdicts(YANCHENG, body.format(wrong))[f"约 {wrong}"] not in OK, wrong
