@@ -118,6 +118,8 @@ class Derivations(Matching):
             named = _named_apart_in_row(xa, xb, sent.tokens) or self._row_key_named(row, sent.tokens, every=True)
             if keyed and i not in keyed and not named:
                 continue  # the row the clause names failed: another only where the sentence names it or both cells
+            if keyed and self._under_rival(row, [rows[j] for j in keyed], rows, clause):
+                continue  # a row under another key than the clause's (`Table 3 AlexNet …` for GoogleNet's change)
             first = row[0]
             return Verdict("derived", source_of(first), derivation=hit[0], strength="derivation from one row",
                            message=f"derived from {first.f.report} p.{first.f.page} ({labels_of(first.f, 2)})")  # fmt: skip
@@ -151,6 +153,29 @@ class Derivations(Matching):
                                    message=f"derived from {x.f.report} p.{x.f.page} ({labels_of(x.f, 3)} and "
                                            f"{labels_of(y.f, 3)})")  # fmt: skip
         return None
+
+    def _under_rival(
+        self, row: list[Fig], keyed: list[list[Fig]], rows: list[list[Fig]], clause: frozenset[str]
+    ) -> bool:
+        """Whether `row` stands under (its caption or section names) another row key of a table whose row the
+        clause names by its own key, and not under that key: `GoogleNet's time … falls by 36%` names Table 1's
+        GoogleNet row; a row of `Table 3 AlexNet performance for each Layer` is AlexNet's, Table 1's other row."""
+        words = row[0].tokens
+        for kr in keyed:
+            table = kr[0].table
+            if table == row[0].table or not (own := self._row_own(kr)) or any(k & words for k in own):
+                continue
+            for other in rows:
+                if other is kr or other[0].table != table:
+                    continue
+                if any(k & words and not k & clause for k in self._row_own(other)):
+                    return True
+        return False
+
+    def _row_own(self, row: list[Fig]) -> list[frozenset[str]]:
+        """The words of the labels that set this table row apart (see _row_key_named)."""
+        self._row_key_named(row, frozenset())
+        return _ROW_OWN[id(row)][1]
 
     def _row_key_named(self, row: list[Fig], words: frozenset[str], every: bool = False) -> bool:
         """Whether `words` name the labels that set this table row apart (its cells' common labels but the table's

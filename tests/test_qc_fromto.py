@@ -96,3 +96,15 @@ def test_a_share_is_the_part_over_the_whole_the_sentence_states_before_it() -> N
     assert status == "derived" and strength == "stated derivation"
     for wrong in ("32.3%", "209.2%"):
         assert verdicts(YANCHENG, body.format(wrong))[f"约 {wrong}"] not in OK, wrong
+
+
+CAFFE = "oaid_caffe_hrt_perf_report.pdf"  # p.6 Table 1 GoogleNet 1387.70 → 494.00 ms; p.7 Table 3 AlexNet MIXED 0.5348/0.3425
+
+
+def test_a_change_never_rests_on_a_row_under_another_key_than_the_one_its_clause_names() -> None:
+    # 36% = (0.5348 − 0.3425)/0.5348, two cells of a row of `Table 3 AlexNet performance for each Layer`.
+    body = "In percent, GoogleNet's time per inference falls by {}, AlexNet's by 43% [source: R3]."
+    status, message, _ = _one(CAFFE, body.format("64%"), "64%", "en")
+    assert status == "derived" and "GoogleNet" in message, message
+    assert verdicts(CAFFE, body.format("36%"), lang="en")["36%"] not in OK
+    assert verdicts(CAFFE, body.format("64%"), lang="en")["43%"] == "derived"
