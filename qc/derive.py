@@ -69,8 +69,10 @@ class Derivations(Matching):
                 if hit:
                     break
         if hit:
+            # `快 3 倍`, `3 times faster`: N times as fast or N times more; the reviewer decides which is meant
+            warn = f"ambiguous: “{q.text.strip()}” may mean {fmt(target)}× or {fmt(target + 1)}×" if faster else ""
             return Verdict("derived", derivation=hit[0], message="derived from numbers of the sentence",
-                           strength="stated derivation")  # fmt: skip
+                           strength="stated derivation", warning=warn)  # fmt: skip
         if conv := converted(sent, q, value, tol, unit, self._text):
             return Verdict("derived", derivation=conv, message="converted from a number of the sentence",
                            strength="stated derivation")  # fmt: skip

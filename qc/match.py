@@ -29,6 +29,7 @@ class Verdict:
     fig: Fig | None = None
     cands: list[Fig] = field(default_factory=list)  # every figure the number fits (for from→to pairs)
     strength: str = ""  # how strong the evidence of a verified or derived number is (see models.STRENGTHS)
+    warning: str = ""  # what a reviewer must look at in an ok verdict (an ambiguous `快 3 倍`): shown as a warning
 
 
 class Matching:
