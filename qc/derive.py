@@ -162,7 +162,7 @@ class Derivations(Matching):
         """Whether `row` stands under (its caption or section names) another row key of a table whose row the
         clause names by its own key, and not under that key: `GoogleNet's time … falls by 36%` names Table 1's
         GoogleNet row; a row of `Table 3 AlexNet performance for each Layer` is AlexNet's, Table 1's other row."""
-        words = row[0].tokens
+        words = self._table_words(row)
         for kr in keyed:
             table = kr[0].table
             if table == row[0].table or not (own := self._row_own(kr)) or any(k & words for k in own):
@@ -173,6 +173,20 @@ class Derivations(Matching):
                 if any(k & words and not k & clause for k in self._row_own(other)):
                     return True
         return False
+
+    def _table_words(self, row: list[Fig]) -> frozenset[str]:
+        """The words of the labels every cell of the row's table has (its caption, its section)."""
+        first = row[0]
+        rp = self.prep.by_rid.get(first.f.report)
+        table = rp.by_table.get(first.table or "", row) if rp else row
+        key = id(table)
+        hit = _TABLE_WORDS.get(key)
+        if hit is None or hit[0] is not table:
+            common = set(table[0].f.labels).intersection(*(x.f.labels for x in table[1:]))
+            if len(_TABLE_WORDS) > 20_000:  # (tables of earlier indexes)
+                _TABLE_WORDS.clear()
+            hit = _TABLE_WORDS[key] = (table, frozenset().union(*(context_tokens(lab) for lab in common)))
+        return hit[1]
 
     def _row_own(self, row: list[Fig]) -> list[frozenset[str]]:
         """The words of the labels that set this table row apart (see _row_key_named)."""
@@ -481,6 +495,8 @@ def between(text: str, qs: list[Quantity], a: Quantity, b: Quantity) -> str:
 
 # A table's figures (by id) → (them, the labels that set rows or series apart, its measures): see _pair_in_table.
 _TABLE_INFO: dict[int, tuple[list[Fig], frozenset[str], list[tuple[Fig, frozenset[str]]]]] = {}
+# A table's figures (by id) → (them, the words of the labels all of them share): see _table_words.
+_TABLE_WORDS: dict[int, tuple[list[Fig], frozenset[str]]] = {}
 # A row (by id) → its own key words (see _row_key_named).
 _ROW_OWN: dict[int, tuple[list[Fig], list[frozenset[str]]]] = {}
 _Words = tuple[frozenset[str], set[str]]  # context tokens and the numbers (as printed) of a sentence or clause

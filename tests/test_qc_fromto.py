@@ -108,3 +108,14 @@ def test_a_change_never_rests_on_a_row_under_another_key_than_the_one_its_clause
     assert status == "derived" and "GoogleNet" in message, message
     assert verdicts(CAFFE, body.format("36%"), lang="en")["36%"] not in OK
     assert verdicts(CAFFE, body.format("64%"), lang="en")["43%"] == "derived"
+
+
+def test_a_row_under_the_same_key_is_no_rival_whatever_its_columns_say() -> None:
+    # p.21 Table 16 AlexNet TPI data, 1xA72: OpenBLAS 0.9327 s, MIXED 0.5348 s (43% less); its `ACL/NEON (s)` column
+    # names a row key of Table 3 (ACL/NEON), its caption none other than AlexNet.
+    body = (
+        "## AlexNet configurations\n\nAveraged over the 2nd to 11th loop [source: R3]:\n\n"
+        "- ACL/GPU: 0.1542 s per inference, about 6 times faster than OpenBLAS at 0.9327 s;\n"
+        "- MIXED: 0.5348 s, 43% less than OpenBLAS;\n"
+    )
+    assert verdicts(CAFFE, body, lang="en")["43%"] == "derived"
