@@ -10,7 +10,7 @@ from qc.claims import COMPARATIVE, Sentence, wording
 from qc.context import context_tokens, fmt, id_shapes, num_text
 from qc.match import Matching, Verdict
 from qc.numbers import CHANGE_RE, Quantity
-from qc.prepare import Fig, labels_of, say, source_of
+from qc.prepare import Fig, labels_of, matches, say, source_of
 from qc.units import NONE, Unit, parse_unit
 
 
@@ -42,13 +42,21 @@ class Derivations(Matching):
             return _share(q, target, tol, sent)  # `已使用 252.06 亿元,使用率约 67.7%`: no change, a share
         faster = unit.dim == "x" and faster_words(self._text, q)
         ops: list[tuple[float, str, Unit]] = []
+        owners: list[Quantity] = []
         for other in sent.quantities:
             if other is q or other.exempt or other.count or not other.unit:
                 continue
             u = parse_unit(other.unit)
             for v, _ in other.endpoints():
                 ops.append((v, num_text(v), u))
+                owners.append(other)
         hit = formula(ops, target, tol, unit, q, direction, gap, faster=faster)
+        if hit and (keys := [o for o in (owners[hit[1]], owners[hit[2]]) if self._names_row(o, sent, scope)]):
+            # `64KB 对象的带宽为 791.38 MiB/s,约为 4KB 对象(139.86 MiB/s)的 16 倍`: 64KB and 4KB name the rows of
+            # the bandwidths, they are no operands (keys never are)
+            kept = [i for i, o in enumerate(owners) if o not in keys]
+            ops, owners = [ops[i] for i in kept], [owners[i] for i in kept]
+            hit = formula(ops, target, tol, unit, q, direction, gap, faster=faster)
         if not hit and unit.dim == "x":
             # `an RTF of 0.71 … with 1.36, so about 1.9 times faster`: a ratio of two bare numbers the sentence states
             # (never keys, `batch=1 to batch=4` is no 4x; and one operand at least a measured decimal)
@@ -113,6 +121,8 @@ class Derivations(Matching):
             if not hit or _columns_conflict(row[hit[1]], row[hit[2]]):
                 continue
             xa, xb = row[hit[1]], row[hit[2]]
+            if self._key_cell(xa) or self._key_cell(xb):
+                continue  # (`value` cells 4KB, 64KB that label the other cells' rows: keys, never operands)
             if stated and not any(abs(x.base - v) <= 1e-9 * max(abs(v), 1.0) for x in (xa, xb) for v in stated):
                 continue  # the sentence states operands of its own: two other cells agreeing by chance are none
             if not_stated(own, xa, xb):
@@ -156,6 +166,18 @@ class Derivations(Matching):
                                            f"{labels_of(y.f, 3)})")  # fmt: skip
         return None
 
+    def _names_row(self, o: Quantity, sent: Sentence, scope: list[str]) -> bool:
+        """Whether number `o` of the sentence, as printed (`64KB`), is a label of a figure another number of the
+        sentence, of another dimension, rests on (`value 64KB` of 791.38 MiB/s): a row key, not a measure."""
+        tok = re.sub(r"\s+", "", o.text[max(0, o.num_start - o.start) :]).lower()
+        dim = parse_unit(o.unit).dim
+        for p in sent.quantities:
+            if p is o or p.exempt or p.value is None or not p.unit or (u := parse_unit(p.unit)).dim == dim:
+                continue
+            if any(tok in x.tokens for x in matches(self.prep, p.value, p.step, u, scope)):
+                return True
+        return False
+
     def _under_rival(
         self, row: list[Fig], keyed: list[list[Fig]], rows: list[list[Fig]], clause: frozenset[str]
     ) -> bool:
@@ -173,6 +195,21 @@ class Derivations(Matching):
                 if any(k & words and not k & clause for k in self._row_own(other)):
                     return True
         return False
+
+    def _key_cell(self, x: Fig) -> bool:
+        """Whether a table cell with a unit, as printed (`4KB`), is a label of its table's cells (`value 4KB`): the
+        key of their rows, not a measure."""
+        if not x.table or not x.unit.dim:
+            return False
+        rp = self.prep.by_rid.get(x.f.report)
+        table = rp.by_table.get(x.table, [x]) if rp else [x]
+        hit = _TABLE_LABELS.get(id(table))
+        if hit is None or hit[0] is not table:
+            words = frozenset().union(*(context_tokens(lab) for lab in {lab for y in table for lab in y.f.labels}))
+            if len(_TABLE_LABELS) > 20_000:  # (tables of earlier indexes)
+                _TABLE_LABELS.clear()
+            hit = _TABLE_LABELS[id(table)] = (table, words)
+        return re.sub(r"\s+", "", f"{x.raw_num or num_text(x.f.value)}{x.f.unit}").lower() in hit[1]
 
     def _table_words(self, row: list[Fig]) -> frozenset[str]:
         """The words of the labels every cell of the row's table has (its caption, its section)."""
@@ -497,6 +534,8 @@ def between(text: str, qs: list[Quantity], a: Quantity, b: Quantity) -> str:
 _TABLE_INFO: dict[int, tuple[list[Fig], frozenset[str], list[tuple[Fig, frozenset[str]]]]] = {}
 # A table's figures (by id) → (them, the words of the labels all of them share): see _table_words.
 _TABLE_WORDS: dict[int, tuple[list[Fig], frozenset[str]]] = {}
+# A table's figures (by id) → (them, the words of all their labels): see _key_cell.
+_TABLE_LABELS: dict[int, tuple[list[Fig], frozenset[str]]] = {}
 # A row (by id) → its own key words (see _row_key_named).
 _ROW_OWN: dict[int, tuple[list[Fig], list[frozenset[str]]]] = {}
 _Words = tuple[frozenset[str], set[str]]  # context tokens and the numbers (as printed) of a sentence or clause
