@@ -121,7 +121,8 @@ class _Checker(Derivations):
         if not endpoint and (named := self._model_name(bl, q, scope)):
             return Verdict("exempt", message=f"identifier: {named[1].report} p.{named[1].page} names “{named[0]}”")
         counting = q.count or unit.dim.startswith("count:")
-        if counting or (not unit.dim and not q.magnitude):
+        if counting or (not unit.dim and not q.magnitude) or (unit.dim == "x" and bl.kind == "table"):
+            # (an article table's `| input3 (1x) |`: the label of the row its other cells rest on)
             v = self._label(q, value, sent, scope)
             if v:
                 return v
@@ -286,6 +287,7 @@ class _Checker(Derivations):
         self._pairs(bl.text, qs, verdicts, sent)
         self._row_of_mates(sent, qs, verdicts)
         self._changes(sent, qs, verdicts)
+        self._ratios(sent, qs, verdicts, scope)
         self._directions(sent, qs, verdicts)
         return scope, verdicts
 

@@ -166,6 +166,46 @@ class Derivations(Matching):
                                            f"{labels_of(y.f, 3)})")  # fmt: skip
         return None
 
+    def _ratios(self, sent: Sentence, qs: list[Quantity], verdicts: list[Verdict], scope: list[str]) -> None:
+        """`at 87 GB/s … and at 190 GB/s …, about 2.2 times as fast`: a ratio whose clause names no other side
+        compares the two measures of one dimension its sentence states before it; a figure of its value found
+        elsewhere (the paper's 4.6× over TCP) does not make another ratio right."""
+        for k, q in enumerate(qs):
+            v = verdicts[k]
+            if v.status != "verified" or q.exempt or q.is_range or parse_unit(q.unit).dim != "x" or q.value is None:
+                continue
+            cs, ce = self._clause_bounds(q, sent)
+            if _OTHER_SIDE.search(self._text, cs, ce):
+                continue  # `4.6× faster than TCP`, `比 brpc 快`: the clause names what it is compared with
+            by_dim: dict[str, list[Quantity]] = {}
+            for o in qs[:k]:
+                u = parse_unit(o.unit) if o.unit and not (o.exempt or o.count or o.is_range) else NONE
+                if unit_of_ops(u, u) and o.value and not self._names_row(o, sent, scope):
+                    by_dim.setdefault(u.dim, []).append(o)
+            pairs = [os_ for os_ in by_dim.values() if len(os_) == 2]
+            if not pairs or any(len(os_) > 2 for os_ in by_dim.values()):
+                continue  # no pair, or more measures of a kind than one comparison: nothing says which are compared
+            ratios = []
+            for a, b in pairs:
+                x, y = abs(a.value or 0.0) * parse_unit(a.unit).factor, abs(b.value or 0.0) * parse_unit(b.unit).factor
+                if x and y and x != y:
+                    ratios.append((max(x, y) / min(x, y), (a, b) if x > y else (b, a)))
+            if not ratios or any(self._ratio_fits(q, r, hi, lo) for r, (hi, lo) in ratios):
+                continue
+            r, (hi, lo) = ratios[0]
+            verdicts[k] = Verdict(
+                "mismatch", v.source, fig=v.fig,
+                message=f"{hi.text.strip()} / {lo.text.strip()} = {fmt(r)}×, not {q.text.strip()} "
+                        f"({v.message}: a figure of another comparison)",
+            )  # fmt: skip
+
+    def _ratio_fits(self, q: Quantity, r: float, hi: Quantity, lo: Quantity) -> bool:
+        """Whether ratio `r` of `hi` over `lo` is `q` (within both's printed precision; `faster` read both ways)."""
+        target = abs(q.value or 0.0)
+        tol = q.step / 2 * (1 + 1e-9) + _rounding(hi, lo, parse_unit("x")) + 1e-12
+        tol = approx_tolerance(q, target, q.step, tol)
+        return abs(r - target) <= tol or (faster_words(self._text, q) and abs(r - 1 - target) <= tol)
+
     def _names_row(self, o: Quantity, sent: Sentence, scope: list[str]) -> bool:
         """Whether number `o` of the sentence, as printed (`64KB`), is a label of a figure another number of the
         sentence, of another dimension, rests on (`value 64KB` of 791.38 MiB/s): a row key, not a measure."""
@@ -388,6 +428,10 @@ class Derivations(Matching):
             )  # fmt: skip
 
 
+# A clause that names the other side of its comparison (a ratio of its own, not of the sentence's two measures).
+_OTHER_SIDE = re.compile(
+    r"\bthan\b|\bover\b|\bvs\.?|\bversus\b|\bcompared\b|\brelative to\b|比|较|相比|相对|对比", re.I
+)
 # What may stand between a from→to pair and the change it states when nothing else is named there.
 _BARE_CHANGE = re.compile(
     r"[ \u00a0]*[,\uff0c][ \u00a0]*(?:同比|环比|仅|约|即|共)?[ \u00a0]*(?:增长|下降|提升|提高|降低|减少|增加|上升|下滑|"

@@ -654,13 +654,14 @@ class Matching:
         """A row key such as `并发 8`, or a percentile row `99%` (`99% observations less than`), that names a table
         row of a cited report."""
         pct = q.unit == "%"
+        mult = parse_unit(q.unit).dim == "x"  # a load's multiple in a row label: `input3 (1x)`
         if (
             value != int(value)
             or q.magnitude
-            or (q.unit and not pct and not parse_unit(q.unit).dim.startswith("count:"))
+            or (q.unit and not (pct or mult) and not parse_unit(q.unit).dim.startswith("count:"))
         ):
             return None
-        key = str(int(abs(value)))
+        key = str(int(abs(value))) + ("x" if mult else "")
         for rid in scope:
             for x, lab, own in self.prep.ints(rid).get(key, ()):  # own: the label's words but the key
                 if len(lab) > _KEY_LABEL_MAX:

@@ -129,3 +129,33 @@ def test_a_ratio_never_rests_on_the_keys_that_name_its_rows() -> None:
     body = "batch=16 时,64KB 对象的带宽为 791.38 MiB/s,约为 4KB 对象(139.86 MiB/s)的 {} 倍【出处:R3 实测】。"
     assert verdicts(SLIDES, body.format("5.7"))["5.7 倍"] == "derived"
     assert verdicts(SLIDES, body.format("16"))["16 倍"] not in OK
+
+
+PAPER = "mooncake_fast25_kvcache_serving_paper.pdf"  # p.12: 87 GB/s and 190 GB/s (4×200, 8×400 Gbps), 2.4× and 4.6× over TCP
+
+
+def test_a_ratio_naming_no_other_side_compares_the_two_measures_its_sentence_states() -> None:
+    body = (
+        "The transfer engine moved 40 GB of KVCache at 87 GB/s over 4×200 Gbps NICs and at 190 GB/s over 8×400 Gbps "
+        "NICs, {} [source: R3]."
+    )
+    assert (
+        verdicts(PAPER, body.format("about 2.2 times as fast on the larger network"), lang="en")["about 2.2 times"]
+        in OK
+    )
+    status, message, _ = _one(
+        PAPER, body.format("about 4.6 times as fast on the larger network"), "about 4.6 times", "en"
+    )
+    assert status == "mismatch" and "2.18" in message, message
+    # the paper's own comparison, its other side named: 4.6× over TCP
+    assert verdicts(PAPER, body.format("4.6 times faster than over TCP"), lang="en")["4.6 times"] == "verified"
+
+
+def test_a_load_multiple_in_an_article_table_row_label_is_that_row_s_key() -> None:
+    # p.6-7: `input3 (1x)` 14,930 行, 总耗时 4.15 s; `1x` names the row (it was derived by chance as 2.96/2.38 ≈ 1).
+    table = (
+        "| 数据集 | 行数 | 总耗时 (s) | 纯处理时间 (s) | 实际吞吐量 (行/秒) |\n|---|---|---|---|---|\n"
+        "| input3 (1x) | 14,930 | 4.15 | 1.51 | 9,887 |\n\n来源:【出处:R3 实测】\n"
+    )
+    n = next(n for n in check_body(YATHA, table).numbers if n.text.strip() == "1x")
+    assert n.status == "verified" and n.strength == "row key", (n.status, n.message)
