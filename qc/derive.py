@@ -167,8 +167,8 @@ class Derivations(Matching):
         return None
 
     def _ratios(self, sent: Sentence, qs: list[Quantity], verdicts: list[Verdict], scope: list[str]) -> None:
-        """`at 87 GB/s … and at 190 GB/s …, about 2.2 times as fast`: a ratio whose clause names no other side
-        compares the two measures of one dimension its sentence states before it; a figure of its value found
+        """`at 87 GB/s … and at 190 GB/s …, about 2.2 times as fast`: an `N times as fast` whose clause names no
+        other side compares the two measures of one dimension its sentence states before it; a figure of its value found
         elsewhere (the paper's 4.6× over TCP) does not make another ratio right."""
         for k, q in enumerate(qs):
             v = verdicts[k]
@@ -177,6 +177,8 @@ class Derivations(Matching):
             cs, ce = self._clause_bounds(q, sent)
             if _OTHER_SIDE.search(self._text, cs, ce):
                 continue  # `4.6× faster than TCP`, `比 brpc 快`: the clause names what it is compared with
+            if not _AS_MUCH.match(self._text, q.end):
+                continue  # (`… and improved TTFT 4.1x` states a ratio of its own; `N times as fast` compares)
             by_dim: dict[str, list[Quantity]] = {}
             for o in qs[:k]:
                 u = parse_unit(o.unit) if o.unit and not (o.exempt or o.count or o.is_range) else NONE
@@ -432,6 +434,8 @@ class Derivations(Matching):
 _OTHER_SIDE = re.compile(
     r"\bthan\b|\bover\b|\bvs\.?|\bversus\b|\bcompared\b|\brelative to\b|比|较|相比|相对|对比", re.I
 )
+# `2.2 times as fast`: a ratio that compares two things of one measure (the sentence's), naming none of its own.
+_AS_MUCH = re.compile(r"[ \u00a0]+as[ \u00a0]+(?:fast|quick|high|large|much|many|big|long)\b", re.I)
 # What may stand between a from→to pair and the change it states when nothing else is named there.
 _BARE_CHANGE = re.compile(
     r"[ \u00a0]*[,\uff0c][ \u00a0]*(?:同比|环比|仅|约|即|共)?[ \u00a0]*(?:增长|下降|提升|提高|降低|减少|增加|上升|下滑|"
