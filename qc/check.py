@@ -121,7 +121,8 @@ class _Checker(Derivations):
         if not endpoint and (named := self._model_name(bl, q, scope)):
             return Verdict("exempt", message=f"identifier: {named[1].report} p.{named[1].page} names “{named[0]}”")
         counting = q.count or unit.dim.startswith("count:")
-        if counting or (not unit.dim and not q.magnitude):
+        if counting or (not unit.dim and not q.magnitude) or (unit.dim == "x" and bl.kind == "table"):
+            # (an article table's `| input3 (1x) |`: the label of the row its other cells rest on)
             v = self._label(q, value, sent, scope)
             if v:
                 return v
@@ -286,6 +287,7 @@ class _Checker(Derivations):
         self._pairs(bl.text, qs, verdicts, sent)
         self._row_of_mates(sent, qs, verdicts)
         self._changes(sent, qs, verdicts)
+        self._ratios(sent, qs, verdicts, scope)
         self._directions(sent, qs, verdicts)
         return scope, verdicts
 
@@ -371,10 +373,13 @@ class _Checker(Derivations):
             fid = hashlib.sha256((base_id + (f"\x1f{k}" if k else "")).encode()).hexdigest()[:12]
             status = v.status
             sev = "ok" if status not in ERROR_STATUSES else self.severity.get(status, "error")
+            message = v.message
+            if v.warning and sev == "ok":  # an ok number the reviewer must still read (`快 3 倍`: 3× or 4×?)
+                sev, message = "warning", f"{v.warning}; {v.message}" if v.message else v.warning
             value = None if q.exempt or q.is_range or not math.isfinite(q.value or 0.0) else q.value  # JSON: no inf
             self.numbers.append(NumberCheck(
                 text=text, line=line, column=col, value=value, unit=q.unit, status=status, severity=sev,
-                cited=list(scope), source=v.source, derivation=v.derivation, message=v.message, field=bl.field,
+                cited=list(scope), source=v.source, derivation=v.derivation, message=message, field=bl.field,
                 start=start, end=end, sentence=sent.text, id=fid, strength=v.strength if status in OK_STATUSES else "",
             ))  # fmt: skip
             if v.term:

@@ -12,6 +12,8 @@ from qc.context import context_tokens, id_shapes, lazy, positions
 from qc.numbers import Quantity, markers
 from qc.units import parse_unit
 
+_LEAD_INT = re.compile(r"(\d+)\s")  # (what context_tokens drops as a label's section number)
+
 
 @dataclass(eq=False)
 class Sentence:
@@ -40,7 +42,10 @@ class Sentence:
 
     @lazy
     def tokens(self) -> frozenset[str]:
-        return context_tokens(self.plain + " " + self.extra)
+        toks = context_tokens(self.plain + " " + self.extra)
+        # A sentence that opens with a number (`128 个客户端时…`) has no section number to drop: it is a word of it.
+        lead = _LEAD_INT.match(self.plain) if not self.extra else None
+        return toks | {lead.group(1)} if lead else toks
 
     @lazy
     def where(self) -> list[tuple[str, int]]:
@@ -149,8 +154,15 @@ def printed_unit(text: str, q: Quantity) -> bool:
 # `from A to B`, `从 A 降至 B`: A is the state before (a baseline's figure); `A instead of B`, `A against B`, `A than
 # B`, `A vs B`: B is the one compared with. Words only: the numbers between them are the caller's.
 _BEFORE_AFTER = re.compile(r"[^,;:。,;:]*?(?:\bto\b|至|到)[^,;:。,;:\d]*$", re.I)
+_BARE_TO = re.compile(r"[ \u00a0]*(?:\bto\b|至|到)[ \u00a0]*", re.I)  # a pair no change verb joins
 _FROM = re.compile(r"(?:\bfrom\b|从|由)[^,;:。,;:\d]{0,12}$", re.I)
 _VERSUS = re.compile(r"^[^,;:。,;:\d]*?(?:\binstead of\b|\bagainst\b|\bthan\b|\bvs\.?|\bversus\b|而非)", re.I)
+_VS_CJK = re.compile(r"[ \u00a0]*[对比][ \u00a0]*")  # `2523798 对 1889515`: the two sides of a comparison
+_CMP_NAME = re.compile(
+    r"(?:比|相比于?|相对于|\bthan\b|\babove\b|\bbelow\b|\bcompared (?:with|to)\b)[ \u00a0]*"
+    r"([A-Za-z][A-Za-z0-9_&.+-]*[A-Za-z0-9_+])",
+    re.I,
+)
 _NAMED_BASE = re.compile(r"([A-Za-z][A-Za-z0-9]+)[ \u00a0]*(?:baseline|基线)", re.I)
 BASELINE = frozenset({"基线", "baseline"})  # the words of a baseline's labels (the glossary makes one of the other)
 
@@ -212,6 +224,28 @@ def _kin(q: Quantity) -> bool:
 OWN_CLAUSE = re.compile(r",(?!\d{3}(?!\d))|[,;:\uff0c\uff1b\uff1a、]|\band\b|\bwhile\b|而|以及|并且")
 
 
+# What the words around a derived number say it is: a fall, a rise, a gap (a difference needs words saying so).
+_DOWN = re.compile(
+    r"降低|下降|降幅|降至|缩短|减少|减小|节省|节约|少了|低了|快了|fell|falls?|drop|lower|reduc|decreas|shorter|"
+    r"less|cut|sav",
+    re.I,
+)
+_UP = re.compile(r"提升|提高|增加|增长|增幅|上升|升至|多了|高了|rose|rises?|gain|higher|increas|grow|more|improv", re.I)
+_GAP = re.compile(
+    r"相差|差距|差值|差了|少|多|快|慢|缩短|节省|节约|减少|降低|提升|提高|增加|高出|低于|高于|lower by|higher by|"
+    r"faster|slower|quicker|less|more|fewer|longer|shorter|above|below|ahead|behind|span|spread|apart|"
+    r"difference|gap|sav|by\b|跨度|温差|超出|领先|落后",
+    re.I,
+)
+
+
+def wording(text: str) -> tuple[str | None, bool]:
+    """The direction a change is stated in (`down`, `up` or None when the words say neither or both) and whether
+    they state a difference at all."""
+    down, up = bool(_DOWN.search(text)), bool(_UP.search(text))
+    return ("down" if down and not up else "up" if up and not down else None), bool(_GAP.search(text))
+
+
 def roles(sent: Sentence, qs: list[Quantity], text: str) -> dict[int, frozenset[str]]:
     """Words a pair's wording gives its numbers (by index in `qs`): `from A to B` makes A the baseline's and B the
     new one's, `A instead of B` (against, than, vs) B the baseline's. The baseline's words are `baseline`, `基线`, the
@@ -226,7 +260,11 @@ def roles(sent: Sentence, qs: list[Quantity], text: str) -> dict[int, frozenset[
             out[k], out[k + 1] = _LOW, _HIGH  # `between -269 °C and -62 °C`: the lowest, then the highest
         elif _BEFORE_AFTER.fullmatch(gap) and _FROM.search(text, max(sent.start, a.start - 16), a.start):
             pairs.append((k, True))
-        elif _VERSUS.match(gap):
+            if _BARE_TO.fullmatch(gap) and not (
+                _DOWN.search(whole := text[sent.start : sent.end]) or _UP.search(whole)
+            ):
+                out[k], out[k + 1] = _LOW, _HIGH  # `Nonmetals, from -253 °C to 4827 °C`: a span, lowest first
+        elif _VERSUS.match(gap) or _VS_CJK.fullmatch(gap):
             pairs.append((k, False))
     _respective(sent, qs, text, out)
     if not pairs:
@@ -238,6 +276,9 @@ def roles(sent: Sentence, qs: list[Quantity], text: str) -> dict[int, frozenset[
     low = said.lower()
     if "baseline" in low or "基线" in said:
         base |= {m.group(1).lower() for m in _NAMED_BASE.finditer(said)}
+    # `coro_rpc 比 brpc 高`, `0.007 above HTML's 0.927`: the name a comparative sets against is the baseline's side
+    for m in _CMP_NAME.finditer(said):
+        base |= context_tokens(m.group(1))
     new: frozenset[str] = frozenset()
     vs = _SIDES.search(said) if "vs" in low or "versus" in low or "对比" in said else None
     if vs is not None:
@@ -246,7 +287,8 @@ def roles(sent: Sentence, qs: list[Quantity], text: str) -> dict[int, frozenset[
         new -= base
     old = frozenset(base)
     for k, from_to in pairs:
-        out[k], out[k + 1] = (old, new) if from_to else (new, old)
+        a_words, b_words = (old, new) if from_to else (new, old)
+        out[k], out[k + 1] = out.get(k, frozenset()) | a_words, out.get(k + 1, frozenset()) | b_words
     return out
 
 

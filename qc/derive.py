@@ -6,11 +6,11 @@ import re
 from itertools import pairwise
 
 from qc.blocks import CLAUSE
-from qc.claims import COMPARATIVE, Sentence
+from qc.claims import COMPARATIVE, Sentence, wording
 from qc.context import context_tokens, fmt, id_shapes, num_text
 from qc.match import Matching, Verdict
 from qc.numbers import CHANGE_RE, Quantity
-from qc.prepare import Fig, labels_of, say, source_of
+from qc.prepare import Fig, labels_of, matches, say, source_of
 from qc.units import NONE, Unit, parse_unit
 
 
@@ -38,15 +38,25 @@ class Derivations(Matching):
         if direction is None:  # `比 brpc 高 33.6%`, `低 5%`: the bare comparative right before the number
             m = _BARE_CMP.search(self._text, max(cs, q.start - 6), q.start)
             direction = ("up" if m.group(1) in "高多大快" else "down") if m else None
+        if unit.dim == "%" and direction is None and not gap and _SHARE.search(self._text, cs, q.start):
+            return _share(q, target, tol, sent)  # `已使用 252.06 亿元,使用率约 67.7%`: no change, a share
         faster = unit.dim == "x" and faster_words(self._text, q)
         ops: list[tuple[float, str, Unit]] = []
+        owners: list[Quantity] = []
         for other in sent.quantities:
             if other is q or other.exempt or other.count or not other.unit:
                 continue
             u = parse_unit(other.unit)
             for v, _ in other.endpoints():
                 ops.append((v, num_text(v), u))
+                owners.append(other)
         hit = formula(ops, target, tol, unit, q, direction, gap, faster=faster)
+        if hit and (keys := [o for o in (owners[hit[1]], owners[hit[2]]) if self._names_row(o, sent, scope)]):
+            # `64KB 对象的带宽为 791.38 MiB/s,约为 4KB 对象(139.86 MiB/s)的 16 倍`: 64KB and 4KB name the rows of
+            # the bandwidths, they are no operands (keys never are)
+            kept = [i for i, o in enumerate(owners) if o not in keys]
+            ops, owners = [ops[i] for i in kept], [owners[i] for i in kept]
+            hit = formula(ops, target, tol, unit, q, direction, gap, faster=faster)
         if not hit and unit.dim == "x":
             # `an RTF of 0.71 … with 1.36, so about 1.9 times faster`: a ratio of two bare numbers the sentence states
             # (never keys, `batch=1 to batch=4` is no 4x; and one operand at least a measured decimal)
@@ -67,8 +77,10 @@ class Derivations(Matching):
                 if hit:
                     break
         if hit:
+            # `快 3 倍`, `3 times faster`: N times as fast or N times more; the reviewer decides which is meant
+            warn = f"ambiguous: “{q.text.strip()}” may mean {fmt(target)}× or {fmt(target + 1)}×" if faster else ""
             return Verdict("derived", derivation=hit[0], message="derived from numbers of the sentence",
-                           strength="stated derivation")  # fmt: skip
+                           strength="stated derivation", warning=warn)  # fmt: skip
         if conv := converted(sent, q, value, tol, unit, self._text):
             return Verdict("derived", derivation=conv, message="converted from a number of the sentence",
                            strength="stated derivation")  # fmt: skip
@@ -109,6 +121,8 @@ class Derivations(Matching):
             if not hit or _columns_conflict(row[hit[1]], row[hit[2]]):
                 continue
             xa, xb = row[hit[1]], row[hit[2]]
+            if self._key_cell(xa) or self._key_cell(xb):
+                continue  # (`value` cells 4KB, 64KB that label the other cells' rows: keys, never operands)
             if stated and not any(abs(x.base - v) <= 1e-9 * max(abs(v), 1.0) for x in (xa, xb) for v in stated):
                 continue  # the sentence states operands of its own: two other cells agreeing by chance are none
             if not_stated(own, xa, xb):
@@ -116,6 +130,8 @@ class Derivations(Matching):
             named = _named_apart_in_row(xa, xb, sent.tokens) or self._row_key_named(row, sent.tokens, every=True)
             if keyed and i not in keyed and not named:
                 continue  # the row the clause names failed: another only where the sentence names it or both cells
+            if keyed and self._under_rival(row, [rows[j] for j in keyed], rows, clause):
+                continue  # a row under another key than the clause's (`Table 3 AlexNet …` for GoogleNet's change)
             first = row[0]
             return Verdict("derived", source_of(first), derivation=hit[0], strength="derivation from one row",
                            message=f"derived from {first.f.report} p.{first.f.page} ({labels_of(first.f, 2)})")  # fmt: skip
@@ -149,6 +165,112 @@ class Derivations(Matching):
                                    message=f"derived from {x.f.report} p.{x.f.page} ({labels_of(x.f, 3)} and "
                                            f"{labels_of(y.f, 3)})")  # fmt: skip
         return None
+
+    def _ratios(self, sent: Sentence, qs: list[Quantity], verdicts: list[Verdict], scope: list[str]) -> None:
+        """`at 87 GB/s … and at 190 GB/s …, about 2.2 times as fast`: an `N times as fast` whose clause names no
+        other side compares the two measures of one dimension its sentence states before it; a figure of its value found
+        elsewhere (the paper's 4.6× over TCP) does not make another ratio right."""
+        for k, q in enumerate(qs):
+            v = verdicts[k]
+            if v.status != "verified" or q.exempt or q.is_range or parse_unit(q.unit).dim != "x" or q.value is None:
+                continue
+            cs, ce = self._clause_bounds(q, sent)
+            if _OTHER_SIDE.search(self._text, cs, ce):
+                continue  # `4.6× faster than TCP`, `比 brpc 快`: the clause names what it is compared with
+            if not _AS_MUCH.match(self._text, q.end):
+                continue  # (`… and improved TTFT 4.1x` states a ratio of its own; `N times as fast` compares)
+            by_dim: dict[str, list[Quantity]] = {}
+            for o in qs[:k]:
+                u = parse_unit(o.unit) if o.unit and not (o.exempt or o.count or o.is_range) else NONE
+                if unit_of_ops(u, u) and o.value and not self._names_row(o, sent, scope):
+                    by_dim.setdefault(u.dim, []).append(o)
+            pairs = [os_ for os_ in by_dim.values() if len(os_) == 2]
+            if not pairs or any(len(os_) > 2 for os_ in by_dim.values()):
+                continue  # no pair, or more measures of a kind than one comparison: nothing says which are compared
+            ratios = []
+            for a, b in pairs:
+                x, y = abs(a.value or 0.0) * parse_unit(a.unit).factor, abs(b.value or 0.0) * parse_unit(b.unit).factor
+                if x and y and x != y:
+                    ratios.append((max(x, y) / min(x, y), (a, b) if x > y else (b, a)))
+            if not ratios or any(self._ratio_fits(q, r, hi, lo) for r, (hi, lo) in ratios):
+                continue
+            r, (hi, lo) = ratios[0]
+            verdicts[k] = Verdict(
+                "mismatch", v.source, fig=v.fig,
+                message=f"{hi.text.strip()} / {lo.text.strip()} = {fmt(r)}×, not {q.text.strip()} "
+                        f"({v.message}: a figure of another comparison)",
+            )  # fmt: skip
+
+    def _ratio_fits(self, q: Quantity, r: float, hi: Quantity, lo: Quantity) -> bool:
+        """Whether ratio `r` of `hi` over `lo` is `q` (within both's printed precision; `faster` read both ways)."""
+        target = abs(q.value or 0.0)
+        tol = q.step / 2 * (1 + 1e-9) + _rounding(hi, lo, parse_unit("x")) + 1e-12
+        tol = approx_tolerance(q, target, q.step, tol)
+        return abs(r - target) <= tol or (faster_words(self._text, q) and abs(r - 1 - target) <= tol)
+
+    def _names_row(self, o: Quantity, sent: Sentence, scope: list[str]) -> bool:
+        """Whether number `o` of the sentence, as printed (`64KB`), is a label of a figure another number of the
+        sentence, of another dimension, rests on (`value 64KB` of 791.38 MiB/s): a row key, not a measure."""
+        tok = re.sub(r"\s+", "", o.text[max(0, o.num_start - o.start) :]).lower()
+        dim = parse_unit(o.unit).dim
+        for p in sent.quantities:
+            if p is o or p.exempt or p.value is None or not p.unit or (u := parse_unit(p.unit)).dim == dim:
+                continue
+            if any(tok in x.tokens for x in matches(self.prep, p.value, p.step, u, scope)):
+                return True
+        return False
+
+    def _under_rival(
+        self, row: list[Fig], keyed: list[list[Fig]], rows: list[list[Fig]], clause: frozenset[str]
+    ) -> bool:
+        """Whether `row` stands under (its caption or section names) another row key of a table whose row the
+        clause names by its own key, and not under that key: `GoogleNet's time … falls by 36%` names Table 1's
+        GoogleNet row; a row of `Table 3 AlexNet performance for each Layer` is AlexNet's, Table 1's other row."""
+        words = self._table_words(row)
+        for kr in keyed:
+            table = kr[0].table
+            if table == row[0].table or not (own := self._row_own(kr)) or any(k & words for k in own):
+                continue
+            for other in rows:
+                if other is kr or other[0].table != table:
+                    continue
+                if any(k & words and not k & clause for k in self._row_own(other)):
+                    return True
+        return False
+
+    def _key_cell(self, x: Fig) -> bool:
+        """Whether a table cell with a unit, as printed (`4KB`), is a label of its table's cells (`value 4KB`): the
+        key of their rows, not a measure."""
+        if not x.table or not x.unit.dim:
+            return False
+        rp = self.prep.by_rid.get(x.f.report)
+        table = rp.by_table.get(x.table, [x]) if rp else [x]
+        hit = _TABLE_LABELS.get(id(table))
+        if hit is None or hit[0] is not table:
+            words = frozenset().union(*(context_tokens(lab) for lab in {lab for y in table for lab in y.f.labels}))
+            if len(_TABLE_LABELS) > 20_000:  # (tables of earlier indexes)
+                _TABLE_LABELS.clear()
+            hit = _TABLE_LABELS[id(table)] = (table, words)
+        return re.sub(r"\s+", "", f"{x.raw_num or num_text(x.f.value)}{x.f.unit}").lower() in hit[1]
+
+    def _table_words(self, row: list[Fig]) -> frozenset[str]:
+        """The words of the labels every cell of the row's table has (its caption, its section)."""
+        first = row[0]
+        rp = self.prep.by_rid.get(first.f.report)
+        table = rp.by_table.get(first.table or "", row) if rp else row
+        key = id(table)
+        hit = _TABLE_WORDS.get(key)
+        if hit is None or hit[0] is not table:
+            common = set(table[0].f.labels).intersection(*(x.f.labels for x in table[1:]))
+            if len(_TABLE_WORDS) > 20_000:  # (tables of earlier indexes)
+                _TABLE_WORDS.clear()
+            hit = _TABLE_WORDS[key] = (table, frozenset().union(*(context_tokens(lab) for lab in common)))
+        return hit[1]
+
+    def _row_own(self, row: list[Fig]) -> list[frozenset[str]]:
+        """The words of the labels that set this table row apart (see _row_key_named)."""
+        self._row_key_named(row, frozenset())
+        return _ROW_OWN[id(row)][1]
 
     def _row_key_named(self, row: list[Fig], words: frozenset[str], every: bool = False) -> bool:
         """Whether `words` name the labels that set this table row apart (its cells' common labels but the table's
@@ -233,8 +355,8 @@ class Derivations(Matching):
         say (two values swapped rise where the sentence says they fall)."""
         live = [(k, q) for k, q in enumerate(qs) if not q.exempt and not q.is_range and q.value is not None]
         text = self._text
-        for (_, a), (k, b) in pairwise(live):
-            if verdicts[k].status not in ("verified", "derived") or a.unit != b.unit or a.value == b.value:
+        for n, ((_, a), (k, b)) in enumerate(pairwise(live)):
+            if verdicts[k].status not in ("verified", "derived") or a.unit != b.unit:
                 continue
             m = _PAIR_GAP.fullmatch(between(text, qs, a, b))
             if not m:
@@ -249,6 +371,18 @@ class Derivations(Matching):
                     before = text[bs:cs]
                     down, up = bool(_VERB_DOWN.search(before)), bool(_VERB_UP.search(before))  # verb (not `gain`)
                     said = "down" if down and not up else "up" if up and not down else None
+            if not said and n + 2 < len(
+                live
+            ):  # `A → B，降低 41.2%`, `从 A 变为 B，仅下降 2.9%`: the change stated next
+                said = _stated_change(text, sent, b, live[n + 2][1])
+            if a.value == b.value:  # `2.84 ms → 2.84 ms，降低 41.2%`: the pair says no change, its words say one
+                if said:
+                    verdicts[k] = Verdict(
+                        "mismatch", verdicts[k].source, fig=verdicts[k].fig,
+                        message=f"from {a.text.strip()} to {b.text.strip()} is no change, but the sentence says it "
+                                f"{'fell' if said == 'down' else 'rose'} (a value repeated?)",
+                    )  # fmt: skip
+                continue
             rose = (b.value or 0.0) > (a.value or 0.0)
             if said and (said == "up") != rose:
                 verdicts[k] = Verdict(
@@ -273,12 +407,17 @@ class Derivations(Matching):
             ua, ub = parse_unit(a.unit), parse_unit(b.unit)
             if a.is_range or b.is_range or not ua.dim or ua.dim != ub.dim or ua.dim in ("%", "x"):
                 continue
-            # (a failed number after the pair, even past a comma, is told what the pair's change is)
-            if not CHANGE_RE.fullmatch(text, a.end, b.start) or (ok and CLAUSE.search(text, a.end, q.start)):
+            # (a failed number after the pair, even past a comma, is told what the pair's change is; a verified one
+            # past a comma only where its clause names nothing but the change: `…增至 3,684 百万元,同比增长 135.1%`)
+            if not (CHANGE_RE.fullmatch(text, a.end, b.start) or _PAIR_GAP.fullmatch(between(text, qs, a, b))):
+                continue
+            bare = ok and CLAUSE.search(text, a.end, q.start)
+            if bare and not _BARE_CHANGE.fullmatch(text, b.end, q.start):
                 continue
             ops = [(abs(a.value or 0), num_text(a.value), ua), (abs(b.value or 0), num_text(b.value), ub)]
             direction = wording(text[b.end : q.end])[0] if not ok else None
-            if formula(ops, abs(q.value or 0), q.step / 2 * (1 + 1e-9) + 1e-12, unit, q, direction):
+            tol = q.step / 2 * (1 + 1e-9) + 1e-12
+            if formula(ops, abs(q.value or 0), tol + (_rounding(a, b, unit) if bare else 0.0), unit, q, direction):
                 continue
             x, y = ops[0][0] * ua.factor, ops[1][0] * ub.factor
             if not x or not y:
@@ -291,19 +430,55 @@ class Derivations(Matching):
             )  # fmt: skip
 
 
-# What the words around a derived number say it is: a fall, a rise, a gap (a difference needs words saying so).
-_DOWN = re.compile(
-    r"降低|下降|降幅|降至|缩短|减少|减小|节省|节约|少了|低了|快了|fell|falls?|drop|lower|reduc|decreas|shorter|"
-    r"less|cut|sav",
+# A clause that names the other side of its comparison (a ratio of its own, not of the sentence's two measures).
+_OTHER_SIDE = re.compile(
+    r"\bthan\b|\bover\b|\bvs\.?|\bversus\b|\bcompared\b|\brelative to\b|比|较|相比|相对|对比", re.I
+)
+# `2.2 times as fast`: a ratio that compares two things of one measure (the sentence's), naming none of its own.
+_AS_MUCH = re.compile(r"[ \u00a0]+as[ \u00a0]+(?:fast|quick|high|large|much|many|big|long)\b", re.I)
+# What may stand between a from→to pair and the change it states when nothing else is named there.
+_BARE_CHANGE = re.compile(
+    r"[ \u00a0]*[,\uff0c][ \u00a0]*(?:同比|环比|仅|约|即|共)?[ \u00a0]*(?:增长|下降|提升|提高|降低|减少|增加|上升|下滑|"
+    r"增幅|降幅|up|down|(?:a|an)[ \u00a0]+(?:rise|drop|fall|gain|increase|decrease|cut|reduction)[ \u00a0]+of|"
+    r"(?:rising|falling|dropping|growing)(?:[ \u00a0]+by)?)?[ \u00a0]*(?:了|约|达|为)?[ \u00a0]*",
     re.I,
 )
-_UP = re.compile(r"提升|提高|增加|增长|增幅|上升|升至|多了|高了|rose|rises?|gain|higher|increas|grow|more|improv", re.I)
-_GAP = re.compile(
-    r"相差|差距|差值|差了|少|多|快|慢|缩短|节省|节约|减少|降低|提升|提高|增加|高出|低于|高于|lower by|higher by|"
-    r"faster|slower|quicker|less|more|fewer|longer|shorter|above|below|ahead|behind|span|spread|apart|"
-    r"difference|gap|sav|by\b|跨度|温差|超出|领先|落后",
-    re.I,
-)
+
+
+_SHARE = re.compile(r"率|占|比例|比重|份额|\bshare\b|\bproportion\b|utili[sz]ation|\bfraction\b", re.I)
+
+
+_PERCENT = parse_unit("%")
+
+
+def _share(q: Quantity, target: float, tol: float, sent: Sentence) -> Verdict | None:
+    """A percentage whose clause names a share and no change (`使用率`, `占比`, `share`): the part over the whole, two
+    measures of one dimension that the sentence states before it (never a change of them, nor one stated after)."""
+    ops = [(abs(v) * u.factor, num_text(v), u.dim) for o in sent.quantities if o is not q and o.end <= q.start
+           and o.unit and not (o.exempt or o.count) and unit_of_ops(u := parse_unit(o.unit), _PERCENT)
+           for v, _ in o.endpoints()]  # fmt: skip
+    shown = q.text[max(0, q.num_start - q.start) :].strip()
+    for part, tp, dp in ops:
+        for whole, tw, dw in ops:
+            if dp == dw and 0 < part < whole and abs(part / whole * 100 - target) <= tol:
+                return Verdict("derived", derivation=f"{tp}/{tw} = {fmt(part / whole * 100)}% ≈ {shown}",
+                               message="derived from numbers of the sentence (a share)",
+                               strength="stated derivation")  # fmt: skip
+    return None
+
+
+def _rounding(a: Quantity, b: Quantity, unit: Unit) -> float:
+    """How far the change of a pair may move within its operands' printed precision (a report's change is of the
+    unrounded figures)."""
+    fa, fb = parse_unit(a.unit).factor, parse_unit(b.unit).factor
+    x, y = abs(a.value or 0.0) * fa, abs(b.value or 0.0) * fb
+    if not x or not y:
+        return 0.0
+    ratio = (lambda p, q: abs(p - q) / p * 100) if unit.dim == "%" else (lambda p, q: max(p, q) / min(p, q))
+    mid = ratio(x, y)
+    da, db = a.step / 2 * fa, b.step / 2 * fb
+    corners = [ratio(x + i * da, y + j * db) for i in (-1, 1) for j in (-1, 1) if x + i * da > 0 and y + j * db > 0]
+    return max((abs(c - mid) for c in corners), default=0.0)
 
 
 _VERB_DOWN = re.compile(r"\bcut|\breduc|\bdecreas|\bfell\b|\bfalls?\b|\bdrop|\blowered\b|降|减|缩短", re.I)
@@ -312,6 +487,18 @@ _BARE_CMP = re.compile(r"([高多大快低少小慢])\s*(?:了|出|约|近|达)?
 _SAID_DOWN = re.compile(r"降|减|缩短")
 _SAID_UP = re.compile(r"提升|提高|增|升")
 _FASTER = re.compile(r"[快慢高低多少大小]了?\s*(?:约|大约|近)?\s*$|(?:faster|slower|higher|lower|more|less)\s*$", re.I)
+
+
+def _stated_change(text: str, sent: Sentence, b: Quantity, nxt: Quantity) -> str | None:
+    """The direction of the change a from→to pair ending at `b` states right after it: the next number is a
+    percentage or ratio in `b`'s clause or the one after (`→ 410 μs，降低 51.8%`), and the words before it say
+    which way (None otherwise)."""
+    if parse_unit(nxt.unit).dim not in ("%", "x"):
+        return None
+    cuts = [c.end() for c in CLAUSE.finditer(text, b.end, nxt.start)]
+    if len(cuts) > 1 or nxt.start > sent.end:
+        return None  # (a change two clauses on speaks of something else)
+    return wording(text[b.end : nxt.start])[0]
 
 
 def faster_words(text: str, q: Quantity) -> bool:
@@ -329,13 +516,6 @@ def approx_tolerance(q: Quantity, target: float, step: float, tol: float) -> flo
     if q.approx and step >= 1 and target % 10 == 0:
         return max(tol, target * 0.05)
     return tol
-
-
-def wording(text: str) -> tuple[str | None, bool]:
-    """The direction a change is stated in (`down`, `up` or None when the words say neither or both) and whether
-    they state a difference at all."""
-    down, up = bool(_DOWN.search(text)), bool(_UP.search(text))
-    return ("down" if down and not up else "up" if up and not down else None), bool(_GAP.search(text))
 
 
 def formula(
@@ -400,6 +580,10 @@ def between(text: str, qs: list[Quantity], a: Quantity, b: Quantity) -> str:
 
 # A table's figures (by id) → (them, the labels that set rows or series apart, its measures): see _pair_in_table.
 _TABLE_INFO: dict[int, tuple[list[Fig], frozenset[str], list[tuple[Fig, frozenset[str]]]]] = {}
+# A table's figures (by id) → (them, the words of the labels all of them share): see _table_words.
+_TABLE_WORDS: dict[int, tuple[list[Fig], frozenset[str]]] = {}
+# A table's figures (by id) → (them, the words of all their labels): see _key_cell.
+_TABLE_LABELS: dict[int, tuple[list[Fig], frozenset[str]]] = {}
 # A row (by id) → its own key words (see _row_key_named).
 _ROW_OWN: dict[int, tuple[list[Fig], list[frozenset[str]]]] = {}
 _Words = tuple[frozenset[str], set[str]]  # context tokens and the numbers (as printed) of a sentence or clause

@@ -29,6 +29,7 @@ class Verdict:
     fig: Fig | None = None
     cands: list[Fig] = field(default_factory=list)  # every figure the number fits (for from→to pairs)
     strength: str = ""  # how strong the evidence of a verified or derived number is (see models.STRENGTHS)
+    warning: str = ""  # what a reviewer must look at in an ok verdict (an ambiguous `快 3 倍`): shown as a warning
 
 
 class Matching:
@@ -660,13 +661,14 @@ class Matching:
         """A row key such as `并发 8`, or a percentile row `99%` (`99% observations less than`), that names a table
         row of a cited report."""
         pct = q.unit == "%"
+        mult = parse_unit(q.unit).dim == "x"  # a load's multiple in a row label: `input3 (1x)`
         if (
             value != int(value)
             or q.magnitude
-            or (q.unit and not pct and not parse_unit(q.unit).dim.startswith("count:"))
+            or (q.unit and not (pct or mult) and not parse_unit(q.unit).dim.startswith("count:"))
         ):
             return None
-        key = str(int(abs(value)))
+        key = str(int(abs(value))) + ("x" if mult else "")
         for rid in scope:
             for x, lab, own in self.prep.ints(rid).get(key, ()):  # own: the label's words but the key
                 if len(lab) > _KEY_LABEL_MAX:

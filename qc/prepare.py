@@ -27,6 +27,9 @@ _BOUND_SIGN = {"≥": "≥", ">=": "≥", "⩾": "≥", "不低于": "≥", "不
                "超过": ">", "<": "<", "低于": "<"}  # fmt: skip
 
 
+_MULTIPLE = re.compile(r"\d+x")  # a label token naming a multiple (`1x`, `4x`)
+
+
 @dataclass(eq=False)
 class Fig:
     f: Figure
@@ -200,7 +203,8 @@ class ReportPrep:
         """report → integer token of a label → (figure, label, the label's other words), for row keys (`并发 8`);
         made on the first such look-up."""
         label_ints = {
-            lab: [(tok, toks - {tok}) for tok in toks if tok.isdigit()] for lab, toks in self.label_tokens.items()
+            lab: [(tok, toks - {tok}) for tok in toks if tok.isdigit() or _MULTIPLE.fullmatch(tok)]
+            for lab, toks in self.label_tokens.items()  # (`1x` of `input3 (1x)`: a load's multiple)
         }
         out: dict[str, dict[str, list[tuple[Fig, str, frozenset[str]]]]] = {}
         for x in self.figs:

@@ -124,6 +124,29 @@ def test_faster_n_times_is_read_both_ways_and_flagged() -> None:
     assert _status(index, body.format("是其 4.3 倍"), "4.3 倍", "zh")[0] != "derived"  # no `快`: a ratio only
 
 
+def test_an_ambiguous_faster_reaches_the_reviewer_as_a_warning() -> None:
+    # `快 4.3 倍`: 5.23/0.98 = 5.34× as fast, or 4.34 times more; either reading derives, the reviewer must choose.
+    from qc.models import CheckReport
+    from qc.report import render_html, render_text
+
+    index = _index([(5.23, "GB/s", "5.23", ["读带宽 (GB/s)", "并行读补丁"], "并行读补丁 5.23"),
+                    (0.98, "GB/s", "0.98", ["读带宽 (GB/s)", "默认读路径"], "默认读路径 0.98")], "读带宽")  # fmt: skip
+    body = "并行读补丁的读带宽为 5.23 GB/s,默认读路径为 0.98 GB/s,{}【出处:R3 实测】。"
+    doc = f"---\ntitle: t\nlang: zh\ndate: 2026-07-10\nevidence: [R3]\nanswer: a\n---\n\n{body.format('快 4.3 倍')}\n"
+    draft = parse_draft(doc, "t.md")
+    result = check_draft(draft, index)
+    assert result.ok  # a warning, not an error
+    report = CheckReport(ok=True, files=[result])
+    (entry,) = [n for n in report.to_json()["files"][0]["numbers"] if n["text"] == "4.3 倍"]
+    assert entry["status"] == "derived" and entry["severity"] == "warning", entry
+    assert entry["message"].startswith("ambiguous") and "4.3×" in entry["message"] and "5.3×" in entry["message"]
+    assert "warning:" in render_text(report) and "ambiguous" in render_text(report)
+    html = render_html(report, {"t.md": draft}, index)
+    assert "qc-derived qc-warning" in html and "ambiguous: “4.3 倍”" in html
+    plain = parse_draft(doc.replace("快 4.3 倍", "是其 5.3 倍"), "t.md")  # a plain ratio: nothing to warn about
+    assert next(n for n in check_draft(plain, index).numbers if n.text == "5.3 倍").severity == "ok"
+
+
 # ---- Reading correct articles (issue 14, part A). Shapes from the real accuracy corpus (tools/qc_corpus/real). ----
 
 FACES = _index(
