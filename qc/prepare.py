@@ -115,7 +115,8 @@ class Fig:
 
 
 _ROW_KEY = re.compile(
-    r"^\s*(?:[A-Za-z][A-Za-z _-]*?\s)?([A-Za-z]{3,}|[\u3400-\u9fff]{2})[\u3400-\u9fff]*\s*[=::]?\s*(\d+)\s*$"
+    r"^\s*(?:[A-Za-z][A-Za-z _-]*?\s)?([A-Za-z]{3,}|[\u3400-\u9fff]{2})[\u3400-\u9fff]*\s*[=::]?\s*(\d+)\s*"
+    r"(?:ms|s|min|秒|毫秒|分钟)?\s*$"  # a setting in time units keys its row too (`窗口大小 60s` vs `120s`)
 )
 
 
