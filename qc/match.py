@@ -596,7 +596,7 @@ class Matching:
         if fitting and len(fitting) < len(rival_of):
             # The figure the claim's words fit best has a mate they name better (`| Caffe-HRT (ms) |` over the
             # `Original Caffe` cell of its row): a figure of the value that fits them less does not rescue it.
-            own = ctx - {num_text(value)}
+            own = ctx - {num_text(value)} - self._printed_number(q)
             best = max(cands, key=lambda x: len(own & x.tokens) if id(x) in rival_of else -1)
             if rival_of[id(best)] is not None and all(
                 x.table != best.table and len(own & x.tokens) < len(own & best.tokens) for x in fitting
@@ -644,6 +644,11 @@ class Matching:
         x, g = rivals[0]
         return Verdict("mismatch", source_of(g), fig=g,
                         message=f"{say(g)}; {shown(x)} is {labels_of(x.f) or 'another figure'}")  # fmt: skip
+
+    def _printed_number(self, q: Quantity) -> frozenset[str]:
+        """The words of the number as printed (`8,462` → `8`, `462`): a figure quoting that number shares no word of
+        the claim by it (a sentence citing `→ 8,462 行/秒` fits the claim no better than the table's cell)."""
+        return context_tokens(self._text[q.num_start : q.num_end])
 
     @staticmethod
     def _bound_ok(q: Quantity, x: Fig) -> bool:
