@@ -273,8 +273,14 @@ class Derivations(Matching):
             ua, ub = parse_unit(a.unit), parse_unit(b.unit)
             if a.is_range or b.is_range or not ua.dim or ua.dim != ub.dim or ua.dim in ("%", "x"):
                 continue
-            # (a failed number after the pair, even past a comma, is told what the pair's change is)
-            if not CHANGE_RE.fullmatch(text, a.end, b.start) or (ok and CLAUSE.search(text, a.end, q.start)):
+            # (a failed number after the pair, even past a comma, is told what the pair's change is; a verified one
+            # only in the pair's clause or in the clause right after it that states nothing but the change)
+            if ok:
+                if not _PAIR_GAP.fullmatch(between(text, qs, a, b)):
+                    continue
+                if CLAUSE.search(text, a.end, q.start) and not _change_clause(text, b, q):
+                    continue
+            elif not CHANGE_RE.fullmatch(text, a.end, b.start):
                 continue
             ops = [(abs(a.value or 0), num_text(a.value), ua), (abs(b.value or 0), num_text(b.value), ub)]
             direction = wording(text[b.end : q.end])[0] if not ok else None
@@ -387,6 +393,23 @@ def formula(
 # Between the two numbers of a from→to pair, dates and names blanked: a change word in one clause
 # (`14.49% 降至 2026 年的 13.78%`, `0.8 元/kwh 降至 2022 年 Q1 的 0.39 元/kwh`).
 _PAIR_GAP = re.compile(rf"[^,\uff0c;\uff1b。\d]*?(?:{CHANGE_RE.pattern})[^,\uff0c;\uff1b。\d]*?")
+
+
+# The clause right after a from→to pair that states only its change: `…增至 2022 年的 3,684 百万元,同比增长 135.1%`,
+# `from 7,368.67 to 2,237.75, a 69.6% drop` (no other metric named: `,净利润增长 20%` is not the pair's change).
+_CHANGE_LEAD = re.compile(
+    r"[ \u00a0]*[,\uff0c][ \u00a0]*(?:(?:同比|环比)?(?:增长|增加|提升|提高|上升|下降|降低|减少|下滑)(?:了|约|达)?"
+    r"|(?:an?|up|down|or)(?:[ \u00a0]+(?:about|roughly|nearly))?)[ \u00a0]*"
+)
+_CHANGE_TAIL = re.compile(r"[ \u00a0]*(?:drop|fall|decline|cut|reduction|rise|increase|gain|growth)\b", re.I)
+
+
+def _change_clause(text: str, b: Quantity, q: Quantity) -> bool:
+    """Whether `q` stands in the clause right after `b` that states nothing but a change (see _CHANGE_LEAD)."""
+    m = _CHANGE_LEAD.fullmatch(text, b.end, q.start)
+    if m is None:
+        return False
+    return bool(re.search(r"[\u3400-\u9fff]", m.group())) or _CHANGE_TAIL.match(text, q.end) is not None
 
 
 def between(text: str, qs: list[Quantity], a: Quantity, b: Quantity) -> str:
