@@ -188,6 +188,15 @@ class ReportPrep:
         ]  # fmt: skip
 
     @lazy
+    def page_cells(self) -> dict[tuple[int, str], list[Fig]]:
+        """(page, dimension) → the table cells there that have a column, for a rival in the table beside a cell's."""
+        out: dict[tuple[int, str], list[Fig]] = {}
+        for x in self.figs:
+            if x.table and x.col:
+                out.setdefault((x.f.page, x.unit.dim), []).append(x)
+        return out
+
+    @lazy
     def columns(self) -> list[list[Fig]]:
         """Each table column's cells (figures of one table whose labels name the same column), for derivations."""
         out: dict[tuple[str, frozenset[str]], list[Fig]] = {}
@@ -311,6 +320,7 @@ def _prepare_report(rid: str, figures: list[Figure], pages: list[Page]) -> Repor
                 x.col = frozenset(lab for lab in x.f.labels if 1 < len(seen[lab]) < n_rows or n_rows == 1)
     rp.label_tokens = label_tokens  # for `ints`, made when first asked
     for members in rp.by_table.values():
+        _split_glued(members)
         _row_terms(members)
     return rp
 
@@ -343,6 +353,30 @@ def _section_systems(figs: list[Fig], pages: list[Page]) -> frozenset[str]:
                 x.systems = heads[sub.group(1)] & names
                 break
     return names
+
+
+_GLUED = re.compile(r"[a-z]{6,}")
+_GLUE_MIN = 3
+
+
+def _split_glued(members: list[Fig]) -> None:
+    """A label whose words the extraction glued together (`CORO_RPCQPS` beside `BRPC QPS`) also has its two parts
+    as words, where one part is a word of another label of the same table: the column is coro_rpc's QPS."""
+    words = frozenset().union(*(x.tokens for x in members))
+    split: dict[str, frozenset[str]] = {}
+    for x in members:
+        more: set[str] = set()
+        for tok in x.tokens:
+            if not _GLUED.fullmatch(tok):
+                continue
+            parts = split.get(tok)
+            if parts is None:
+                found = [(tok[:i], tok[i:]) for i in range(_GLUE_MIN, len(tok) - _GLUE_MIN + 1)
+                         if tok[:i] in words or tok[i:] in words]  # fmt: skip
+                parts = split[tok] = frozenset(found[0]) if len(found) == 1 else frozenset()
+            more |= parts
+        if more - x.tokens:
+            x.tokens = x.tokens | more
 
 
 def stems(tokens: Iterable[str]) -> frozenset[str]:
