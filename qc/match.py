@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import pairwise
 
 from evidence.models import Page
 from qc.blocks import CLAUSE, FULL_END, Block
@@ -269,8 +270,28 @@ class Matching:
             if own != sent.tokens:
                 # The number's own clause names the other figure (`recall is 0.77, precision 0.80`): that figure being
                 # another number of the sentence does not excuse it, it is a swap (see _rival_in).
-                return self._rival_in(own, f, q, value, step, unit, sent, endpoint, strict=True)
-        return self._rival_in(self._up_to_own(q, sent), f, q, value, step, unit, sent, endpoint)
+                found = self._rival_in(own, f, q, value, step, unit, sent, endpoint, strict=True)
+                return found or self._sibling_rival(f, q, value, sent)
+        found = self._rival_in(self._up_to_own(q, sent), f, q, value, step, unit, sent, endpoint)
+        return found or (None if endpoint else self._sibling_rival(f, q, value, sent))
+
+    def _sibling_rival(self, f: Fig, q: Quantity, value: float, sent: Sentence) -> Fig | None:
+        """The cell of `f`'s row in another table of its page whose column the number's own clause names, where that
+        clause names none of `f`'s column (`ACL/GPU takes 2.4794 s, of which 1.1812 s is Config`: 1.1812 is the CONV
+        layer's time of the per-layer table; Config is a column of the configuration table beside it)."""
+        if not f.col or f.row is None:
+            return None
+        own = self._part_tokens(q, sent)
+        if not own.isdisjoint(f.col_tokens):
+            return None
+        rp = self.prep.by_rid.get(f.f.report)
+        rows = _row_labels(f)
+        for g in rp.page_cells.get((f.f.page, f.unit.dim), ()) if rp else ():
+            if (g.f.report == f.f.report and g.table != f.table and g.col and not own.isdisjoint(g.col_tokens)
+                    and abs(g.f.value - f.f.value) > 1e-12 and _row_labels(g) == rows
+                    and not self._accounted(g, sent, q, value)):  # fmt: skip
+                return g
+        return None
 
     def _up_to_own(self, q: Quantity, sent: Sentence) -> frozenset[str]:
         """The sentence's words without those of later clauses that hold a measured number of their own: in
@@ -462,6 +483,25 @@ class Matching:
                     return frozenset([found[mates.index(q)]]), True
             if found:
                 return frozenset(found), False
+        if kw == "year":
+            return self._years_before(q, sent)
+        return frozenset(), False
+
+    def _years_before(self, q: Quantity, sent: Sentence) -> tuple[frozenset[str], bool]:
+        """A sentence naming no year speaks of the years of the last full sentence before it in its paragraph that
+        names one (`ROE 从 2024 年的 14.49% 降至 2026 年的 13.78%。拨备覆盖率预计从 411.98% 提升至 426.00%`): two years
+        and a from→to pair of the number's unit pair up in order."""
+        text, pat = self._text, _key_pattern("year")
+        ends = [0] + [m.end() for m in FULL_END.finditer(text, 0, sent.start)]
+        for a, b in reversed(list(pairwise(ends))):
+            found = list(dict.fromkeys(m.group(1) for m in pat.finditer(text, a, b)))
+            if not found:
+                continue
+            mates = [o for o in sent.quantities if not o.exempt and o.unit == q.unit and not o.is_range]
+            if len(found) == 2 and len(mates) == 2 and q in mates \
+                    and CHANGE_RE.fullmatch(text, mates[0].end, mates[1].start):  # fmt: skip
+                return frozenset([found[mates.index(q)]]), True
+            return frozenset(found), False
         return frozenset(), False
 
     def _key_conflict(self, x: Fig, sent: Sentence, q: Quantity) -> bool:
@@ -593,13 +633,18 @@ class Matching:
             if not (self._end_conflict(x, sent, q) if endpoint else self._conflict(x, sent, q)):
                 rival_of[id(x)] = self._rival(x, q, value, step, unit, sent, endpoint)
         fitting = [x for x in cands if id(x) in rival_of and rival_of[id(x)] is None]
-        if fitting and len(fitting) < len(rival_of):
+        # table cells of another row by a key the sentence gives (`2025E` where it speaks of 2026)
+        keyed_out = {id(x) for x in cands if id(x) not in rival_of and x.table and x.row_keys} if fitting else set()
+        if fitting and (len(fitting) < len(rival_of) or keyed_out):
             # The figure the claim's words fit best has a mate they name better (`| Caffe-HRT (ms) |` over the
-            # `Original Caffe` cell of its row): a figure of the value that fits them less does not rescue it.
+            # `Original Caffe` cell of its row): a figure of the value that fits them less does not rescue it; nor
+            # one that fits them no better than a cell their key puts in another row (`维持在420%以上` of a summary
+            # line is no rescue of the 2025E cell where the paragraph speaks of 2026).
             own = ctx - {num_text(value)} - self._printed_number(q)
-            best = max(cands, key=lambda x: len(own & x.tokens) if id(x) in rival_of else -1)
-            if rival_of[id(best)] is not None and all(
-                x.table != best.table and len(own & x.tokens) < len(own & best.tokens) for x in fitting
+            best = max(cands, key=lambda x: len(own & x.tokens) if id(x) in rival_of or id(x) in keyed_out else -1)
+            score = len(own & best.tokens) + (id(best) in keyed_out)
+            if (id(best) in keyed_out or rival_of[id(best)] is not None) and all(
+                x.table != best.table and len(own & x.tokens) < score for x in fitting
             ):
                 fitting = []
         named = [x for x in fitting if self._identifies(x, sent, q)]
@@ -735,6 +780,15 @@ class Matching:
 
 _FAMILY = re.compile(r"([a-z]{2,})#")  # the shape of a row label that is a name and a number (`resnet50`)
 _PART = re.compile(r",(?!\d{3}(?!\d))|[,;:\uff0c\uff1b\uff1a]|\band\b|\bwhile\b|以及|并且")  # CLAUSE without `、`
+
+
+def _row_labels(x: Fig) -> frozenset[str]:
+    """A table cell's labels that set its row apart: neither its column's, its caption nor its section heading."""
+    return frozenset(lab for lab in x.f.labels if lab not in (x.col or ()) and not _IS_CAPTION_LABEL.match(lab)
+                     and not _SECTION_LABEL.match(lab))  # fmt: skip
+
+
+_SECTION_LABEL = re.compile(r"\s*\d{1,2}(?:\.\d{1,2})*\.?\s+\S")  # (see prepare: a section heading label)
 
 
 def _bare_decimal(q: Quantity) -> bool:

@@ -7,7 +7,7 @@ prose below it: 表观吞吐量 从 640 行/秒 → 8,462 行/秒. p.8 窗口大
 
 from __future__ import annotations
 
-from real_support import verdicts
+from real_support import check_body, verdicts
 
 YATHA = "yatha_hotword_perf_report_zh.pdf"
 OK = ("verified", "derived")
@@ -27,3 +27,60 @@ def test_a_setting_printed_with_its_unit_keys_its_row() -> None:
     body = "- 窗口大小：60 s 窗口总耗时 {} s，比基准多 7.7%【出处:R3 实测】。"
     assert verdicts(YATHA, body.format("3.93"))["3.93 s"] == "verified"
     assert verdicts(YATHA, body.format("3.86"))["3.86 s"] == "mismatch"
+
+
+BROKER = "mineru_broker_research_report_zh.pdf"  # p.2 主要财务数据及预测: 营业收入 2021 1,567, 2022E 3,684 (百万元);
+# (+/-)YOY 2021 110.0%, 2022E 135.1%; p.3 营业收入增长率 the same, 净利润增长率 2022E 172.8%
+
+
+def test_a_change_in_the_clause_after_a_from_to_pair_is_that_pairs_change() -> None:
+    body = "营业收入预计从 2021 年的 1,567 百万元增至 2022 年的 3,684 百万元,同比增长 {}【出处:R3】。"
+    assert verdicts(BROKER, body.format("135.1%"))["135.1%"] in OK
+    for wrong in ("110.0%", "172.8%"):  # 2021's growth; another metric's 2022E growth
+        assert verdicts(BROKER, body.format(wrong))[wrong] == "mismatch"
+    # a clause naming another metric states no change of the pair
+    other = "营业收入预计从 2021 年的 1,567 百万元增至 2022 年的 3,684 百万元,净利润增长率为 172.8%【出处:R3】。"
+    assert verdicts(BROKER, other)["172.8%"] in OK
+
+
+CORO = (
+    "yalantinglibs_coro_rpc_qps_slides_zh.pdf"  # p.25 ping-pong QPS chart: payload 5 → CORO_RPC 4507942, BRPC 4049234
+)
+
+
+def test_a_glued_series_label_still_names_its_system() -> None:
+    # The extraction reads the legend `CORO_RPC QPS` as `CORO_RPCQPS`: brpc's bar put in coro_rpc's column is caught.
+    table = "ping-pong 模式【出处:R3 实测】:\n\n| 负载 (Byte) | coro_rpc (QPS) | brpc (QPS) |\n|---|---|---|\n| 5 | {} | {} |\n"
+    right = verdicts(CORO, table.format("4,507,942", "4,049,234"))
+    assert right["4,507,942"] == right["4,049,234"] == "verified"
+    first = next(n for n in check_body(CORO, table.format("4,049,234", "4,049,234")).numbers if n.text == "4,049,234")
+    assert first.status == "mismatch" and "4507942" in first.message, first.message
+
+
+HRT = "oaid_caffe_hrt_perf_report.pdf"  # p.7 Table 2 (configuration) 1st ACL/GPU: TPI 2.4794, Config 1.5011 (s);
+# Table 3 (per layer) 1st ACL/GPU: TPI 2.4794, CONV 1.1812, FC 0.9399 (s)
+
+
+def test_a_cell_of_the_table_beside_it_is_no_column_the_clause_names() -> None:
+    body = "The first loop is slow on the GPU: ACL/GPU takes 2.4794 s, of which {} s is Config [source: R3]."
+    assert verdicts(HRT, body.format("1.5011"), lang="en")["1.5011 s"] == "verified"
+    wrong = next(n for n in check_body(HRT, body.format("1.1812"), lang="en").numbers if n.text == "1.1812 s")
+    assert wrong.status == "mismatch" and "1.5011" in wrong.message, wrong.message  # the CONV layer's time
+    # a clause naming the cell's own column is its table's: the per-layer CONV time passes
+    conv = "On the first loop ACL/GPU spends {} s in the CONV layers [source: R3]."
+    assert verdicts(HRT, conv.format("1.1812"), lang="en")["1.1812 s"] == "verified"
+
+
+BANK = "broker_report_metrics_table_zh.pdf"  # p.1: 加权平均ROE(%) 2024A 14.49, 2026E 13.78; 拨备覆盖率(%) 2024A 411.98,
+# 2025E 420.00, 2026E 426.00; a bullet above: 拨备覆盖率维持在420%以上
+
+
+def test_a_sentence_naming_no_year_speaks_of_the_years_before_it() -> None:
+    body = ("加权平均 ROE 从 2024 年的 14.49% 降至 2026 年的 13.78%【出处:R3】。"
+            "拨备覆盖率预计从 411.98% 提升至 {}【出处:R3】。")  # fmt: skip
+    assert verdicts(BANK, body.format("426.00%"))["426.00%"] == "verified"
+    # 2025E's cell; the bullet's `420%以上` fits the claim no better and does not rescue it
+    assert verdicts(BANK, body.format("420.00%"))["420.00%"] == "mismatch"
+    # with no year before it, the sentence names no column: 2025E's figure stands
+    alone = "拨备覆盖率预计从 411.98% 提升至 420.00%【出处:R3】。"
+    assert verdicts(BANK, alone)["420.00%"] == "verified"
