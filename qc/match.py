@@ -488,20 +488,19 @@ class Matching:
         return frozenset(), False
 
     def _years_before(self, q: Quantity, sent: Sentence) -> tuple[frozenset[str], bool]:
-        """A sentence naming no year speaks of the years of the last full sentence before it in its paragraph that
-        names one (`ROE 从 2024 年的 14.49% 降至 2026 年的 13.78%。拨备覆盖率预计从 411.98% 提升至 426.00%`): two years
-        and a from→to pair of the number's unit pair up in order."""
-        text, pat = self._text, _key_pattern("year")
+        """A from→to pair in a sentence naming no year is between the two years of the last full sentence before it
+        in its paragraph that names years (`ROE 从 2024 年的 14.49% 降至 2026 年的 13.78%。拨备覆盖率预计从 411.98% 提升至
+        426.00%`), paired in order; a lone number takes no year from another sentence."""
+        mates = [o for o in sent.quantities if not o.exempt and o.unit == q.unit and not o.is_range]
+        text = self._text
+        if len(mates) != 2 or q not in mates or not CHANGE_RE.fullmatch(text, mates[0].end, mates[1].start):
+            return frozenset(), False
+        pat = _key_pattern("year")
         ends = [0] + [m.end() for m in FULL_END.finditer(text, 0, sent.start)]
         for a, b in reversed(list(pairwise(ends))):
             found = list(dict.fromkeys(m.group(1) for m in pat.finditer(text, a, b)))
-            if not found:
-                continue
-            mates = [o for o in sent.quantities if not o.exempt and o.unit == q.unit and not o.is_range]
-            if len(found) == 2 and len(mates) == 2 and q in mates \
-                    and CHANGE_RE.fullmatch(text, mates[0].end, mates[1].start):  # fmt: skip
-                return frozenset([found[mates.index(q)]]), True
-            return frozenset(found), False
+            if found:
+                return (frozenset([found[mates.index(q)]]), True) if len(found) == 2 else (frozenset(), False)
         return frozenset(), False
 
     def _key_conflict(self, x: Fig, sent: Sentence, q: Quantity) -> bool:

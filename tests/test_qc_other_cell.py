@@ -84,3 +84,9 @@ def test_a_sentence_naming_no_year_speaks_of_the_years_before_it() -> None:
     # with no year before it, the sentence names no column: 2025E's figure stands
     alone = "拨备覆盖率预计从 411.98% 提升至 420.00%【出处:R3】。"
     assert verdicts(BANK, alone)["420.00%"] == "verified"
+
+
+def test_a_lone_number_takes_no_year_from_the_sentence_before() -> None:
+    # 14.05% is ROE's 2025E: a sentence after a 2024 → 2026 one that gives a lone figure is not keyed by those years
+    body = "加权平均 ROE 从 2024 年的 14.49% 降至 2026 年的 13.78%【出处:R3】。中间一年的加权平均 ROE 为 14.05%【出处:R3】。"
+    assert verdicts(BANK, body)["14.05%"] == "verified"
