@@ -360,15 +360,15 @@ _GLUE_MIN = 3
 
 
 def _split_glued(members: list[Fig]) -> None:
-    """A label whose words the extraction glued together (`CORO_RPCQPS` beside `BRPC QPS`) also has its two parts
-    as words, where one part is a word of another label of the same table: the column is coro_rpc's QPS."""
+    """A label whose capitalised words the extraction glued together (`CORO_RPCQPS` beside `BRPC QPS`) also has its
+    two parts as words, where one part is a word of another label of the same table: the column is coro_rpc's QPS."""
     words = frozenset().union(*(x.tokens for x in members))
     split: dict[str, frozenset[str]] = {}
     for x in members:
         more: set[str] = set()
         for tok in x.tokens:
-            if not _GLUED.fullmatch(tok):
-                continue
+            if not _GLUED.fullmatch(tok) or not any(tok.upper() in lab for lab in x.f.labels):
+                continue  # (only a run of capitals: `Throughput` is one word, whatever the other labels hold)
             parts = split.get(tok)
             if parts is None:
                 found = [(tok[:i], tok[i:]) for i in range(_GLUE_MIN, len(tok) - _GLUE_MIN + 1)
