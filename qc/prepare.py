@@ -98,6 +98,12 @@ class Fig:
         return frozenset()
 
     @lazy
+    def lent(self) -> frozenset[str]:
+        """The words it has only from its caption or section that are, alone, another cell's label (`Table 1. HPO
+        performed in OTSL and HTML` over `OTSL` and `HTML` rows: `otsl` is no word of an HTML cell's), by `_lend`."""
+        return frozenset()
+
+    @lazy
     def unit_named(self) -> bool:
         """Whether it is the only cell of its column in its kind of unit (the unit alone names its row)."""
         return False
@@ -322,6 +328,7 @@ def _prepare_report(rid: str, figures: list[Figure], pages: list[Page]) -> Repor
     for members in rp.by_table.values():
         _split_glued(members)
         _row_terms(members)
+        _lend(members)
     return rp
 
 
@@ -353,6 +360,19 @@ def _section_systems(figs: list[Fig], pages: list[Page]) -> frozenset[str]:
                 x.systems = heads[sub.group(1)] & names
                 break
     return names
+
+
+def _lend(members: list[Fig]) -> None:
+    """Set `lent` for a table's cells (see Fig.lent)."""
+    alone: set[str] = set()
+    for x in members:
+        for lab in x.f.labels:
+            if not _IS_CAPTION.match(lab) and not _SECTION_LABEL.match(lab) and len(toks := context_tokens(lab)) == 1:
+                alone |= toks
+    for x in members:
+        lent = (x.tokens - x.own_tokens) & (alone - x.own_tokens) if alone else None
+        if lent:
+            x.lent = frozenset(lent)
 
 
 _GLUED = re.compile(r"[a-z]{6,}")
