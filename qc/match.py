@@ -16,7 +16,7 @@ from qc.context import id_shape as _id_shape
 from qc.index import EvidenceIndex
 from qc.models import Source
 from qc.numbers import CHANGE_RE, Quantity
-from qc.prepare import Fig, Prep, labels_of, matches, say, shown, source_of, stems
+from qc.prepare import Fig, Prep, labels_of, matches, row_labels, say, shown, source_of, stems
 from qc.units import Unit, parse_unit
 
 
@@ -285,10 +285,10 @@ class Matching:
         if not own.isdisjoint(f.col_tokens):
             return None
         rp = self.prep.by_rid.get(f.f.report)
-        rows = _row_labels(f)
+        rows = row_labels(f)
         for g in rp.page_cells.get((f.f.page, f.unit.dim), ()) if rp else ():
             if (g.f.report == f.f.report and g.table != f.table and g.col and not own.isdisjoint(g.col_tokens)
-                    and abs(g.f.value - f.f.value) > 1e-12 and _row_labels(g) == rows
+                    and abs(g.f.value - f.f.value) > 1e-12 and row_labels(g) == rows
                     and not self._accounted(g, sent, q, value)):  # fmt: skip
                 return g
         return None
@@ -784,15 +784,6 @@ class Matching:
 
 _FAMILY = re.compile(r"([a-z]{2,})#")  # the shape of a row label that is a name and a number (`resnet50`)
 _PART = re.compile(r",(?!\d{3}(?!\d))|[,;:\uff0c\uff1b\uff1a]|\band\b|\bwhile\b|以及|并且")  # CLAUSE without `、`
-
-
-def _row_labels(x: Fig) -> frozenset[str]:
-    """A table cell's labels that set its row apart: neither its column's, its caption nor its section heading."""
-    return frozenset(lab for lab in x.f.labels if lab not in (x.col or ()) and not _IS_CAPTION_LABEL.match(lab)
-                     and not _SECTION_LABEL.match(lab))  # fmt: skip
-
-
-_SECTION_LABEL = re.compile(r"\s*\d{1,2}(?:\.\d{1,2})*\.?\s+\S")  # (see prepare: a section heading label)
 
 
 def _bare_decimal(q: Quantity) -> bool:

@@ -362,6 +362,12 @@ def _section_systems(figs: list[Fig], pages: list[Page]) -> frozenset[str]:
     return names
 
 
+def row_labels(x: Fig) -> frozenset[str]:
+    """A table cell's labels that set its row apart: neither its column's, its caption nor its section heading."""
+    return frozenset(lab for lab in x.f.labels if lab not in (x.col or ()) and not _IS_CAPTION.match(lab)
+                     and not _SECTION_LABEL.match(lab))  # fmt: skip
+
+
 def _lend(members: list[Fig]) -> None:
     """Set `lent` for a table's cells (see Fig.lent)."""
     alone: set[str] = set()
