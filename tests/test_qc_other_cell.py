@@ -1,6 +1,6 @@
 """A value of another row, column or system of a real report's table passes no more (issue 14, task C).
 
-Expected figures read from the page images (pdftoppm -png -r 80): yatha_hotword_perf_report_zh.pdf p.7 (数据集 / 行数 /
+Expected figures read from the PDFs (`pdftotext -layout`, page images): yatha_hotword_perf_report_zh.pdf p.7 (数据集 / 行数 /
 总耗时 / 表观吞吐量 / 纯处理时间 / 实际吞吐量): input3_x4 (4x) → 59,656, 7.05s, 8,462 行/秒, 4.41s, 13,527 行/秒; the
 prose below it: 表观吞吐量 从 640 行/秒 → 8,462 行/秒. p.8 窗口大小 table: 60s → 总耗时 3.93s (+7.7%), 120s → 3.86s.
 """
