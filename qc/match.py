@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import pairwise
 
 from evidence.models import Page
 from qc.blocks import CLAUSE, FULL_END, Block
@@ -15,7 +16,7 @@ from qc.context import id_shape as _id_shape
 from qc.index import EvidenceIndex
 from qc.models import Source
 from qc.numbers import CHANGE_RE, Quantity
-from qc.prepare import Fig, Prep, labels_of, matches, say, shown, source_of, stems
+from qc.prepare import Fig, Prep, labels_of, matches, row_labels, say, shown, source_of, stems
 from qc.units import Unit, parse_unit
 
 
@@ -270,8 +271,28 @@ class Matching:
             if own != sent.tokens:
                 # The number's own clause names the other figure (`recall is 0.77, precision 0.80`): that figure being
                 # another number of the sentence does not excuse it, it is a swap (see _rival_in).
-                return self._rival_in(own, f, q, value, step, unit, sent, endpoint, strict=True)
-        return self._rival_in(self._up_to_own(q, sent), f, q, value, step, unit, sent, endpoint)
+                found = self._rival_in(own, f, q, value, step, unit, sent, endpoint, strict=True)
+                return found or self._sibling_rival(f, q, value, sent)
+        found = self._rival_in(self._up_to_own(q, sent), f, q, value, step, unit, sent, endpoint)
+        return found or (None if endpoint else self._sibling_rival(f, q, value, sent))
+
+    def _sibling_rival(self, f: Fig, q: Quantity, value: float, sent: Sentence) -> Fig | None:
+        """The cell of `f`'s row in another table of its page whose column the number's own clause names, where that
+        clause names none of `f`'s column (`ACL/GPU takes 2.4794 s, of which 1.1812 s is Config`: 1.1812 is the CONV
+        layer's time of the per-layer table; Config is a column of the configuration table beside it)."""
+        if not f.col or f.row is None:
+            return None
+        own = self._part_tokens(q, sent)
+        if not own.isdisjoint(f.col_tokens):
+            return None
+        rp = self.prep.by_rid.get(f.f.report)
+        rows = row_labels(f)
+        for g in rp.page_cells.get((f.f.page, f.unit.dim), ()) if rp else ():
+            if (g.f.report == f.f.report and g.table != f.table and g.col and not own.isdisjoint(g.col_tokens)
+                    and abs(g.f.value - f.f.value) > 1e-12 and row_labels(g) == rows
+                    and not self._accounted(g, sent, q, value)):  # fmt: skip
+                return g
+        return None
 
     def _up_to_own(self, q: Quantity, sent: Sentence) -> frozenset[str]:
         """The sentence's words without those of later clauses that hold a measured number of their own: in
@@ -361,6 +382,11 @@ class Matching:
         """`_rival` with `ctx` as the words the number stands among (`strict`: the number's own clause's words)."""
         ft, dim = f.tokens, f.unit.dim
         assert f.table is not None
+        if f.lent and id(sent) in self._row_keys:
+            # An article table's cell has its column header for words: a caption naming every row's system (`OTSL
+            # and HTML`) names none of them, so `| OTSL mAP |` over HTML's figure has the OTSL cell for rival (prose
+            # names systems too loosely for that: `OTSL cut it from 5.39 s to 2.73 s … than HTML`).
+            ft = ft - f.lent
         own = ctx & ft
         best, best_adv = None, 0
         scale = unit.factor if unit.dim else f.unit.factor
@@ -470,6 +496,24 @@ class Matching:
                     return frozenset([found[mates.index(q)]]), True
             if found:
                 return frozenset(found), False
+        if kw == "year":
+            return self._years_before(q, sent)
+        return frozenset(), False
+
+    def _years_before(self, q: Quantity, sent: Sentence) -> tuple[frozenset[str], bool]:
+        """A from→to pair in a sentence naming no year is between the two years of the last full sentence before it
+        in its paragraph that names years (`ROE 从 2024 年的 14.49% 降至 2026 年的 13.78%。拨备覆盖率预计从 411.98% 提升至
+        426.00%`), paired in order; a lone number takes no year from another sentence."""
+        mates = [o for o in sent.quantities if not o.exempt and o.unit == q.unit and not o.is_range]
+        text = self._text
+        if len(mates) != 2 or q not in mates or not CHANGE_RE.fullmatch(text, mates[0].end, mates[1].start):
+            return frozenset(), False
+        pat = _key_pattern("year")
+        ends = [0] + [m.end() for m in FULL_END.finditer(text, 0, sent.start)]
+        for a, b in reversed(list(pairwise(ends))):
+            found = list(dict.fromkeys(m.group(1) for m in pat.finditer(text, a, b)))
+            if found:
+                return (frozenset([found[mates.index(q)]]), True) if len(found) == 2 else (frozenset(), False)
         return frozenset(), False
 
     def _key_conflict(self, x: Fig, sent: Sentence, q: Quantity) -> bool:
@@ -601,13 +645,18 @@ class Matching:
             if not (self._end_conflict(x, sent, q) if endpoint else self._conflict(x, sent, q)):
                 rival_of[id(x)] = self._rival(x, q, value, step, unit, sent, endpoint)
         fitting = [x for x in cands if id(x) in rival_of and rival_of[id(x)] is None]
-        if fitting and len(fitting) < len(rival_of):
+        # table cells of another row by a key the sentence gives (`2025E` where it speaks of 2026)
+        keyed_out = {id(x) for x in cands if id(x) not in rival_of and x.table and x.row_keys} if fitting else set()
+        if fitting and (len(fitting) < len(rival_of) or keyed_out):
             # The figure the claim's words fit best has a mate they name better (`| Caffe-HRT (ms) |` over the
-            # `Original Caffe` cell of its row): a figure of the value that fits them less does not rescue it.
-            own = ctx - {num_text(value)}
-            best = max(cands, key=lambda x: len(own & x.tokens) if id(x) in rival_of else -1)
-            if rival_of[id(best)] is not None and all(
-                x.table != best.table and len(own & x.tokens) < len(own & best.tokens) for x in fitting
+            # `Original Caffe` cell of its row): a figure of the value that fits them less does not rescue it; nor
+            # one that fits them no better than a cell their key puts in another row (`维持在420%以上` of a summary
+            # line is no rescue of the 2025E cell where the paragraph speaks of 2026).
+            own = ctx - {num_text(value)} - self._printed_number(q)
+            best = max(cands, key=lambda x: len(own & x.tokens) if id(x) in rival_of or id(x) in keyed_out else -1)
+            score = len(own & best.tokens) + (id(best) in keyed_out)
+            if (id(best) in keyed_out or rival_of[id(best)] is not None) and all(
+                x.table != best.table and len(own & x.tokens) < score for x in fitting
             ):
                 fitting = []
         named = [x for x in fitting if self._identifies(x, sent, q)]
@@ -652,6 +701,11 @@ class Matching:
         x, g = rivals[0]
         return Verdict("mismatch", source_of(g), fig=g,
                         message=f"{say(g)}; {shown(x)} is {labels_of(x.f) or 'another figure'}")  # fmt: skip
+
+    def _printed_number(self, q: Quantity) -> frozenset[str]:
+        """The words of the number as printed (`8,462` → `8`, `462`): a figure quoting that number shares no word of
+        the claim by it (a sentence citing `→ 8,462 行/秒` fits the claim no better than the table's cell)."""
+        return context_tokens(self._text[q.num_start : q.num_end])
 
     @staticmethod
     def _bound_ok(q: Quantity, x: Fig) -> bool:

@@ -101,6 +101,12 @@ class Fig:
         return frozenset()
 
     @lazy
+    def lent(self) -> frozenset[str]:
+        """The words it has only from its caption or section that are, alone, another cell's label (`Table 1. HPO
+        performed in OTSL and HTML` over `OTSL` and `HTML` rows: `otsl` is no word of an HTML cell's), by `_lend`."""
+        return frozenset()
+
+    @lazy
     def unit_named(self) -> bool:
         """Whether it is the only cell of its column in its kind of unit (the unit alone names its row)."""
         return False
@@ -118,7 +124,8 @@ class Fig:
 
 
 _ROW_KEY = re.compile(
-    r"^\s*(?:[A-Za-z][A-Za-z _-]*?\s)?([A-Za-z]{3,}|[\u3400-\u9fff]{2})[\u3400-\u9fff]*\s*[=::]?\s*(\d+)\s*$"
+    r"^\s*(?:[A-Za-z][A-Za-z _-]*?\s)?([A-Za-z]{3,}|[\u3400-\u9fff]{2})[\u3400-\u9fff]*\s*[=::]?\s*(\d+)\s*"
+    r"(?:ms|s|min|秒|毫秒|分钟)?\s*$"  # a setting in time units keys its row too (`窗口大小 60s` vs `120s`)
 )
 
 
@@ -188,6 +195,15 @@ class ReportPrep:
             (frozenset().union(*(x.tokens for x in r)), [(abs(x.f.value), x.raw_num or num_text(x.f.value), x.unit) for x in r])
             for r in self.rows
         ]  # fmt: skip
+
+    @lazy
+    def page_cells(self) -> dict[tuple[int, str], list[Fig]]:
+        """(page, dimension) → the table cells there that have a column, for a rival in the table beside a cell's."""
+        out: dict[tuple[int, str], list[Fig]] = {}
+        for x in self.figs:
+            if x.table and x.col:
+                out.setdefault((x.f.page, x.unit.dim), []).append(x)
+        return out
 
     @lazy
     def columns(self) -> list[list[Fig]]:
@@ -314,7 +330,9 @@ def _prepare_report(rid: str, figures: list[Figure], pages: list[Page]) -> Repor
                 x.col = frozenset(lab for lab in x.f.labels if 1 < len(seen[lab]) < n_rows or n_rows == 1)
     rp.label_tokens = label_tokens  # for `ints`, made when first asked
     for members in rp.by_table.values():
+        _split_glued(members)
         _row_terms(members)
+        _lend(members)
     return rp
 
 
@@ -346,6 +364,49 @@ def _section_systems(figs: list[Fig], pages: list[Page]) -> frozenset[str]:
                 x.systems = heads[sub.group(1)] & names
                 break
     return names
+
+
+def row_labels(x: Fig) -> frozenset[str]:
+    """A table cell's labels that set its row apart: neither its column's, its caption nor its section heading."""
+    return frozenset(lab for lab in x.f.labels if lab not in (x.col or ()) and not _IS_CAPTION.match(lab)
+                     and not _SECTION_LABEL.match(lab))  # fmt: skip
+
+
+def _lend(members: list[Fig]) -> None:
+    """Set `lent` for a table's cells (see Fig.lent)."""
+    alone: set[str] = set()
+    for x in members:
+        for lab in x.f.labels:
+            if not _IS_CAPTION.match(lab) and not _SECTION_LABEL.match(lab) and len(toks := context_tokens(lab)) == 1:
+                alone |= toks
+    for x in members:
+        lent = (x.tokens - x.own_tokens) & (alone - x.own_tokens) if alone else None
+        if lent:
+            x.lent = frozenset(lent)
+
+
+_GLUED = re.compile(r"[a-z]{6,}")
+_GLUE_MIN = 3
+
+
+def _split_glued(members: list[Fig]) -> None:
+    """A label whose capitalised words the extraction glued together (`CORO_RPCQPS` beside `BRPC QPS`) also has its
+    two parts as words, where one part is a word of another label of the same table: the column is coro_rpc's QPS."""
+    words = frozenset().union(*(x.tokens for x in members))
+    split: dict[str, frozenset[str]] = {}
+    for x in members:
+        more: set[str] = set()
+        for tok in x.tokens:
+            if not _GLUED.fullmatch(tok) or not any(tok.upper() in lab for lab in x.f.labels):
+                continue  # (only a run of capitals: `Throughput` is one word, whatever the other labels hold)
+            parts = split.get(tok)
+            if parts is None:
+                found = [(tok[:i], tok[i:]) for i in range(_GLUE_MIN, len(tok) - _GLUE_MIN + 1)
+                         if tok[:i] in words or tok[i:] in words]  # fmt: skip
+                parts = split[tok] = frozenset(found[0]) if len(found) == 1 else frozenset()
+            more |= parts
+        if more - x.tokens:
+            x.tokens = x.tokens | more
 
 
 def stems(tokens: Iterable[str]) -> frozenset[str]:
