@@ -278,6 +278,10 @@ _STATED = re.compile(
     r"\bin (?:the )?units? of ([A-Za-z]+)"
     r"|\bunits? of (?:all )?(?:the )?(?:data|values|numbers|figures|results)\b[^.。]{0,60}?\b(?:is|are) (?:in )?([A-Za-z/]+)"
     r"|(?:以下|下表|下列|本节)[^。]{0,30}?单位(?:为|是|均为)\s*([^\s，。,;；)）]+)"
+    # `The time measured is in nanoseconds.`, `All times are in ms`: what the measured values are in, not `in line`.
+    r"|\b(?i:times?|durations?|latenc(?:y|ies)|timings?)(?: taken| measured| shown| reported)? (?:is|are) "
+    r"(?:measured |given |reported |shown )?in ([A-Za-z]+)\b"
+    r"|(?:时间|时延|延迟|耗时)[^。，,]{0,6}?均?以\s*([A-Za-zµμ]+|毫秒|秒|微秒|纳秒)\s*为单位"
 )
 
 
