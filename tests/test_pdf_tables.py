@@ -110,8 +110,13 @@ def test_a_unit_the_prose_states_in_its_own_words_and_jmeter_min_max_columns() -
     jmeter = [(500.0, list(zip(xs, heads, strict=True)))]
     jmeter += [(486.0, list(zip(xs, ["add clothes", "800", "115", "107", "62", "443"], strict=True)))]
     jmeter += [(472.0, list(zip(xs, ["get clothes", "100", "85", "78", "71", "151"], strict=True)))]
+    jmeter += [(458.0, list(zip(xs, ["TOTAL", "800", "115", "107", "62", "443"], strict=True)))]
     figs = _page(jmeter, _ctx())
-    assert _find(figs, 62, "add clothes", "Min").unit == "" and _find(figs, 151, "get clothes", "Max").unit == ""
+    assert _find(figs, 71, "get clothes", "Min").unit == "" and _find(figs, 151, "get clothes", "Max").unit == ""
+    # The TOTAL row repeats `add clothes` whole: its Samples/Average/Median are measurements, not row keys.
+    top = _find(figs, 443, "add clothes", "Max")
+    assert not any("115" in lb or "800" in lb for lb in top.labels), top.labels
+    assert _find(figs, 115, "add clothes", "Average").kind == "cell"
 
 
 def test_header_cell_wrapped_under_the_header_and_a_one_cell_header() -> None:
