@@ -85,3 +85,10 @@ def test_a_count_after_its_classifier_is_that_count(index: EvidenceIndex) -> Non
     assert got["300 threads"] == "verified"
     assert _verdicts(index, "- 持续 2 分钟的测试打开了 300 个线程【出处:R3】。", "zh")["300 个线程"] == "verified"
     assert _verdicts(index, "With 300 disks for 2 minutes [source: R3].", "en")["300 disks"] != "verified"
+
+
+def test_a_count_noun_one_word_after_its_number(index: EvidenceIndex) -> None:
+    # A brief's question as an offline draft's heading: `with 300 concurrent threads` was a bare `300`, unsupported.
+    body = "## What response times did the APIs show with {} concurrent {}?\n\nNo request failed [source: R3]."
+    assert _verdicts(index, body.format(300, "threads"), "en")["300"] == "verified"
+    assert _verdicts(index, body.format(300, "disks"), "en")["300"] != "verified"
