@@ -140,10 +140,10 @@ _REPORT_ONLY = {"万", "亿"}
 _COUNTS: dict[str, tuple[str, ...]] = {
     "gpu": ("张卡", "卡", "GPUs", "GPU", "cards", "card"),
     "disk": ("块盘", "盘", "disks", "disk", "drives", "drive", "SSDs", "SSD"),
-    "node": ("节点", "nodes", "node", "servers", "server"),
+    "node": ("个节点", "节点", "nodes", "node", "servers", "server"),
     "port": ("口", "ports", "port"),
     "core": ("核", "cores", "core"),
-    "thread": ("线程", "threads", "thread"),
+    "thread": ("个线程", "线程", "threads", "thread"),  # `100 个线程`: the classifier before its noun
     "layer": ("层", "layers", "layer"),
     "level": ("档", "levels", "level"),
     "round": ("轮", "rounds", "round", "runs", "run"),

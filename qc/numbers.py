@@ -152,6 +152,9 @@ ID_CHARS = re.compile(r"[A-Za-z0-9_]*(?:(?:\.|×)[0-9][A-Za-z0-9_]*)*")
 LEFT_WORD = re.compile(r"[A-Za-z0-9_]+$")
 COUNT_AFTER = re.compile(r"[ \u00a0]?[A-Z0-9]")
 _COUNTS = frozenset(COUNT_WORDS)
+# `100 concurrent threads`, `4 storage nodes`: one lower-case word between a number and the English count it counts
+_EN_COUNTS = "|".join(re.escape(w) for w in sorted(COUNT_WORDS, key=len, reverse=True) if w.isascii())
+_COUNT_AFTER_WORD = re.compile(rf" [a-z]{{3,}} ({_EN_COUNTS})\b")
 
 
 # Every date DATE_RE reads holds a year (19xx/20xx) or 月: a cheap test spares the long alternation most texts.
@@ -260,6 +263,8 @@ class _Scanner:
                     unit = parse_unit(unit + "/frame").name
         elif pos < len(t) and t[pos].isascii() and t[pos].isalpha():
             return None  # glued letters that are no unit: 3D, 5G, 2nd
+        elif not magnitude and (cw := _COUNT_AFTER_WORD.match(t, pos)):
+            unit = parse_unit(cw.group(1)).name  # the number's own span stays `100`
         start = s
         sign = ""
         if c1 == "×" and not count and not unit:

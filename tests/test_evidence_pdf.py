@@ -370,12 +370,22 @@ def test_find_numbers(text: str, expected: list[tuple[str, float, str]]) -> None
         ("Inference time (secs)", "s"),
         ("20 rects(nanoseconds)", "ns"),
         ("min", None),
+        ("Min", None),  # JMeter's summary columns `Min`/`Max`: the minimum, never minutes
+        ("MAX", None),
+        ("Time (min)", "min"),
         ("mAP (0.75)", None),
         ("并发档位", None),
     ],
 )
 def test_header_units(header: str, unit: str | None) -> None:
     assert header_unit(normalize(header)) == unit
+
+
+def test_normalize_joins_the_utf16_halves_pypdf_returns() -> None:
+    # A WPS report's math-bold `unittest` as pypdf reads it: surrogate pairs and lone halves, which SQLite refused
+    # (`surrogates not allowed`), so the whole ingest failed.
+    text = normalize("模块\ud835\udc2e\ud835\udc27\udc27\udc22\ud835\udc27\n（1）")
+    assert text.encode("utf-8") and text.startswith("模块un") and text.endswith("\n(1)")
 
 
 def test_normalize_handles_corpus_characters() -> None:

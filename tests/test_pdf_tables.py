@@ -86,6 +86,37 @@ def test_stated_units() -> None:
     assert stated_unit("The unit of all the data columns in tests below is second.") == "s"
     assert stated_unit("以下数据单位均为毫秒。") == "ms"
     assert stated_unit("The unit of work is a batch.") is None
+    assert stated_unit("time measured is in nanoseconds.") == "ns"  # a Word report's line, its start wrapped above
+    assert stated_unit("Latencies are reported in microseconds.") == "µs"
+    assert stated_unit("时间均以 ms 为单位,空间以 kb 为单位。") == "ms"
+    assert stated_unit("The results are in line with the model.") is None
+    assert stated_unit("The time is in the log.") is None
+
+
+def test_a_unit_the_prose_states_in_its_own_words_and_jmeter_min_max_columns() -> None:
+    # A course report: `The time measured is in nanoseconds.` above unitless Socket/RMI columns; a JMeter summary
+    # whose `Min`/`Max` headers are the extremes of the row, not minutes.
+    prose = [
+        (700.0, [(54.0, "My analysis compares the time taken. The")]),
+        (686.0, [(54.0, "time measured is in nanoseconds.")]),
+    ]
+    socket = [(650.0, [(60.0, "Command"), (200.0, "Socket"), (320.0, "RMI")])]
+    socket += [(636.0, [(60.0, "move up 5"), (200.0, "571479"), (320.0, "1326548")])]
+    socket += [(622.0, [(60.0, "move down 4"), (200.0, "363909"), (320.0, "1302352")])]
+    figs = _page(prose + socket, _ctx())
+    assert _find(figs, 1326548, "move up 5", "RMI").unit == "ns"
+    heads = ["Label", "Samples", "Average", "Median", "Min", "Max"]
+    xs = [60.0, 160.0, 230.0, 300.0, 370.0, 430.0]
+    jmeter = [(500.0, list(zip(xs, heads, strict=True)))]
+    jmeter += [(486.0, list(zip(xs, ["add clothes", "800", "115", "107", "62", "443"], strict=True)))]
+    jmeter += [(472.0, list(zip(xs, ["get clothes", "100", "85", "78", "71", "151"], strict=True)))]
+    jmeter += [(458.0, list(zip(xs, ["TOTAL", "800", "115", "107", "62", "443"], strict=True)))]
+    figs = _page(jmeter, _ctx())
+    assert _find(figs, 71, "get clothes", "Min").unit == "" and _find(figs, 151, "get clothes", "Max").unit == ""
+    # The TOTAL row repeats `add clothes` whole: its Samples/Average/Median are measurements, not row keys.
+    top = _find(figs, 443, "add clothes", "Max")
+    assert not any("115" in lb or "800" in lb for lb in top.labels), top.labels
+    assert _find(figs, 115, "add clothes", "Average").kind == "cell"
 
 
 def test_header_cell_wrapped_under_the_header_and_a_one_cell_header() -> None:

@@ -34,7 +34,8 @@ def header_unit(text: str, *, loose: bool = True) -> str | None:
     # A header that is one word of count (`Threads`, `GPUs`) names the key its column holds, not a unit of the cells.
     if (
         whole
-        and t not in ("min", "max", "s", "h", "A", "B", "V", "W", "x", "X", "个", "次")
+        and t not in ("s", "h", "A", "B", "V", "W", "x", "X", "个", "次")
+        and t.casefold() not in ("min", "max")  # JMeter's `Min`/`Max` columns: a minimum, not minutes
         and whole not in COUNT_WORDS
     ):
         return whole

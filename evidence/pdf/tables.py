@@ -278,6 +278,10 @@ _STATED = re.compile(
     r"\bin (?:the )?units? of ([A-Za-z]+)"
     r"|\bunits? of (?:all )?(?:the )?(?:data|values|numbers|figures|results)\b[^.。]{0,60}?\b(?:is|are) (?:in )?([A-Za-z/]+)"
     r"|(?:以下|下表|下列|本节)[^。]{0,30}?单位(?:为|是|均为)\s*([^\s，。,;；)）]+)"
+    # `The time measured is in nanoseconds.`, `All times are in ms`: what the measured values are in, not `in line`.
+    r"|\b(?i:times?|durations?|latenc(?:y|ies)|timings?)(?: taken| measured| shown| reported)? (?:is|are) "
+    r"(?:measured |given |reported |shown )?in ([A-Za-z]+)\b"
+    r"|(?:时间|时延|延迟|耗时)[^。，,]{0,6}?均?以\s*([A-Za-zµμ]+|毫秒|秒|微秒|纳秒)\s*为单位"
 )
 
 
@@ -820,7 +824,7 @@ def _key_columns(cells: list[list[str]], headers: list[str]) -> list[int]:
         # condition (a window, a timeout), as integers do: measured times are not whole and rising.
         if not ints and c == 0 and _KEY_HEADER.search(headers[c] or ""):
             ints = all(re.fullmatch(r"\d+\s*(?:s|ms|min|h)", v.strip()) for v in numeric)
-        repeats = len(set(values)) < len(values)
+        repeats = _repeats(cells, c)
         # A first column of object sizes (`4KB`, `64KB`, `1MB`) names the rows it leads.
         sizes = (
             c == 0 and len(numeric) == len(values) and all(re.fullmatch(r"\d+\s*[KMGT]i?B", v.strip()) for v in values)
@@ -841,6 +845,20 @@ def _key_columns(cells: list[list[str]], headers: list[str]) -> list[int]:
         if values and sum(1 for v in values if number_cell(v)) < len(values) / 2:
             keys.append(c)
     return keys
+
+
+def _repeats(cells: list[list[str]], c: int) -> bool:
+    """Whether column `c` repeats a value in rows that differ to its right (`batch 4` for read and for write): a
+    summary row equal to the one row it sums (JMeter's `TOTAL` under a single label) repeats every column, keys none."""
+    seen: dict[str, set[tuple[str, ...]]] = {}
+    for row in cells:
+        if not row[c]:
+            continue
+        rest = tuple(row[c + 1 :])
+        if row[c] in seen and rest not in seen[row[c]]:
+            return True
+        seen.setdefault(row[c], set()).add(rest)
+    return False
 
 
 def _sweep(values: list[str]) -> bool:
