@@ -149,7 +149,7 @@ _COUNTS: dict[str, tuple[str, ...]] = {
     "round": ("轮", "rounds", "round", "runs", "run"),
     "times": ("次",),
     "way": ("路",),
-    "item": ("个",),
+    "item": ("个", "件", "items", "item"),  # `8 件衣物`, `8 items`
     "block": ("块", "blocks"),
     "machine": ("台", "machines"),
     "entry": ("条",),

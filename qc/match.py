@@ -866,7 +866,10 @@ def _term_candidates(text: str, q: Quantity) -> list[tuple[str, bool]]:
     rm = _RIGHT_WORD.match(text, q.end)
     right = rm.group(0) if rm and not (rm.group(1)[0].isdigit() and not rm.group(1)[-1].isalpha()) else ""
     out: list[tuple[str, bool]] = []
-    for cand in (left + core + right, left + core, core + right):
+    cands = [left + core + right, left + core, core + right]
+    if right and q.unit == "个":
+        cands.append(core[:-1].rstrip() + right)  # `200,000 个事件` is the report's `200,000 事件`
+    for cand in cands:
         if cand != core and cand not in [c for c, _ in out]:
             out.append((cand, True))
     if (q.unit or q.magnitude or q.count) and not _NUM_ONLY.fullmatch(core):
