@@ -65,6 +65,12 @@ class Derivations(Matching):
                     for v, _ in o.endpoints()]  # fmt: skip
             if any(v != int(v) for v, _, _ in bare):
                 hit = formula(bare, target, tol, unit, q, bare=True, faster=faster)
+            elif m := _OPERANDS_AFTER.match(self._text, q.end):
+                # `1.35 倍(115 对 85)`: the operands the ratio states right after it, whole numbers as the table prints
+                inside = [(v, num_text(v), NONE) for o in sent.quantities if m.start() <= o.start < m.end()
+                          and not (o.exempt or o.unit or o.is_range) for v, _ in o.endpoints()]  # fmt: skip
+                if len(inside) == 2:
+                    hit = formula(inside, target, tol, unit, q, bare=True, faster=faster)
         if not hit and unit.dim in ("%", "x"):
             # A stated pair: `from 7,368.67 to 2,237.75, a 69.6% drop` (unitless), `ROE 从 14.49% 降至 13.78%,
             # 下降约 4.9%` (a relative change of two percentages; `66% is 65% above 40%` says so too).
@@ -562,6 +568,12 @@ def formula(
                     hi, lo = (ta, tb) if a_ > b_ else (tb, ta)
                     return f"{hi}−{lo if not lo.startswith('-') else f'({lo})'} = {fmt(d)} ≈ {shown}", i, j
     return None
+
+
+# Two operands in a parenthesis right after a ratio: `1.35 倍(115 对 85)`, `1.4x (115 vs 85)`.
+_OPERANDS_AFTER = re.compile(
+    r"[ \u00a0]*[(\uff08][ \u00a0]*[\d][\d,.]*[ \u00a0]*(?:对|比|vs\.?|versus|against)[ \u00a0]*[\d][\d,.]*[ \u00a0]*[)\uff09]"
+)
 
 
 # Between the two numbers of a from→to pair, dates and names blanked: a change word in one clause
