@@ -16,6 +16,7 @@ from corpus_support import corpus_briefs, corpus_root
 from pipeline.brief import load_brief
 from pipeline.config import open_root
 from pipeline.drafting.article import draft_article
+from pipeline.drafting.lang import gist, restates
 from pipeline.drafting.tables import report_groups
 from qc.draft import read_draft
 
@@ -82,6 +83,37 @@ def _assert_density(draft: Any, result: Any) -> None:
     ]
     counts = Counter(t for s in sentences if len(t := re.sub(r"[。.:: ]+$", "", s)) > 8)
     assert max(counts.values(), default=1) == 1, counts.most_common(2)
+    # Nor in other words: the body never states the same numbers again with no word of its own (`GoogleNet 从
+    # 1388 ms 降至 498 ms` and `变化最大的是:GoogleNet 从 1388 ms 降至 498 ms`, C16).
+    body = [
+        s
+        for line in draft.body.splitlines()
+        if line.strip() and not line.startswith(("#", "|"))
+        for s in SENTENCE.findall(re.sub(r"【[^】]*】|\[source:[^\]]*\]", "", line.removeprefix("- ")))
+    ]
+    told: list[Any] = []
+    for s in body:
+        mine = gist(s)
+        assert not any(restates(mine, theirs) for theirs in told), s
+        told.append(mine)
+
+
+@pytest.mark.parametrize(
+    "name, printed",
+    [
+        # O5 (office/kv_list_en.pdf p.1): the peak bandwidth and the random-read IOPS the two questions ask.
+        ("c29-office-flash-array", ["5.23 GB/s", "1,250,000 IOPS"]),
+        # C1 (p.5, table 6): the read_perf peak and the p99 span the second question asks (one sentence held one).
+        ("c1-store-read-bandwidth", ["1399.08 MiB/s", "0.380–93.267 ms"]),
+    ],
+)
+def test_the_direct_answer_carries_the_questions_key_figures(corpus: Any, name: str, printed: list[str]) -> None:
+    brief = load_brief(corpus.path / "articles" / f"{name}.yaml")
+    outcome = draft_article(brief, open_root(corpus.path), corpus.index, redraft=True)
+    answer = outcome.draft.meta.answer
+    assert all(p in answer for p in printed), answer
+    keys = [n for n in outcome.result.numbers if n.field == "answer" and n.status in CHECKED]
+    assert 2 <= len([n for n in keys if n.strength != "row key"]) <= 4, [n.text for n in keys]
 
 
 def test_the_failing_case_of_issue_16_answers_with_the_bandwidth(corpus: Any) -> None:

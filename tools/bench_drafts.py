@@ -25,10 +25,10 @@ Run: `python tools/bench_drafts.py [--doc docs/benchmarks.md] [--no-write]`.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import tempfile
 import time
-import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -43,7 +43,7 @@ from corpus_support import corpus_root  # noqa: E402
 from pipeline.brief import load_brief  # noqa: E402
 from pipeline.config import open_root  # noqa: E402
 from pipeline.drafting.article import draft_article  # noqa: E402
-from pipeline.drafting.lang import restates, said  # noqa: E402
+from pipeline.drafting.lang import gist, restates  # noqa: E402
 from pipeline.drafting.select import asks_of, both_terms, figure_kinds, report_terms  # noqa: E402
 
 DOC = REPO / "docs" / "benchmarks.md"
@@ -68,7 +68,7 @@ def repeats(sentences: list[str]) -> list[tuple[str, str]]:
     seen: list[tuple[Any, str]] = []
     out = []
     for s in sentences:
-        mine = said(s)
+        mine = gist(s)
         hit = next((other for theirs, other in seen if restates(mine, theirs)), None)
         if hit is not None:
             out.append((hit, s))

@@ -131,7 +131,7 @@ _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _WORD = re.compile(r"[A-Za-z]+|[\u3400-\u9fff]")
 
 
-def said(text: str) -> tuple[tuple[str, ...], frozenset[str]]:
+def gist(text: str) -> tuple[tuple[str, ...], frozenset[str]]:
     """What a sentence says, for telling a repeat: its numbers (in order of size) and its words."""
     plain = _MARKER.sub("", text.replace(KEEP[0], "").replace(KEEP[1], ""))
     nums = tuple(sorted(_NUMBER.findall(plain)))

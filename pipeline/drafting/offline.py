@@ -13,7 +13,7 @@ import re
 
 from evidence.models import Figure
 from pipeline.brief import Brief
-from pipeline.drafting.lang import KEEP, RATIO_UNITS, Lang, restates, said, sentence, terms
+from pipeline.drafting.lang import KEEP, RATIO_UNITS, Lang, gist, restates, sentence, terms
 from pipeline.drafting.schema import DraftSchema, FAQItem, Section, Sentence, Table
 from pipeline.drafting.select import Pick, asks_of, confidential, figure_kinds, headlines, select
 from pipeline.drafting.tables import (
@@ -318,7 +318,7 @@ def _row_cells(row: Row, cols: list[str], w: Lang) -> str:
     return w("list_joiner").join(parts)
 
 
-Said = tuple[tuple[str, ...], frozenset[str]]  # a sentence's numbers and words (`lang.said`)
+Said = tuple[tuple[str, ...], frozenset[str]]  # a sentence's numbers and words (`lang.gist`)
 
 # --- what QC could not back -----------------------------------------------------------------------------------------
 
@@ -652,11 +652,14 @@ def write_offline(brief: Brief, index: EvidenceIndex, avoid: Avoid = frozenset()
             none = _unique([sentence(w("intro_none"), [], w.lang)], seen)
             intro = none or _unique([sentence(w("intro_none_again"), [], w.lang)], seen)
         sec = Section(question=q, intro=intro, items=items[:SECTION_ITEMS], tables=tables, outro=[])
-        shown = {i.text for i in sec.items}
-        told = [(t, pt.reports) for pt in parts for t in pt.items if sentence(t, pt.reports, w.lang).text in shown]
-        told_q.append(told or _table_rows(heads, tables, w))
+        listed = {i.text for i in sec.items}
+        scenarios = [
+            (t, pt.reports) for pt in parts for t in pt.items if sentence(t, pt.reports, w.lang).text in listed
+        ]
+        told_q.append(scenarios or _table_rows(heads, tables, w))
         sections.append(sec)
     every = [h for heads in per_q for h in heads]
+
     # The main results, else any headline, that the direct answer's two to four figures can hold.
     def fit(h: tuple[str, list[str]]) -> bool:
         return numbers_in(h[0]) <= ITEM_NUMBERS and figures.get(h[0], numbers_in(h[0])) <= MAX_FIGURES
@@ -759,7 +762,7 @@ def _unique(sentences: list[Sentence], seen: set[str], body: list[Said] | None =
         if not key or key in seen:
             continue
         if body is not None:
-            mine = said(s.text)
+            mine = gist(s.text)
             if any(restates(mine, theirs) for theirs in body):
                 continue
             body.append(mine)
@@ -799,7 +802,9 @@ def _merge(reports: object) -> list[str]:
     return list(dict.fromkeys(r for rs in reports for r in rs))  # type: ignore[attr-defined]
 
 
-def _each_first(per_q: list[list[tuple[str, list[str]]]], heads: list[tuple[str, list[str]]]) -> list[tuple[str, list[str]]]:
+def _each_first(
+    per_q: list[list[tuple[str, list[str]]]], heads: list[tuple[str, list[str]]]
+) -> list[tuple[str, list[str]]]:
     """`heads` with each question's first headline ahead of the others: the direct answer's key figures are the
     brief's questions answered, not one question's table told twice."""
     firsts = [h[0] for h in per_q if h and h[0] in heads]
