@@ -208,3 +208,19 @@ def test_a_comparison_question_gives_the_change_and_its_support(corpus: Any) -> 
     assert "10,480" in lead and "15,120" in lead and "44.3%" in lead, lead
     assert "1,410" in section and "948" in section  # TTFT p99 of the same comparison
     assert section.count("15,120") == 1  # the report's prose sentence restating it is not told again
+
+
+def test_a_section_shows_the_table_holding_its_answer_not_every_table(corpus: Any) -> None:
+    """C3 prints one table per core set (section 5, OpenBLAS, pp. 10–12): the lowest total is Table 5.3's 168
+    ms/frame; Table 5.1's Single A53 totals (1205 ms/frame, p.10) answer no question asked here."""
+    section = _section(corpus, "c3-rk3399-face-en", "What is the lowest total time per frame with OpenBLAS?")
+    assert "168 ms/frame" in section and "317 ms/frame" in section, section  # Table 5.3, p.12
+    assert "1205 ms/frame" not in section and section.count("\n|---") == 1, section
+
+
+def test_a_question_naming_a_row_gets_that_row_not_the_continued_table(corpus: Any) -> None:
+    """O4 (office/continued_en.pdf): Table 5 runs over pages; `batch 16` is p99 23.22 ms, p50 16.80 ms (p.1). The
+    table's rows continued on the next page (batch 22 to 29) are no answer to a question about batch 16."""
+    section = _section(corpus, "c28-office-decode-en", "What is the p99 latency at batch 16?")
+    assert "23.22 ms" in section and "16.80 ms" in section, section
+    assert "Batch 22" not in section and "|---|" not in section, section

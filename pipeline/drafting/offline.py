@@ -34,6 +34,7 @@ from qc.index import EvidenceIndex
 LIST_ROWS = 4  # a comparison over more rows than this becomes a table
 TABLE_ROWS = 8  # rows a table shows at most
 TABLE_COLUMNS = 2  # value columns a table shows at most (the asked-for quantity, and the next one)
+SECTION_TABLES = 1  # tables a section shows: the one holding its answer (a reader's table, not every row of the report)
 SECTION_ITEMS = 6  # list items a section shows at most (the reference gives two to four scenarios)
 ITEM_COLUMNS = 2  # values a list item of a table without a baseline states
 PERIODS = 2  # periods a row of a forecast table states
@@ -584,7 +585,7 @@ def write_offline(brief: Brief, index: EvidenceIndex, avoid: Avoid = frozenset()
     seen: set[str] = set()
     body: list[Said] = []  # what the body's sentences said (a repeat in other words is left out)
     for qi, (q, mine) in enumerate(zip(brief.questions, picks, strict=True)):
-        mine = sorted(mine, key=lambda p: (confidential(p.group, index), -p.score, p.group.order))
+        mine = _named_first(sorted(mine, key=lambda p: (confidential(p.group, index), -p.score, p.group.order)))
         for p in mine:
             p.among = sum(bool(o.group.rows) for o in mine)
         parts = [_Part(p, w, asks[qi].extreme, avoid=avoid, taken=_taken(picks, qi, p)) for p in mine]
@@ -605,7 +606,7 @@ def write_offline(brief: Brief, index: EvidenceIndex, avoid: Avoid = frozenset()
         for pt in parts:
             for item in pt.items[: ITEMS_PER_GROUP + 1]:
                 items.append(sentence(item, pt.reports, w.lang))
-            if pt.table is not None:
+            if pt.table is not None and len(tables) < SECTION_TABLES:
                 table = _typeset(pt.table, w)
                 topic = _topic(pt.pick.group, w)
                 numbered = w.name(pt.pick.group.caption.strip())
@@ -687,6 +688,15 @@ def _table_rows(heads: list[tuple[str, list[str]]], tables: list[Table], w: Lang
             keys = row[0] if row[0] != "—" else ""
             out.append(((w("row_prefix", row=keys) if keys else "") + facts, t.lead.reports))
     return out
+
+
+def _named_first(mine: list[Pick]) -> list[Pick]:
+    """When the best group holds the rows the question names (`batch 16`, `repeated runs`), the groups that name
+    none are left out: their rows (a continued table's next page, another test's table) answer no question asked."""
+    best = max((p.score for p in mine), default=0.0)
+    if not any(p.rows and p.score >= best for p in mine):
+        return mine
+    return [p for p in mine if p.rows or p.score >= best or (p.facts and not p.group.rows)]
 
 
 def _taken(picks: list[list[Pick]], qi: int, p: Pick) -> frozenset[str]:
