@@ -105,6 +105,9 @@ def _assert_density(draft: Any, result: Any) -> None:
         ("c29-office-flash-array", ["5.23 GB/s", "1,250,000 IOPS"]),
         # C1 (p.5, table 6): the read_perf peak and the p99 span the second question asks (one sentence held one).
         ("c1-store-read-bandwidth", ["1399.08 MiB/s", "0.380–93.267 ms"]),
+        # O4 (office/continued_en.pdf): batch 16's p99 (Table 5, p.1) and the restore time of Table 6 (12.5 → 4.1 s,
+        # last page); `p99` names the figure, it is none (the answer held the first only).
+        ("c28-office-decode-en", ["23.22 ms", "12.5 s", "4.1 s"]),
     ],
 )
 def test_the_direct_answer_carries_the_questions_key_figures(corpus: Any, name: str, printed: list[str]) -> None:

@@ -207,7 +207,7 @@ def table(rows: list[dict[str, Any]]) -> str:
 
 def section(rows: list[dict[str, Any]]) -> str:
     rule = (__doc__ or "").split("The answering rule")[1].split("Run:")[0].strip()
-    density_rule = (__doc__ or "").split("the density rules")[1].split("The answering rule")[0].strip()
+    density_rule = re.split(r"the density\s+rules", __doc__ or "")[1].split("The answering rule")[0].strip()
     return (
         f"{HEADING}\n\n"
         "Each PDF of `tests/corpus/` with one brief (`tests/corpus/briefs/`, written by reading the PDF; zh and en, "

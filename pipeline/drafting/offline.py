@@ -46,6 +46,7 @@ FACTS = 3  # `label: value` facts in one sentence
 DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
 YEAR = re.compile(r"(?<![\d.,])(?:19|20)\d{2}(?=\s*(?:年|\(|\uff08))")
 MARKER = re.compile(r"【[^】]*】|\[\s*source\s*:[^\]]*\]")
+PERCENTILE = re.compile(r"(?<![A-Za-z0-9])[pP]\d{2,3}(?:\.\d+)?(?![\d.])")
 RANGE = re.compile(r"(\d[\d,.]*)\s*[–~]\s*\d[\d,.]*")
 SENTENCE_END = re.compile(r"(?<=[。!?!?])|(?<=[.!?])\s+(?=[A-Z0-9])")
 
@@ -565,6 +566,7 @@ def _key_figures(text: str, g: Group, w: Lang) -> int:
     for name in sorted(names, key=len, reverse=True):
         if name:
             text = text.replace(name, " ")
+    text = PERCENTILE.sub(" ", text)  # `p99` names a figure (QC exempts it), it is none
     return numbers_in(RANGE.sub(r"\1", text))  # a range (`26–32%`) is one figure
 
 
