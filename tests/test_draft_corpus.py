@@ -227,3 +227,11 @@ def test_a_question_naming_a_row_gets_that_row_not_the_continued_table(corpus: A
     section = _section(corpus, "c28-office-decode-en", "What is the p99 latency at batch 16?")
     assert "23.22 ms" in section and "16.80 ms" in section, section
     assert "Batch 22" not in section and "|---|" not in section, section
+
+
+def test_what_the_direct_answer_cannot_state_stays_in_its_section(corpus: Any) -> None:
+    """C9 表 7-2 (p.1): 剩余额度 runs from 0.00 (中信银行 …) to 192,000.00 万元 (兴业银行盐城分行). QC could not back the
+    span beside another question's bank in the direct answer; that leaves it out of the answer, not out of the
+    section that states it under its own question."""
+    section = _section(corpus, "c9-credit-lines", "各银行的剩余额度是多少?")
+    assert "0.00–192,000.00 万元" in section.strip().splitlines()[0], section

@@ -333,13 +333,28 @@ def _plain(text: str) -> str:
     return _PLAIN.sub("", text)
 
 
-def backed(text: str, avoid: Avoid) -> bool:
-    """False if `text` holds a number QC could not back in an earlier round: the drafter then leaves it out."""
+FRONT = "\x1f"  # marks what QC could not back in the front matter (the direct answer, a key-point answer)
+
+
+def front(sentence: str) -> str:
+    """An avoided sentence of the front matter: it leaves a headline out of the summaries, not out of its section
+    (`此外,剩余额度为 0.00–192,000.00 万元` failed in the answer; its section states it under its own heading)."""
+    return FRONT + sentence
+
+
+def backed(text: str, avoid: Avoid, *, summary: bool = False) -> bool:
+    """False if `text` holds a number QC could not back in an earlier round: the drafter then leaves it out
+    (`summary`: text for the direct or a key-point answer, which the front matter's findings also rule)."""
     if not avoid or not text:
         return True
-    mine = _plain(text)
+    mine = _plain(text).lower()  # (a sentence capitalises its first word: `avg is highest` → `Avg is highest`)
     for said, number in avoid:
-        num = _plain(number)
+        if said.startswith(FRONT):
+            if not summary:
+                continue
+            said = said[len(FRONT) :]
+        said = said.lower()
+        num = _plain(number).lower()
         if said and (said in mine or (mine in said and num in mine)):
             return False
     return True
@@ -669,7 +684,10 @@ def write_offline(brief: Brief, index: EvidenceIndex, avoid: Avoid = frozenset()
 
     fits = [h for h in results if fit(h)]
     fits += [h for h in every if fit(h) and h not in fits]
-    answer = _answer(_each_first(per_q, fits or results or every), w, seen, solo, figures)
+    summed = [h for h in _each_first(per_q, fits or results or every) if backed(h[0], avoid, summary=True)]
+    answer = _answer(summed, w, seen, solo, figures)
+    per_q = [[h for h in heads if backed(h[0], avoid, summary=True)] for heads in per_q]
+    told_q = [[t for t in told if backed(t[0], avoid, summary=True)] for told in told_q]
     faq = _faq(brief, per_q, told_q, w, seen, solo)
     return DraftSchema(answer=answer, sections=sections, faq=faq)
 
@@ -845,7 +863,7 @@ def _answer(
     keys = sum(figures.get(h, numbers_in(h)) for h, _ in first)
     rest = [h for h in heads if h not in first]
     if keys < 2 and rest:  # one key figure: the next question's in a sentence of its own (`此外,…`)
-        more = _fit(rest, ITEM_NUMBERS, figures, MAX_FIGURES - keys)
+        more = _fit(rest, ITEM_NUMBERS, figures, MAX_FIGURES - keys)[:1]
         if sum(figures.get(h, numbers_in(h)) for h, _ in more) + keys <= MAX_FIGURES:
             out.append(_one("answer_more", more, solo, w))
     out.append(sentence(w("answer_close"), [], w.lang))
