@@ -225,7 +225,11 @@ def section(rows: list[dict[str, Any]]) -> str:
         "their figures only as unlabelled chart data, c6's serialization charts label their bars by legend colour "
         "only (p.37, p.39), c7's `归母净利润增长率` is a `(+/-)YOY(%)` row under `净利润` (p.2) and its p.3 tables "
         "are read side by side as one; c20's `总耗时`, c21's `gain nothing`, c22's stress-test duration (prose, no "
-        "comparison) meet no figure the rule accepts.\n"
+        "comparison) meet no figure the rule accepts. Density rules not held: a direct answer with one key figure "
+        "where the brief asks one question (c10) or QC could not back a second (c12: `avg is highest at 2755.9 °C` "
+        "is read as the `max` column's 5000 °C; c6, c9); a list of six items gathering several tables' rows (c33); "
+        "key-point answers restating their section's lead where the lead is a range or the section states one "
+        "figure.\n"
     )
 
 
