@@ -203,3 +203,18 @@ def test_harness_end_to_end_on_n5(root: Path, tmp_path: Path, monkeypatch: pytes
         material = res.get("MkDocs Material (nav)", 5)
         assert material is not None and material.failed
     assert (root / "articles").is_dir() and len(list((root / "articles").glob("*.md"))) == 5
+
+
+def test_bench_drafts_measures_the_density_rules() -> None:
+    import bench_drafts
+
+    said = ["GoogleNet 从 1388 ms 降至 498 ms。", "变化最大的是:GoogleNet 从 1388 ms 降至 498 ms。", "AlexNet 为 60。"]
+    assert bench_drafts.repeats(said) == [(said[0], said[1])]
+    row = {
+        "brief": "b", "lang": "zh", "reports": "R1", "errors": 0, "checked": 7, "per_section": [7], "max_sentence": 4,
+        "answered": 1, "sections": 1, "answer_figures": 1, "max_item": 7, "max_faq": 2, "longest_list": 5,
+        "repeats": 0, "faq_repeats": 1,
+    }  # fmt: skip
+    assert bench_drafts.breaks(row) == ["answer figures", "list item", "list", "repeats"]
+    text = bench_drafts.section([row])
+    assert "The density rules of issue 16" in text and "| longest list |" in text and "0/1 hold 2–4" in text

@@ -28,3 +28,8 @@ def test_an_english_words_inflections_stand_for_its_chinese_term() -> None:
     assert "缓存" in context_tokens("enhances effective caching capacity by 42%")
     assert "缓存" in context_tokens("the cached blocks")
     assert "缓存" in context_tokens("Cache Ratio")
+
+
+def test_english_memory_names_the_chinese_memory_label() -> None:
+    # O1's test bed prints `内存 | 512 GB DDR4` (表 1-1); an English draft says `memory 512 GB DDR4` (c25)
+    assert "内存" in context_tokens("CPU Intel Xeon 8280 @ 2.7GHz, memory 512 GB DDR4")

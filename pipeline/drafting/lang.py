@@ -126,6 +126,24 @@ def spaced(text: str, lang: str) -> str:
     return "".join(out)
 
 
+_MARKER = re.compile(r"【[^】]*】|\[\s*source\s*:[^\]]*\]")
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_WORD = re.compile(r"[A-Za-z]+|[\u3400-\u9fff]")
+
+
+def gist(text: str) -> tuple[tuple[str, ...], frozenset[str]]:
+    """What a sentence says, for telling a repeat: its numbers (in order of size) and its words."""
+    plain = _MARKER.sub("", text.replace(KEEP[0], "").replace(KEEP[1], ""))
+    nums = tuple(sorted(_NUMBER.findall(plain)))
+    return nums, frozenset(_WORD.findall(plain.lower()))
+
+
+def restates(a: tuple[tuple[str, ...], frozenset[str]], b: tuple[tuple[str, ...], frozenset[str]]) -> bool:
+    """Does one sentence repeat the other: the same numbers (at least one), the words of one all among the other's
+    (`GoogleNet 从 1388 ms 降至 498 ms` and `变化最大的是:GoogleNet 从 1388 ms 降至 498 ms`)."""
+    return bool(a[0]) and a[0] == b[0] and (a[1] <= b[1] or b[1] <= a[1])
+
+
 def sentence(text: str, reports: list[str], lang: str) -> Sentence:
     """Generated text as a schema sentence: typeset, capitalised (en), citing `reports`."""
     text = spaced(text, lang)

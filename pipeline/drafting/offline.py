@@ -13,7 +13,7 @@ import re
 
 from evidence.models import Figure
 from pipeline.brief import Brief
-from pipeline.drafting.lang import KEEP, RATIO_UNITS, Lang, sentence, terms
+from pipeline.drafting.lang import KEEP, RATIO_UNITS, Lang, gist, restates, sentence, terms
 from pipeline.drafting.schema import DraftSchema, FAQItem, Section, Sentence, Table
 from pipeline.drafting.select import Pick, asks_of, confidential, figure_kinds, headlines, select
 from pipeline.drafting.tables import (
@@ -34,6 +34,7 @@ from qc.index import EvidenceIndex
 LIST_ROWS = 4  # a comparison over more rows than this becomes a table
 TABLE_ROWS = 8  # rows a table shows at most
 TABLE_COLUMNS = 2  # value columns a table shows at most (the asked-for quantity, and the next one)
+SECTION_TABLES = 1  # tables a section shows: the one holding its answer (a reader's table, not every row of the report)
 SECTION_ITEMS = 6  # list items a section shows at most (the reference gives two to four scenarios)
 ITEM_COLUMNS = 2  # values a list item of a table without a baseline states
 PERIODS = 2  # periods a row of a forecast table states
@@ -45,6 +46,8 @@ FACTS = 3  # `label: value` facts in one sentence
 DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
 YEAR = re.compile(r"(?<![\d.,])(?:19|20)\d{2}(?=\s*(?:年|\(|\uff08))")
 MARKER = re.compile(r"【[^】]*】|\[\s*source\s*:[^\]]*\]")
+PERCENTILE = re.compile(r"(?<![A-Za-z0-9])[pP]\d{2,3}(?:\.\d+)?(?![\d.])")
+RANGE = re.compile(r"(\d[\d,.]*)\s*[–~]\s*\d[\d,.]*")
 SENTENCE_END = re.compile(r"(?<=[。!?!?])|(?<=[.!?])\s+(?=[A-Z0-9])")
 
 
@@ -317,6 +320,8 @@ def _row_cells(row: Row, cols: list[str], w: Lang) -> str:
     return w("list_joiner").join(parts)
 
 
+Said = tuple[tuple[str, ...], frozenset[str]]  # a sentence's numbers and words (`lang.gist`)
+
 # --- what QC could not back -----------------------------------------------------------------------------------------
 
 # (a sentence as QC read it, the number in it QC could not back), from a previous round of this draft's own QC.
@@ -328,13 +333,28 @@ def _plain(text: str) -> str:
     return _PLAIN.sub("", text)
 
 
-def backed(text: str, avoid: Avoid) -> bool:
-    """False if `text` holds a number QC could not back in an earlier round: the drafter then leaves it out."""
+FRONT = "\x1f"  # marks what QC could not back in the front matter (the direct answer, a key-point answer)
+
+
+def front(sentence: str) -> str:
+    """An avoided sentence of the front matter: it leaves a headline out of the summaries, not out of its section
+    (`此外,剩余额度为 0.00–192,000.00 万元` failed in the answer; its section states it under its own heading)."""
+    return FRONT + sentence
+
+
+def backed(text: str, avoid: Avoid, *, summary: bool = False) -> bool:
+    """False if `text` holds a number QC could not back in an earlier round: the drafter then leaves it out
+    (`summary`: text for the direct or a key-point answer, which the front matter's findings also rule)."""
     if not avoid or not text:
         return True
-    mine = _plain(text)
+    mine = _plain(text).lower()  # (a sentence capitalises its first word: `avg is highest` → `Avg is highest`)
     for said, number in avoid:
-        num = _plain(number)
+        if said.startswith(FRONT):
+            if not summary:
+                continue
+            said = said[len(FRONT) :]
+        said = said.lower()
+        num = _plain(number).lower()
         if said and (said in mine or (mine in said and num in mine)):
             return False
     return True
@@ -375,6 +395,9 @@ class _Part:
             self._fact_table(p, w, want)
         elif g.facts:
             self.headline = _facts(p.facts or g.facts, w)
+            if p.facts:  # the block's other results beside the one asked (as a table's other comparisons are)
+                rest = [f for f in g.facts if f not in p.facts and _kv_label(f) not in taken][:ITEMS_PER_GROUP]
+                self.items = [_facts([f], w) for f in rest]
         self.items = [i for i in self.items if numbers_in(i) <= ITEM_NUMBERS and backed(i, avoid)]
         if not backed(self.headline, avoid):
             self.headline = ""
@@ -531,17 +554,35 @@ def _notes(brief: Brief, question: str, qi: int) -> list[Sentence]:
     return out
 
 
-def _fit(headlines: list[tuple[str, list[str]]], limit: int) -> list[tuple[str, list[str]]]:
-    """As many headlines as keep the numbers at or under `limit` (at least one, the first that fits if any does)."""
+def _fit(
+    headlines: list[tuple[str, list[str]]], limit: int, figures: dict[str, int] | None = None, most: int = 0
+) -> list[tuple[str, list[str]]]:
+    """As many headlines as keep the numbers at or under `limit` (at least one, the first that fits if any does);
+    with `figures` (a headline's key figures, its rows' keys not counted), also the key figures at or under `most`."""
     out: list[tuple[str, list[str]]] = []
-    count = 0
+    count = keys = 0
     for h in headlines:
         n = numbers_in(h[0])
-        if count + n > limit:
+        k = (figures or {}).get(h[0], n)
+        if count + n > limit or (figures is not None and keys + k > most):
             continue
         out.append(h)
         count += n
+        keys += k
     return out or headlines[:1]
+
+
+def _key_figures(text: str, g: Group, w: Lang) -> int:
+    """The figures a headline states, the numbers of its table rows' names (`value size 1MB、batch 4`) left out (as
+    QC reads them: row keys). A prose comparison's condition (`128K 上下文`) QC reads as a figure: it counts."""
+    names = {_names(KEYSEP.join(r.keys), w) for r in g.rows} | {w.name(k) for r in g.rows for k in r.keys}
+    if g.rows:
+        names |= {_row_text(c, w) for c in g.comparisons}
+    for name in sorted(names, key=len, reverse=True):
+        if name:
+            text = text.replace(name, " ")
+    text = PERCENTILE.sub(" ", text)  # `p99` names a figure (QC exempts it), it is none
+    return numbers_in(RANGE.sub(r"\1", text))  # a range (`26–32%`) is one figure
 
 
 def write_offline(brief: Brief, index: EvidenceIndex, avoid: Avoid = frozenset()) -> DraftSchema:
@@ -554,11 +595,14 @@ def write_offline(brief: Brief, index: EvidenceIndex, avoid: Avoid = frozenset()
     picks = select(brief, index)
     sections: list[Section] = []
     per_q: list[list[tuple[str, list[str]]]] = []
+    told_q: list[list[tuple[str, list[str]]]] = []  # per question the list items its section tells
     results: list[tuple[str, list[str]]] = []  # headlines of comparisons, in the brief's order
+    figures: dict[str, int] = {}  # a headline's key figures (its rows' keys not counted)
     solo: set[str] = set()  # headlines naming their row (an extreme): one sentence each, so QC reads its context
     seen: set[str] = set()
+    body: list[Said] = []  # what the body's sentences said (a repeat in other words is left out)
     for qi, (q, mine) in enumerate(zip(brief.questions, picks, strict=True)):
-        mine = sorted(mine, key=lambda p: (confidential(p.group, index), -p.score, p.group.order))
+        mine = _named_first(sorted(mine, key=lambda p: (confidential(p.group, index), -p.score, p.group.order)))
         for p in mine:
             p.among = sum(bool(o.group.rows) for o in mine)
         parts = [_Part(p, w, asks[qi].extreme, avoid=avoid, taken=_taken(picks, qi, p)) for p in mine]
@@ -567,6 +611,7 @@ def write_offline(brief: Brief, index: EvidenceIndex, avoid: Avoid = frozenset()
             sign = 1 if asks[qi].extreme == "min" else -1
             parts.sort(key=lambda pt: (not pt.pick.group.comparisons, pt.value is None, sign * (pt.value or 0)))
         heads = _fuller([(pt.headline, pt.reports) for pt in parts if pt.headline])
+        figures.update((pt.headline, _key_figures(pt.headline, pt.pick.group, w)) for pt in parts if pt.headline)
         per_q.append(heads)
         results.extend((pt.headline, pt.reports) for pt in parts if pt.headline and pt.pick.group.comparisons)
         solo.update(pt.headline for pt in parts if pt.headline and not pt.pick.group.comparisons)
@@ -578,9 +623,14 @@ def write_offline(brief: Brief, index: EvidenceIndex, avoid: Avoid = frozenset()
         for pt in parts:
             for item in pt.items[: ITEMS_PER_GROUP + 1]:
                 items.append(sentence(item, pt.reports, w.lang))
-            if pt.table is not None:
+            if pt.table is not None and len(tables) < SECTION_TABLES:
                 table = _typeset(pt.table, w)
                 topic = _topic(pt.pick.group, w)
+                numbered = w.name(pt.pick.group.caption.strip())
+                if topic and numbered and not _unique([table.lead], set(seen)):
+                    # The same caption over another section's table (`Table 5.2` of OpenBLAS beside ACL's `Table
+                    # 4.2`): the caption as printed, its number telling the reader which.
+                    table.lead = sentence(w("table_lead", topic=numbered), [pt.reports[0]], w.lang)
                 if not topic or not _unique([table.lead], set(seen)):  # no caption, or told for another question
                     cols = w("list_joiner").join(table.columns[1:])
                     text = w("table_lead_cols", topic=topic, cols=cols)
@@ -588,7 +638,7 @@ def write_offline(brief: Brief, index: EvidenceIndex, avoid: Avoid = frozenset()
                 # A lead told already (the same table on every page of a report) would repeat its sentence.
                 if _unique([table.lead], seen) and _new_rows(table, seen):
                     tables.append(table)
-        intro, items = _unique(intro, seen), _unique(items, seen)
+        intro, items = _unique(intro, seen, body), _unique(items, seen, body)
         if items and lead:  # (only over items not told already: a pointer to no list would dangle)
             told = {i.text for i in items}
             named = dict.fromkeys(
@@ -599,10 +649,11 @@ def write_offline(brief: Brief, index: EvidenceIndex, avoid: Avoid = frozenset()
             )
             topics = w("list_joiner").join(list(named)[:2])
             if topics and backed(lead_text := w("intro_list", topics=topics), avoid):
-                intro += _unique([sentence(lead_text, [], w.lang)], seen)
+                intro += _unique([sentence(lead_text, [], w.lang)], seen, body)
         if not items and not tables and not any(numbers_in(s.text) for s in intro) and mine:
             # Said for an earlier question: the rows this question names, one item each, else a table of them.
-            items = _unique([sentence(t, [p.group.report], w.lang) for p in mine for t in _asked(p, w, avoid)], seen)
+            asked = [sentence(t, [p.group.report], w.lang) for p in mine for t in _asked(p, w, avoid)]
+            items = _unique(asked, seen, body)
         if not items and not tables and not any(numbers_in(s.text) for s in intro) and mine:
             for p in mine:
                 fallback = _Part(p, w, asks[qi].extreme, force_table=True, avoid=avoid).table
@@ -619,14 +670,53 @@ def write_offline(brief: Brief, index: EvidenceIndex, avoid: Avoid = frozenset()
             none = _unique([sentence(w("intro_none"), [], w.lang)], seen)
             intro = none or _unique([sentence(w("intro_none_again"), [], w.lang)], seen)
         sec = Section(question=q, intro=intro, items=items[:SECTION_ITEMS], tables=tables, outro=[])
+        listed = {i.text for i in sec.items}
+        scenarios = [
+            (t, pt.reports) for pt in parts for t in pt.items if sentence(t, pt.reports, w.lang).text in listed
+        ]
+        told_q.append(scenarios or _table_rows(heads, tables, w))
         sections.append(sec)
     every = [h for heads in per_q for h in heads]
+
     # The main results, else any headline, that the direct answer's two to four figures can hold.
-    fits = [h for h in results if numbers_in(h[0]) <= MAX_FIGURES] or [
-        h for h in every if numbers_in(h[0]) <= MAX_FIGURES
-    ]
-    answer = _answer(fits or results or every, w, seen, solo)
-    return DraftSchema(answer=answer, sections=sections, faq=_faq(brief, per_q, w, seen, solo))
+    def fit(h: tuple[str, list[str]]) -> bool:
+        return numbers_in(h[0]) <= ITEM_NUMBERS and figures.get(h[0], numbers_in(h[0])) <= MAX_FIGURES
+
+    fits = [h for h in results if fit(h)]
+    fits += [h for h in every if fit(h) and h not in fits]
+    summed = [h for h in _each_first(per_q, fits or results or every) if backed(h[0], avoid, summary=True)]
+    answer = _answer(summed, w, seen, solo, figures)
+    per_q = [[h for h in heads if backed(h[0], avoid, summary=True)] for heads in per_q]
+    told_q = [[t for t in told if backed(t[0], avoid, summary=True)] for told in told_q]
+    faq = _faq(brief, per_q, told_q, w, seen, solo)
+    return DraftSchema(answer=answer, sections=sections, faq=faq)
+
+
+def _table_rows(heads: list[tuple[str, list[str]]], tables: list[Table], w: Lang) -> list[tuple[str, list[str]]]:
+    """A section's table rows as sentences (`value size 4MB、batch 4,带宽为 1227.74 MiB/s`), those whose values its
+    headline does not state: what a key-point answer adds to the headline to sum the section up."""
+    said = " ".join(h for h, _ in heads)
+    out = []
+    for t in tables:
+        if w("col_before") in t.columns:  # (a comparison table's row is no sentence)
+            continue
+        for row in t.rows:
+            cells = [(col, c) for col, c in zip(t.columns[1:], row[1:], strict=False) if c != "—"]
+            if not cells or any(c in said for _, c in cells):
+                continue
+            facts = w("list_joiner").join(w("fact", label=col, value=c).strip() for col, c in cells)
+            keys = row[0] if row[0] != "—" else ""
+            out.append(((w("row_prefix", row=keys) if keys else "") + facts, t.lead.reports))
+    return out
+
+
+def _named_first(mine: list[Pick]) -> list[Pick]:
+    """When the best group holds the rows the question names (`batch 16`, `repeated runs`), the groups that name
+    none are left out: their rows (a continued table's next page, another test's table) answer no question asked."""
+    best = max((p.score for p in mine), default=0.0)
+    if not any(p.rows and p.score >= best for p in mine):
+        return mine
+    return [p for p in mine if p.rows or p.score >= best or (p.facts and not p.group.rows)]
 
 
 def _taken(picks: list[list[Pick]], qi: int, p: Pick) -> frozenset[str]:
@@ -693,14 +783,21 @@ def _typeset(table: Table, w: Lang) -> Table:
     return Table(lead=lead, columns=head, rows=cells)
 
 
-def _unique(sentences: list[Sentence], seen: set[str]) -> list[Sentence]:
-    """No sentence repeats another (of the whole draft)."""
+def _unique(sentences: list[Sentence], seen: set[str], body: list[Said] | None = None) -> list[Sentence]:
+    """No sentence repeats another (of the whole draft); in the body (`body`: what its sentences said) not even in
+    other words (`restates`: the same numbers, the words of one among the other's)."""
     out = []
     for s in sentences:
         key = re.sub(r"[\s。.:;:]+$", "", re.sub(r"\s+", " ", s.text))
-        if key and key not in seen:
-            seen.add(key)
-            out.append(s)
+        if not key or key in seen:
+            continue
+        if body is not None:
+            mine = gist(s.text)
+            if any(restates(mine, theirs) for theirs in body):
+                continue
+            body.append(mine)
+        seen.add(key)
+        out.append(s)
     return out
 
 
@@ -735,25 +832,64 @@ def _merge(reports: object) -> list[str]:
     return list(dict.fromkeys(r for rs in reports for r in rs))  # type: ignore[attr-defined]
 
 
-def _answer(heads: list[tuple[str, list[str]]], w: Lang, seen: set[str], solo: set[str]) -> list[Sentence]:
-    """The direct answer: the main results with two to four key figures, then a pointer to the sections."""
-    out = _say("answer_lead", _fit(heads, MAX_FIGURES), solo, w)
+def _each_first(
+    per_q: list[list[tuple[str, list[str]]]], heads: list[tuple[str, list[str]]]
+) -> list[tuple[str, list[str]]]:
+    """`heads` with each question's first headline ahead of the others: the direct answer's key figures are the
+    brief's questions answered, not one question's table told twice."""
+    firsts = [h[0] for h in per_q if h and h[0] in heads]
+    return [*firsts, *(h for h in heads if h not in firsts)]
+
+
+def _one(key: str, heads: list[tuple[str, list[str]]], solo: set[str], w: Lang) -> Sentence:
+    """Headlines as one sentence: those without a row of their own share a clause, each extreme (and each list
+    item) has a clause of its own, so QC reads its row with it."""
+    shared = [h for h, _ in heads if h not in solo]
+    clauses = [h for h, _ in heads if h in solo]
+    if shared:
+        clauses.insert(0, w("list_joiner").join(shared))
+    return sentence(w(key, headlines=w("joiner").join(clauses)), _merge(r for _, r in heads), w.lang)
+
+
+def _answer(
+    heads: list[tuple[str, list[str]]], w: Lang, seen: set[str], solo: set[str], figures: dict[str, int]
+) -> list[Sentence]:
+    """The direct answer: the main results with two to four key figures in one sentence, then a pointer to the
+    sections (its own sentence, never a section's lead repeated, which the draft's uniqueness would drop)."""
+    # Up to four headlines in the numbers a sentence holds: a row's keys (`value size 1MB、batch 4`) are numbers a
+    # reader reads, not key figures, so the bound is the sentence's, the key figures are the headlines'.
+    first = _fit(heads, ITEM_NUMBERS, figures, MAX_FIGURES)
+    out = [_one("answer_lead", first, solo, w)]
+    keys = sum(figures.get(h, numbers_in(h)) for h, _ in first)
+    rest = [h for h in heads if h not in first]
+    if keys < 2 and rest:  # one key figure: the next question's in a sentence of its own (`此外,…`)
+        more = _fit(rest, ITEM_NUMBERS, figures, MAX_FIGURES - keys)[:1]
+        if sum(figures.get(h, numbers_in(h)) for h, _ in more) + keys <= MAX_FIGURES:
+            out.append(_one("answer_more", more, solo, w))
     out.append(sentence(w("answer_close"), [], w.lang))
     return _unique(out, seen)
 
 
 def _faq(
-    brief: Brief, per_q: list[list[tuple[str, list[str]]]], w: Lang, seen: set[str], solo: set[str]
+    brief: Brief,
+    per_q: list[list[tuple[str, list[str]]]],
+    told_q: list[list[tuple[str, list[str]]]],
+    w: Lang,
+    seen: set[str],
+    solo: set[str],
 ) -> list[FAQItem]:
-    """Key-point Q&A: each question with its key figures in one sentence (at most three sentences)."""
+    """Key-point Q&A: each question's key figures in one sentence (at most three sentences) — its section's answer
+    with the first scenario the section lists, as the reference sums a section up rather than repeating its lead."""
     out: list[FAQItem] = []
-    for q, heads in zip(brief.questions, per_q, strict=True):
+    for q, heads, told in zip(brief.questions, per_q, told_q, strict=True):
         if len(out) >= brief.faq_count or not heads:
             continue
-        said = _unique(_say("faq_answer", _fit(heads, MAX_FIGURES), solo, w)[:FAQ_SENTENCES], seen)
-        if said:
-            text = ("" if w.lang == "zh" else " ").join(_cite(s, w) for s in said[:-1])
-            last = said[-1]
-            joined = (text + ("" if w.lang == "zh" or not text else " ") + last.text).strip()
-            out.append(FAQItem(q=q, a=Sentence(text=joined, reports=last.reports)))
+        key = _fit(heads, MAX_FIGURES)
+        room = ITEM_NUMBERS - sum(numbers_in(h) for h, _ in key)
+        # (not beside a range: one row's name in the sentence would be read as the range's condition)
+        ranged = any(RANGE.search(h) for h, _ in key)
+        extra = [] if ranged else [t for t in told if numbers_in(t[0]) <= room][:1]
+        faq = _unique([_one("faq_answer", key + extra, solo | {t for t, _ in extra}, w)], seen)
+        if faq:
+            out.append(FAQItem(q=q, a=faq[0]))
     return out
