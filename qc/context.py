@@ -9,7 +9,7 @@ from functools import lru_cache
 from operator import add
 from typing import Any
 
-from qc.glossary import english_words
+from qc.glossary import english_phrases, english_words
 
 
 class lazy:
@@ -91,6 +91,9 @@ def context_tokens(text: str) -> frozenset[str]:
     if words:
         gloss = english_words()  # (through the glossary an English text shares words with Chinese labels)
         t += " " + " ".join(gloss[w] for w in words if w in gloss)
+        pat, phrases = english_phrases()
+        if pat is not None and " " in t:
+            t += " " + " ".join(phrases[" ".join(m.group().split())] for m in pat.finditer(t))
     out = set(words)
     # `1A72@1.99G`, `2xA53`: a core count before a part name; the name alone is the term the article uses
     out.update(m.group(1) for w in words if w[0].isdigit() and (m := _COUNTED.fullmatch(w)))

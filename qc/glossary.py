@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from importlib.resources import files
 from typing import Any
@@ -52,3 +53,19 @@ def english_words() -> dict[str, str]:
             for form in (word + "s", base + "ing", base + "ed"):
                 out.setdefault(form, zh)
     return out
+
+
+@cache
+def english_phrases() -> tuple[re.Pattern[str] | None, dict[str, str]]:
+    """The multi-word English translations of `terms` (`total time` → `总耗时`, `time to first token` → `首 token
+    延迟`) as one pattern over lower-case text, and each phrase's Chinese term: a phrase names its term where its
+    words alone name another (`time` is 时间, which 用户态时间 has and 总耗时 lacks)."""
+    out: dict[str, str] = {}
+    for zh, en in glossary_terms().items():
+        phrase = " ".join(en.lower().split())
+        if " " in phrase and phrase.replace(" ", "").replace("-", "").isalpha() and phrase.isascii():
+            out.setdefault(phrase, zh)
+    if not out:
+        return None, out
+    alts = "|".join(re.escape(p).replace(r"\ ", r"\s+") for p in sorted(out, key=len, reverse=True))
+    return re.compile(rf"\b(?:{alts})\b"), out

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from test_qc_fullwidth import _statuses
+
 from pipeline.drafting import lang, prompts, select
 from qc import glossary
 from qc.context import context_tokens
@@ -33,3 +35,12 @@ def test_an_english_words_inflections_stand_for_its_chinese_term() -> None:
 def test_english_memory_names_the_chinese_memory_label() -> None:
     # O1's test bed prints `内存 | 512 GB DDR4` (表 1-1); an English draft says `memory 512 GB DDR4` (c25)
     assert "内存" in context_tokens("CPU Intel Xeon 8280 @ 2.7GHz, memory 512 GB DDR4")
+
+
+def test_a_glossary_phrase_names_its_term_where_its_words_name_another() -> None:
+    # English over a Chinese run-stability table: `time` alone is 时间, which only 用户态时间 has; `total time` is 总耗时
+    assert _statuses("The total time averages 3.78 s, the user time 3.15 s【出处:R6 实测】。") == {
+        "3.78 s": "verified",
+        "3.15 s": "verified",
+    }
+    assert _statuses("The total time averages 3.15 s【出处:R6 实测】。") == {"3.15 s": "mismatch"}
