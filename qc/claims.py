@@ -221,7 +221,7 @@ def _kin(q: Quantity) -> bool:
     return bool(q.unit) or (q.value is not None and q.value != int(q.value))
 
 
-OWN_CLAUSE = re.compile(r",(?!\d{3}(?!\d))|[,;:\uff0c\uff1b\uff1a、]|\band\b|\bwhile\b|而|以及|并且")
+OWN_CLAUSE = re.compile(r",(?!\d{3}(?!\d))|[,;:\uff0c\uff1b\uff1a、]|\band\b|\bwhile\b|\bwith\b|而|以及|并且")
 
 
 # What the words around a derived number say it is: a fall, a rise, a gap (a difference needs words saying so).

@@ -348,6 +348,8 @@ class Derivations(Matching):
                 continue
             if sent is not None and any(x is not y and _named_apart(x, y, sent.tokens) for x, y in same_table):
                 continue
+            if any(x is not y and _one_cell_twice(x, y) for x, y in same_table):
+                continue  # one measure in two runs: `user posts` Average of the 200-thread and the 2-minute tables
             x, y = same_table[0]
             mate = next((m for m in self.prep.table(x.table or "") if m.row == x.row and m is not x
                          and m.unit.dim == y.unit.dim), None)  # fmt: skip
@@ -712,6 +714,13 @@ def _one_apart(x: Fig, y: Fig, words: frozenset[str]) -> bool:
         return False
     return any(shape in id_shapes(words) and keys & words
                for lab in sx & sy for shape, keys in id_shapes(context_tokens(lab)).items())  # fmt: skip
+
+
+def _one_cell_twice(x: Fig, y: Fig) -> bool:
+    """The same row label and column of two tables of a page (two runs of one test, printed one under the other):
+    one cell's labels hold the other's, and the first (its row label) is the same."""
+    sx, sy = set(x.f.labels), set(y.f.labels)
+    return x.row != y.row and x.f.labels[:1] == y.f.labels[:1] and (sx <= sy or sy <= sx)
 
 
 def _named_apart(x: Fig, y: Fig, words: frozenset[str]) -> bool:
