@@ -580,7 +580,8 @@ class Matching:
         if not unit.dim or unit.dim.startswith("count:"):
             # A bare count (8 卡, 并发 8) rests on a unitless figure only where the sentence talks about the same thing.
             own = {num_text(value)}
-            cands = [x for x in cands if (x.unit.dim and unit.dim) or (sent.tokens - own) & x.own_tokens]
+            cands = [x for x in cands if (x.unit.dim and unit.dim) or _talks_about(sent.tokens - own, x)]
+        cands = [x for x in cands if not self._rounded_by_chance(x, value, unit, sent)]
         if not cands:
             return None
         ctx = sent.tokens
@@ -644,6 +645,16 @@ class Matching:
         x, g = rivals[0]
         return Verdict("mismatch", source_of(g), fig=g,
                         message=f"{say(g)}; {shown(x)} is {labels_of(x.f) or 'another figure'}")  # fmt: skip
+
+    def _rounded_by_chance(self, x: Fig, value: float, unit: Unit, sent: Sentence) -> bool:
+        """A figure the claim's number only rounds (`4 %` of a `3.8%`, `3 s` of a `3.07`, the printed value not the
+        same) while the claim shares none of its words (bare numbers aside): a coarse number lands within rounding
+        of some figure of a long report by chance, so rounding needs the figure's context."""
+        v = abs(value) * (unit.factor if unit.dim else x.unit.factor)
+        if abs(x.base - v) <= 1e-9 * max(1.0, x.base):
+            return False
+        words = _worded((sent.tokens - {num_text(value)}) & x.tokens)
+        return not words and not x.row_terms & self._claim_context(sent)
 
     @staticmethod
     def _bound_ok(q: Quantity, x: Fig) -> bool:
@@ -812,6 +823,20 @@ def _term_candidates(text: str, q: Quantity) -> list[tuple[str, bool]]:
 
 
 _NUM_ONLY = re.compile(r"[\s\d.,+\-−]*")
+_BARE_INT = re.compile(r"\d+")
+
+
+def _worded(tokens: frozenset[str]) -> frozenset[str]:
+    """Context words less bare numbers: a number both texts print (`16` of `16 组 read_perf` and of `batch 从 0 增至
+    16`) is no sign that a prose figure's sentence is about the claim."""
+    return frozenset(t for t in tokens if not _BARE_INT.fullmatch(t))
+
+
+def _talks_about(words: frozenset[str], x: Fig) -> bool:
+    """Whether the claim's words name a unitless figure: a word of its own labels; for a figure of prose, not a bare
+    number (a table cell's numeric label is a row key: `batch 4`)."""
+    shared = words & x.own_tokens
+    return bool(shared if x.table else _worded(shared))
 
 
 def _find_bounded(norm: tuple[str, frozenset[int]], needle: str) -> bool:

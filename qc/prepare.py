@@ -58,7 +58,11 @@ class Fig:
         """The words of its own labels: a table cell's row and column, not its table's caption nor the section it
         stands in (a bare `8` of a `batch` column is no `misses 为 8` because both are under `read_perf`)."""
         if not self.table:
-            return self.tokens
+            # a prose figure's own words are its sentence's (its first label), not those of the section heading it
+            # stands under (`0.01` under `4.3 SqueezeNet` names no SqueezeNet gain)
+            labs = self.f.labels
+            return frozenset().union(*(context_tokens(lab) for i, lab in enumerate(labs)
+                                       if i == 0 or not _SECTION_LABEL.match(lab))) if labs else self.tokens  # fmt: skip
         return frozenset().union(*(context_tokens(lab) for lab in self.f.labels if not _IS_CAPTION.match(lab)
                                    and not _SECTION_LABEL.match(lab)))  # fmt: skip
 

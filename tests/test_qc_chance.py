@@ -16,6 +16,7 @@ SLIDES = "cachepilot_bench_slides_zh.pdf"
 STORE = "cachepilot_mooncake_store_bench_zh.pdf"
 BROKER = "mineru_broker_research_report_zh.pdf"
 FACE = "oaid_facerecognition_rk3399_perf_report.pdf"
+HRT = "oaid_caffe_hrt_perf_report.pdf"
 OK = ("verified", "derived")
 
 
@@ -72,3 +73,32 @@ def test_a_listed_number_is_not_found_verbatim_without_its_unit() -> None:
     body = "德邦研究所预计公司 2022-2024 年归母净利润 4.7、{}、9.3 亿元【出处:R3】。"
     assert verdicts(BROKER, body.format("7.2"))["7.2"] in OK
     assert verdicts(BROKER, body.format("7.5"))["7.5"] not in OK
+
+
+MOONCAKE = "mooncake_fast25_kvcache_serving_paper.pdf"
+
+
+def test_a_bare_number_is_not_named_by_a_number_both_texts_print() -> None:
+    # cachepilot_mooncake_store_bench_zh.pdf table p.6: 4MB p99 5.242 ms at batch 1, 93.267 ms at batch 16; p.5 prints
+    # `16 组 read_perf 全部 return_code=0,且 misses=0`. `from 0 to 16` is no batch of the report: that sentence shares
+    # only the `16` with it (a number, not a word naming what the 0 counts).
+    body = "The p99 latency of 4MB objects spans 5.242–93.267 ms as the batch grows from {} to 16 [source: R3]."
+    assert verdicts(STORE, body.format("1"), lang="en")["1"] in OK
+    assert verdicts(STORE, body.format("0"), lang="en")["0"] not in OK
+
+
+def test_a_coarse_number_rounds_a_figure_only_in_its_context() -> None:
+    # mooncake_fast25_kvcache_serving_paper.pdf p.12: "the average TTFT remains below 2 s" once the bandwidth exceeds
+    # 100 Gbps; p.7's chart prints the ticks `3.07 3.58`, which `3 s` only rounds and whose words it shares none of.
+    body = "总通信带宽超过 100 Gbps 时,平均 TTFT 保持在 {} s 以下【出处:R3 实测】。"
+    assert verdicts(MOONCAKE, body.format("2"))["2 s"] in OK
+    assert verdicts(MOONCAKE, body.format("3"))["3 s"] not in OK
+
+
+def test_a_section_heading_word_does_not_name_a_bare_figure_of_prose() -> None:
+    # oaid_caffe_hrt_perf_report.pdf Table 1 (p.6, read from the page image): SqueezeNet 144.30 ms, gain 1.00; ResNet18
+    # 1.03, ResNet34 1.02, ResNet50 1.01. A `0.01` of the report is a chart's axis tick under `4.3 SqueezeNet`: the
+    # section's name is no word of the tick's own.
+    body = "SqueezeNet stays at 144.30 ms, a gain of 1.00, and the three ResNets gain only {}–1.03 [source: R3]."
+    assert verdicts(HRT, body.format("1.01"), lang="en")["1.01–1.03"] in OK
+    assert verdicts(HRT, body.format("0.01"), lang="en")["0.01–1.03"] not in OK
