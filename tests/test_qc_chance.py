@@ -102,3 +102,12 @@ def test_a_section_heading_word_does_not_name_a_bare_figure_of_prose() -> None:
     body = "SqueezeNet stays at 144.30 ms, a gain of 1.00, and the three ResNets gain only {}–1.03 [source: R3]."
     assert verdicts(HRT, body.format("1.01"), lang="en")["1.01–1.03"] in OK
     assert verdicts(HRT, body.format("0.01"), lang="en")["0.01–1.03"] not in OK
+
+
+def test_a_round_value_of_another_sentence_of_prose_is_no_evidence() -> None:
+    # mooncake_fast25_kvcache_serving_paper.pdf p.10: "whereas about 20% of requests handled by vLLM exceed 300 ms"
+    # (Figure 7, synthetic workload); 50% is p.11's "does not achieve 50% of the theoretical maximum hit rate", a
+    # sentence the claim shares no word with.
+    body = "合成负载下约 {}% 的 vLLM 请求 TBT 超过 300 ms【出处:R3 实测】。"
+    assert verdicts(MOONCAKE, body.format("20"))["约 20%"] in OK
+    assert verdicts(MOONCAKE, body.format("50"))["约 50%"] not in OK
