@@ -109,6 +109,8 @@ class _Checker(Derivations):
             if bad:
                 bad.message = f"{num_text(q.low if bad is parts[0] else q.high)}: {bad.message}"
                 return bad
+            if (one := _one_figure(parts)) is not None:
+                return one
             status = "derived" if any(p.status == "derived" for p in parts) else "verified"
             deriv = "; ".join(p.derivation for p in parts if p.derivation) or None
             strength = min((p.strength for p in parts), key=STRENGTHS.index)  # a range is as strong as its weaker end
@@ -439,6 +441,16 @@ def keys_of_operands(numbers: list[NumberCheck]) -> None:
                 n.source = o.source.model_copy(update={"value": n.value, "unit": n.unit, "quote": lab, "labels": [lab]})
                 n.message = f"{o.source.report} p.{o.source.page}: {lab} (the key of {o.text.strip()}'s figure)"
                 break
+
+
+def _one_figure(parts: list[Verdict]) -> Verdict | None:
+    """A range whose two ends rest on one and the same figure (`35–35%`, `36–36%` of a `36.1%` cell) states no span
+    of the report: a mismatch naming that figure."""
+    a, b = parts[0].fig, parts[-1].fig
+    if len(parts) < 2 or a is None or a is not b or any(p.status != "verified" for p in parts):
+        return None
+    return Verdict("mismatch", parts[0].source, fig=a,
+                   message=f"both ends of the range are {shown(a)} ({labels_of(a.f, 3)}): no span of the report")  # fmt: skip
 
 
 def _finite(v: float | None) -> bool:

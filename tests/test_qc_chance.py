@@ -10,7 +10,16 @@ batch 16: p99 24.824 ms; batch 1: p99 3.046 ms. mineru_broker_research_report_zh
 
 from __future__ import annotations
 
+import datetime as dt
+from pathlib import Path
+
 from real_support import check_body, verdicts
+
+from evidence.models import Report
+from evidence.pdf import parse_pdf
+from qc.check import check_draft
+from qc.draft import parse_draft
+from qc.index import EvidenceIndex
 
 SLIDES = "cachepilot_bench_slides_zh.pdf"
 STORE = "cachepilot_mooncake_store_bench_zh.pdf"
@@ -111,3 +120,22 @@ def test_a_round_value_of_another_sentence_of_prose_is_no_evidence() -> None:
     body = "合成负载下约 {}% 的 vLLM 请求 TBT 超过 300 ms【出处:R3 实测】。"
     assert verdicts(MOONCAKE, body.format("20"))["约 20%"] in OK
     assert verdicts(MOONCAKE, body.format("50"))["约 50%"] not in OK
+
+
+def test_a_range_whose_ends_are_one_figure_is_no_span() -> None:
+    # The bundled example report site/reports/R2.pdf, 表 4-2 (p.3, read from the page image): TP8 gains 29.0% at
+    # concurrency 8 and 40.0% at 16; the whole machine (TP4×2) 35.2% and 36.1%. `36–36%` rests both ends on the
+    # 36.1% cell: it states no span.
+    parsed = parse_pdf(Path(__file__).resolve().parent.parent / "site" / "reports" / "R2.pdf", report_id="R2")
+    rep = Report(id="R2", title="R2", date=dt.date(2026, 1, 1), access="public", file="R2.pdf", sha256="0", version=1,
+                 pages=len(parsed.pages))  # fmt: skip
+    index = EvidenceIndex(reports={"R2": rep}, figures={"R2": parsed.figures}, pages={"R2": parsed.pages})
+    body = ("- Throughput up 29–40%: 29% at concurrency 8 and 40% at concurrency 16; the whole machine (TP4×2) gains "
+            "{}% [source: R2].")  # fmt: skip
+
+    def status(rng: str) -> str:
+        doc = f"---\ntitle: t\nlang: en\ndate: 2026-07-10\nevidence: [R2]\nanswer: a\n---\n\n{body.format(rng)}\n"
+        return next(n.status for n in check_draft(parse_draft(doc, "t.md"), index).numbers if n.text == f"{rng}%")
+
+    assert status("35–36") in OK
+    assert status("36–36") == "mismatch"
