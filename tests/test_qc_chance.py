@@ -122,20 +122,28 @@ def test_a_round_value_of_another_sentence_of_prose_is_no_evidence() -> None:
     assert verdicts(MOONCAKE, body.format("50"))["约 50%"] not in OK
 
 
-def test_a_range_whose_ends_are_one_figure_is_no_span() -> None:
-    # The bundled example report site/reports/R2.pdf, 表 4-2 (p.3, read from the page image): TP8 gains 29.0% at
-    # concurrency 8 and 40.0% at 16; the whole machine (TP4×2) 35.2% and 36.1%. `36–36%` rests both ends on the
-    # 36.1% cell: it states no span.
+def _r2_status(body: str, text: str) -> str:
+    """The verdict on `text` in an English article body citing the bundled example report site/reports/R2.pdf."""
     parsed = parse_pdf(Path(__file__).resolve().parent.parent / "site" / "reports" / "R2.pdf", report_id="R2")
     rep = Report(id="R2", title="R2", date=dt.date(2026, 1, 1), access="public", file="R2.pdf", sha256="0", version=1,
                  pages=len(parsed.pages))  # fmt: skip
     index = EvidenceIndex(reports={"R2": rep}, figures={"R2": parsed.figures}, pages={"R2": parsed.pages})
-    body = ("- Throughput up 29–40%: 29% at concurrency 8 and 40% at concurrency 16; the whole machine (TP4×2) gains "
-            "{}% [source: R2].")  # fmt: skip
+    doc = f"---\ntitle: t\nlang: en\ndate: 2026-07-10\nevidence: [R2]\nanswer: a\n---\n\n{body}\n"
+    return next(n.status for n in check_draft(parse_draft(doc, "t.md"), index).numbers if n.text == text)
 
-    def status(rng: str) -> str:
-        doc = f"---\ntitle: t\nlang: en\ndate: 2026-07-10\nevidence: [R2]\nanswer: a\n---\n\n{body.format(rng)}\n"
-        return next(n.status for n in check_draft(parse_draft(doc, "t.md"), index).numbers if n.text == f"{rng}%")
 
-    assert status("35–36") in OK
-    assert status("36–36") == "mismatch"
+# site/reports/R2.pdf 表 4-2 (p.3, read from the page image): TP8 gains 29.0% at concurrency 8 and 40.0% at 16; the
+# whole machine (TP4×2) 35.2% and 36.1%.
+THROUGHPUT = "- Throughput up {}%: 29% at concurrency 8 and 40% at concurrency 16; the whole machine (TP4×2) gains {}% [source: R2]."
+
+
+def test_a_range_whose_ends_are_one_figure_is_no_span() -> None:
+    # `36–36%` rests both ends on the 36.1% cell: it states no span.
+    assert _r2_status(THROUGHPUT.format("29–40", "35–36"), "35–36%") in OK
+    assert _r2_status(THROUGHPUT.format("29–40", "36–36"), "36–36%") == "mismatch"
+
+
+def test_a_range_before_a_colon_spans_the_numbers_listed_after_it() -> None:
+    # `29–35.2%` holds two cells of the column (TP8 at 8, TP4×2 at 8), but sums up 29%, 40% and 35–36%: 29–40%.
+    assert _r2_status(THROUGHPUT.format("29–40", "35–36"), "29–40%") in OK
+    assert _r2_status(THROUGHPUT.format("29–35.2", "35–36"), "29–35.2%") == "mismatch"
