@@ -147,3 +147,14 @@ def test_a_range_before_a_colon_spans_the_numbers_listed_after_it() -> None:
     # `29–35.2%` holds two cells of the column (TP8 at 8, TP4×2 at 8), but sums up 29%, 40% and 35–36%: 29–40%.
     assert _r2_status(THROUGHPUT.format("29–40", "35–36"), "29–40%") in OK
     assert _r2_status(THROUGHPUT.format("29–35.2", "35–36"), "29–35.2%") == "mismatch"
+
+
+BROKER_G = "mineru_broker_research_report_zh.pdf"
+
+
+def test_a_list_ordinal_of_the_report_backs_no_number() -> None:
+    # mineru_broker_research_report_zh.pdf p.1 (pdftotext -layout): "公司 22 年 1 季度产能 712 万公里,年化产能超
+    # 2500 万公里"; its `相关研究` list numbers titles `1.《…》 2.《光伏设备:…》`: that 2 is an ordinal, no quarter.
+    body = "公司 22 年 {} 季度金刚线产能 712 万公里,年化产能超 2500 万公里【出处:R3】。"
+    assert verdicts(BROKER_G, body.format("1"))["1"] in OK
+    assert verdicts(BROKER_G, body.format("2"))["2"] not in OK
