@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import math
+import re
 from bisect import bisect_right
 from collections import Counter
 
 from evidence.models import Page
-from qc.blocks import Block, body_blocks, cite_ids, line_starts
+from qc.blocks import FULL_END, Block, body_blocks, cite_ids, line_starts
 from qc.claims import (
     SYNONYMS,
     Sentence,
@@ -109,6 +110,8 @@ class _Checker(Derivations):
             if bad:
                 bad.message = f"{num_text(q.low if bad is parts[0] else q.high)}: {bad.message}"
                 return bad
+            if (one := _one_figure(parts)) is not None:
+                return one
             status = "derived" if any(p.status == "derived" for p in parts) else "verified"
             deriv = "; ".join(p.derivation for p in parts if p.derivation) or None
             strength = min((p.strength for p in parts), key=STRENGTHS.index)  # a range is as strong as its weaker end
@@ -183,6 +186,39 @@ class _Checker(Derivations):
         first = len(self.numbers)
         self._run_block(bl)
         keys_of_operands(self.numbers[first:])
+        if bl.kind != "table":
+            self._summary_ranges(bl, self.numbers[first:])
+
+    def _summary_ranges(self, bl: Block, nums: list[NumberCheck]) -> None:
+        """`Throughput up 29–40%: 29% at concurrency 8 and 40% at concurrency 16`: a range right before a colon sums
+        up the numbers of its unit its full sentence lists after it; its ends must be their lowest and highest (a
+        range of any two cells of the column, `29–35.2%`, is no summary of these)."""
+        text = bl.text
+        for i, n in enumerate(nums):
+            end = n.end - bl.offset
+            if n.status not in ("verified", "derived") or not _COLON_AFTER.match(text, end):
+                continue
+            qs = extract(n.text)
+            r = qs[0] if len(qs) == 1 and qs[0].is_range else None
+            if r is None or r.low is None or r.high is None:
+                continue
+            low, high = r.low, r.high
+            stop = FULL_END.search(text, end)
+            listed: list[float] = []
+            for m in nums[i + 1 :]:
+                if stop is not None and m.start - bl.offset >= stop.start():
+                    break
+                if m.unit == n.unit and m.status != "exempt":
+                    listed += [x for q in extract(m.text) for x in ((q.low, q.high) if q.is_range else (q.value,))
+                               if x is not None]  # fmt: skip
+            if len(listed) < 2:
+                continue
+            lo, hi, tol = min(listed), max(listed), r.step / 2 * (1 + 1e-9)
+            if abs(low - lo) <= tol and abs(high - hi) <= tol:
+                continue
+            n.status, n.strength, n.severity = "mismatch", "", self.severity.get("mismatch", "error")  # type: ignore[assignment]
+            n.message = (f"the range sums up the {len(listed)} numbers its sentence lists after it, "
+                         f"{num_text(lo)}–{num_text(hi)}{n.unit}: its ends are their lowest and highest")  # fmt: skip
 
     def _run_block(self, bl: Block) -> None:
         ftext = self._text = bl.text
@@ -444,6 +480,19 @@ def keys_of_operands(numbers: list[NumberCheck]) -> None:
                 n.source = o.source.model_copy(update={"value": n.value, "unit": n.unit, "quote": lab, "labels": [lab]})
                 n.message = f"{o.source.report} p.{o.source.page}: {lab} (the key of {o.text.strip()}'s figure)"
                 break
+
+
+_COLON_AFTER = re.compile(r"\s*[:：]")
+
+
+def _one_figure(parts: list[Verdict]) -> Verdict | None:
+    """A range whose two ends rest on one and the same figure (`35–35%`, `36–36%` of a `36.1%` cell) states no span
+    of the report: a mismatch naming that figure."""
+    a, b = parts[0].fig, parts[-1].fig
+    if len(parts) < 2 or a is None or a is not b or any(p.status != "verified" for p in parts):
+        return None
+    return Verdict("mismatch", parts[0].source, fig=a,
+                   message=f"both ends of the range are {shown(a)} ({labels_of(a.f, 3)}): no span of the report")  # fmt: skip
 
 
 def _finite(v: float | None) -> bool:

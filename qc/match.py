@@ -632,7 +632,9 @@ class Matching:
         if not unit.dim or unit.dim.startswith("count:"):
             # A bare count (8 卡, 并发 8) rests on a unitless figure only where the sentence talks about the same thing.
             own = {num_text(value)}
-            cands = [x for x in cands if (x.unit.dim and unit.dim) or (sent.tokens - own) & x.own_tokens]
+            cands = [x for x in cands if (x.unit.dim and unit.dim) or _talks_about(sent.tokens - own, x)]
+        cands = [x for x in cands if not self._rounded_by_chance(x, value, unit, sent)
+                 and not self._stray_prose(x, value, sent)]  # fmt: skip
         if not cands:
             return None
         ctx = sent.tokens
@@ -706,6 +708,29 @@ class Matching:
         """The words of the number as printed (`8,462` → `8`, `462`): a figure quoting that number shares no word of
         the claim by it (a sentence citing `→ 8,462 行/秒` fits the claim no better than the table's cell)."""
         return context_tokens(self._text[q.num_start : q.num_end])
+
+    def _rounded_by_chance(self, x: Fig, value: float, unit: Unit, sent: Sentence) -> bool:
+        """A figure the claim's number only rounds (`4 %` of a `3.8%`, `3 s` of a `3.07`, the printed value not the
+        same) while the claim shares none of its words (bare numbers aside): a coarse number lands within rounding
+        of some figure of a long report by chance, so rounding needs the figure's context."""
+        v = abs(value) * (unit.factor if unit.dim else x.unit.factor)
+        if abs(x.base - v) <= 1e-9 * max(1.0, x.base):
+            return False
+        words = _worded((sent.tokens - {num_text(value)}) & x.tokens)
+        return not words and not x.row_terms & self._claim_context(sent)
+
+    def _stray_prose(self, x: Fig, value: float, sent: Sentence) -> bool:
+        """A number of prose with two significant digits or fewer (`50%`, `3.8%`, `100x`) in a sentence whose own
+        words the claim shares none of (its section heading and bare numbers aside), in a report printing many
+        figures of its unit: such values recur all over it, so one elsewhere is no evidence without its context."""
+        if x.table or x.f.kind != "prose" or _significant(x.raw_num) > 2:
+            return False
+        rp = self.prep.by_rid.get(x.f.report)
+        pair = rp.by_dim.get(x.unit.dim) if rp is not None else None
+        if pair is None or len(pair[1]) < _MANY_OF_A_UNIT:
+            return False  # (a value in a unit the report rarely prints, `0.8 元/kwh`, is distinctive by itself)
+        ctx = stems(sent.tokens - {num_text(value)}) | self._claim_context(sent)
+        return not _worded(ctx & stems(x.own_tokens))
 
     @staticmethod
     def _bound_ok(q: Quantity, x: Fig) -> bool:
@@ -878,6 +903,28 @@ def _term_candidates(text: str, q: Quantity) -> list[tuple[str, bool]]:
 
 
 _NUM_ONLY = re.compile(r"[\s\d.,+\-−]*")
+_BARE_INT = re.compile(r"\d+")
+_MANY_OF_A_UNIT = 10  # figures of one unit in a report from which a round value of it recurs by chance
+
+
+def _worded(tokens: frozenset[str]) -> frozenset[str]:
+    """Context words less bare numbers: a number both texts print (`16` of `16 组 read_perf` and of `batch 从 0 增至
+    16`) is no sign that a prose figure's sentence is about the claim."""
+    return frozenset(t for t in tokens if not _BARE_INT.fullmatch(t))
+
+
+def _significant(raw: str) -> int:
+    """Significant digits of a printed number (`0.06` 1, `100` 1, `2500` 2, `1.50` 3, `28.63` 4)."""
+    digits = "".join(c for c in raw if c.isdigit() or c == ".")
+    whole, _, frac = digits.partition(".")
+    return len((whole + frac).lstrip("0")) if frac else len(whole.lstrip("0").rstrip("0"))
+
+
+def _talks_about(words: frozenset[str], x: Fig) -> bool:
+    """Whether the claim's words name a unitless figure: a word of its own labels; for a figure of prose, not a bare
+    number (a table cell's numeric label is a row key: `batch 4`)."""
+    shared = words & x.own_tokens
+    return bool(shared if x.table else _worded(shared))
 
 
 def _find_bounded(norm: tuple[str, frozenset[int]], needle: str) -> bool:

@@ -61,7 +61,11 @@ class Fig:
         """The words of its own labels: a table cell's row and column, not its table's caption nor the section it
         stands in (a bare `8` of a `batch` column is no `misses 为 8` because both are under `read_perf`)."""
         if not self.table:
-            return self.tokens
+            # a prose figure's own words are its sentence's (its first label), not those of the section heading it
+            # stands under (`0.01` under `4.3 SqueezeNet` names no SqueezeNet gain)
+            labs = self.f.labels
+            return frozenset().union(*(context_tokens(lab) for i, lab in enumerate(labs)
+                                       if i == 0 or not _SECTION_LABEL.match(lab))) if labs else self.tokens  # fmt: skip
         return frozenset().union(*(context_tokens(lab) for lab in self.f.labels if not _IS_CAPTION.match(lab)
                                    and not _SECTION_LABEL.match(lab)))  # fmt: skip
 
@@ -757,6 +761,8 @@ def _listed(f: Figure, raw_num: str) -> bool:
     names a choice, it measures nothing."""
     if f.unit or not raw_num:
         return False
+    if _enumerator(f.quote, raw_num):
+        return True
     for text in (f.raw, f.quote):
         if not text or ("/" not in text and not _CHOICE_WORD.search(text)):
             continue
@@ -767,6 +773,17 @@ def _listed(f: Figure, raw_num: str) -> bool:
     return False
 
 
+def _enumerator(quote: str, raw_num: str) -> bool:
+    """Every time the quote prints the number it numbers an item of a list (`相关研究1.《…》2.《…》`, `1)…`, `2）…`):
+    an ordinal, not a quantity."""
+    hits = list(re.finditer(rf"(?<![\d.]){re.escape(raw_num)}(?!\d|[.,]\d)", quote)) if raw_num.isdigit() else []
+    return bool(hits) and all(_TITLE_AFTER.match(quote, m.end()) or (_PAREN_AFTER.match(quote, m.end())
+                              and _ITEM_BEFORE.search(quote, 0, m.start())) for m in hits)  # fmt: skip
+
+
+_TITLE_AFTER = re.compile(r"\.\s*《")  # `2.《光伏设备…》`
+_PAREN_AFTER = re.compile(r"[)）]")  # `1)`, after the start, a space or a colon, full stop or semicolon only
+_ITEM_BEFORE = re.compile(r"(?:^|[\s:：。;；])$")
 _IN_LIST = re.compile(r"\s*/\s*\d+(?:\s*/\s*\d+)+")  # 2/3/4: this one and two more after it
 _LIST_BEFORE = re.compile(r"\d+\s*/\s*(?:\d+\s*/\s*)*$")
 _CHOICE_WORD = re.compile(r"option|case|config|方案|选项|配置项?|编号", re.I)

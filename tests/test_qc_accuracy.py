@@ -187,6 +187,27 @@ def test_chance_mutants_of_every_kind_change_the_article() -> None:
     assert "降至 7.53 ms" in next(m.text for m in mutants if m.kind == "unit" and "7.53 ms" in m.text)
 
 
+def test_a_chance_mutant_stating_the_same_value_is_no_false_verify() -> None:
+    # A table with 35.2 and 36.1 (%) and a rival 32.0 / 32.4 pair; the article prints `35–36%` and `26–32%`.
+    fig = {"report": "T1", "page": 1, "unit": "%", "kind": "cell", "version": 1}
+    figures = [Figure(id="a", value=35.2, raw="35.2", labels=["表 2", "并发 8", "吞吐提升"], **fig),
+               Figure(id="b", value=36.1, raw="36.1", labels=["表 2", "并发 16", "吞吐提升"], **fig),
+               Figure(id="c", value=32.0, raw="32.0", labels=["表 1", "并发 8", "降幅"], **fig),
+               Figure(id="d", value=32.4, raw="32.4", labels=["表 1", "并发 16", "降幅"], **fig)]  # fmt: skip
+    index = EvidenceIndex(reports={}, figures={"T1": figures}, pages={})
+
+    def mutant(text: str, old: str, new: str, fid: str) -> qc_accuracy.Mutant:
+        n = SimpleNamespace(text=text, unit="%", source=SimpleNamespace(figure=fid))
+        return qc_accuracy.Mutant("other_row", "t.md", f"{old} → {new}", "", (0, 0), old=old, new=new, number=n)
+
+    assert qc_accuracy.not_an_error(mutant("26–32%", "32", "32.0", "c"), index) == "the same value"
+    assert qc_accuracy.not_an_error(mutant("35–36%", "36", "36.1", "a"), index) is not None  # the one figure near 36
+    # errors: another value, and a range end that two figures of the table round to (which one it printed is unknown)
+    assert qc_accuracy.not_an_error(mutant("26–32%", "32", "31", "c"), index) is None
+    assert qc_accuracy.not_an_error(mutant("26–32%", "32", "32.4", "c"), index) is None
+    assert qc_accuracy.not_an_error(mutant("36%", "36", "36.1", "a"), index) is None  # not a range: 36 was 35.2's
+
+
 def test_worse_than_floor_names_each_regression() -> None:
     floor = {"caught": {"digit": 3, "swap": 1}, "correct_passed": 2, "false_alarms": 5}
     assert qc_accuracy.worse_than_floor({"caught": {"digit": 4, "swap": 1}, "correct_passed": 3, "false_alarms": 0},

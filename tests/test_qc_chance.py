@@ -10,12 +10,22 @@ batch 16: p99 24.824 ms; batch 1: p99 3.046 ms. mineru_broker_research_report_zh
 
 from __future__ import annotations
 
+import datetime as dt
+from pathlib import Path
+
 from real_support import check_body, verdicts
+
+from evidence.models import Report
+from evidence.pdf import parse_pdf
+from qc.check import check_draft
+from qc.draft import parse_draft
+from qc.index import EvidenceIndex
 
 SLIDES = "cachepilot_bench_slides_zh.pdf"
 STORE = "cachepilot_mooncake_store_bench_zh.pdf"
 BROKER = "mineru_broker_research_report_zh.pdf"
 FACE = "oaid_facerecognition_rk3399_perf_report.pdf"
+HRT = "oaid_caffe_hrt_perf_report.pdf"
 OK = ("verified", "derived")
 
 
@@ -72,3 +82,79 @@ def test_a_listed_number_is_not_found_verbatim_without_its_unit() -> None:
     body = "德邦研究所预计公司 2022-2024 年归母净利润 4.7、{}、9.3 亿元【出处:R3】。"
     assert verdicts(BROKER, body.format("7.2"))["7.2"] in OK
     assert verdicts(BROKER, body.format("7.5"))["7.5"] not in OK
+
+
+MOONCAKE = "mooncake_fast25_kvcache_serving_paper.pdf"
+
+
+def test_a_bare_number_is_not_named_by_a_number_both_texts_print() -> None:
+    # cachepilot_mooncake_store_bench_zh.pdf table p.6: 4MB p99 5.242 ms at batch 1, 93.267 ms at batch 16; p.5 prints
+    # `16 组 read_perf 全部 return_code=0,且 misses=0`. `from 0 to 16` is no batch of the report: that sentence shares
+    # only the `16` with it (a number, not a word naming what the 0 counts).
+    body = "The p99 latency of 4MB objects spans 5.242–93.267 ms as the batch grows from {} to 16 [source: R3]."
+    assert verdicts(STORE, body.format("1"), lang="en")["1"] in OK
+    assert verdicts(STORE, body.format("0"), lang="en")["0"] not in OK
+
+
+def test_a_coarse_number_rounds_a_figure_only_in_its_context() -> None:
+    # mooncake_fast25_kvcache_serving_paper.pdf p.12: "the average TTFT remains below 2 s" once the bandwidth exceeds
+    # 100 Gbps; p.7's chart prints the ticks `3.07 3.58`, which `3 s` only rounds and whose words it shares none of.
+    body = "总通信带宽超过 100 Gbps 时,平均 TTFT 保持在 {} s 以下【出处:R3 实测】。"
+    assert verdicts(MOONCAKE, body.format("2"))["2 s"] in OK
+    assert verdicts(MOONCAKE, body.format("3"))["3 s"] not in OK
+
+
+def test_a_section_heading_word_does_not_name_a_bare_figure_of_prose() -> None:
+    # oaid_caffe_hrt_perf_report.pdf Table 1 (p.6, read from the page image): SqueezeNet 144.30 ms, gain 1.00; ResNet18
+    # 1.03, ResNet34 1.02, ResNet50 1.01. A `0.01` of the report is a chart's axis tick under `4.3 SqueezeNet`: the
+    # section's name is no word of the tick's own.
+    body = "SqueezeNet stays at 144.30 ms, a gain of 1.00, and the three ResNets gain only {}–1.03 [source: R3]."
+    assert verdicts(HRT, body.format("1.01"), lang="en")["1.01–1.03"] in OK
+    assert verdicts(HRT, body.format("0.01"), lang="en")["0.01–1.03"] not in OK
+
+
+def test_a_round_value_of_another_sentence_of_prose_is_no_evidence() -> None:
+    # mooncake_fast25_kvcache_serving_paper.pdf p.10: "whereas about 20% of requests handled by vLLM exceed 300 ms"
+    # (Figure 7, synthetic workload); 50% is p.11's "does not achieve 50% of the theoretical maximum hit rate", a
+    # sentence the claim shares no word with.
+    body = "合成负载下约 {}% 的 vLLM 请求 TBT 超过 300 ms【出处:R3 实测】。"
+    assert verdicts(MOONCAKE, body.format("20"))["约 20%"] in OK
+    assert verdicts(MOONCAKE, body.format("50"))["约 50%"] not in OK
+
+
+def _r2_status(body: str, text: str) -> str:
+    """The verdict on `text` in an English article body citing the bundled example report site/reports/R2.pdf."""
+    parsed = parse_pdf(Path(__file__).resolve().parent.parent / "site" / "reports" / "R2.pdf", report_id="R2")
+    rep = Report(id="R2", title="R2", date=dt.date(2026, 1, 1), access="public", file="R2.pdf", sha256="0", version=1,
+                 pages=len(parsed.pages))  # fmt: skip
+    index = EvidenceIndex(reports={"R2": rep}, figures={"R2": parsed.figures}, pages={"R2": parsed.pages})
+    doc = f"---\ntitle: t\nlang: en\ndate: 2026-07-10\nevidence: [R2]\nanswer: a\n---\n\n{body}\n"
+    return next(n.status for n in check_draft(parse_draft(doc, "t.md"), index).numbers if n.text == text)
+
+
+# site/reports/R2.pdf 表 4-2 (p.3, read from the page image): TP8 gains 29.0% at concurrency 8 and 40.0% at 16; the
+# whole machine (TP4×2) 35.2% and 36.1%.
+THROUGHPUT = "- Throughput up {}%: 29% at concurrency 8 and 40% at concurrency 16; the whole machine (TP4×2) gains {}% [source: R2]."
+
+
+def test_a_range_whose_ends_are_one_figure_is_no_span() -> None:
+    # `36–36%` rests both ends on the 36.1% cell: it states no span.
+    assert _r2_status(THROUGHPUT.format("29–40", "35–36"), "35–36%") in OK
+    assert _r2_status(THROUGHPUT.format("29–40", "36–36"), "36–36%") == "mismatch"
+
+
+def test_a_range_before_a_colon_spans_the_numbers_listed_after_it() -> None:
+    # `29–35.2%` holds two cells of the column (TP8 at 8, TP4×2 at 8), but sums up 29%, 40% and 35–36%: 29–40%.
+    assert _r2_status(THROUGHPUT.format("29–40", "35–36"), "29–40%") in OK
+    assert _r2_status(THROUGHPUT.format("29–35.2", "35–36"), "29–35.2%") == "mismatch"
+
+
+BROKER_G = "mineru_broker_research_report_zh.pdf"
+
+
+def test_a_list_ordinal_of_the_report_backs_no_number() -> None:
+    # mineru_broker_research_report_zh.pdf p.1 (pdftotext -layout): "公司 22 年 1 季度产能 712 万公里,年化产能超
+    # 2500 万公里"; its `相关研究` list numbers titles `1.《…》 2.《光伏设备:…》`: that 2 is an ordinal, no quarter.
+    body = "公司 22 年 {} 季度金刚线产能 712 万公里,年化产能超 2500 万公里【出处:R3】。"
+    assert verdicts(BROKER_G, body.format("1"))["1"] in OK
+    assert verdicts(BROKER_G, body.format("2"))["2"] not in OK

@@ -47,6 +47,7 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from evidence.models import Figure, Page, Report  # noqa: E402
+from evidence.units import parse_unit  # noqa: E402
 from qc.draft import Draft, parse_draft  # noqa: E402
 from qc.index import EvidenceIndex  # noqa: E402
 
@@ -387,6 +388,9 @@ class Mutant:
     span: tuple[int, int]  # changed characters in `text` (the first of them for a swap)
     new_report: str | None = None  # for `citation`
     lines: set[int] = field(default_factory=set)
+    old: str = ""  # the chance control's numeral replaced (digit, last_digit, other_row) and its replacement
+    new: str = ""
+    number: Any = None  # the clean article's verdict on the mutated number
 
 
 def _located(draft: Draft, n: Any) -> int | None:
@@ -398,10 +402,10 @@ def _ok_numbers(result: Any) -> list[Any]:
     return [n for n in result.numbers if n.status in ("verified", "derived")]
 
 
-def _replace(draft: Draft, start: int, old: str, new: str, kind: str, tag: str | None = None) -> Mutant:
+def _replace(draft: Draft, start: int, old: str, new: str, kind: str, tag: str | None = None, n: Any = None) -> Mutant:
     text = draft.text[:start] + new + draft.text[start + len(old) :]
     line = _line(text, start)
-    return Mutant(kind, draft.path, f"{old} → {new}", text, (start, start + len(new)), tag, {line})
+    return Mutant(kind, draft.path, f"{old} → {new}", text, (start, start + len(new)), tag, {line}, old, new, n)
 
 
 def _digit_variants(num: str, rng: random.Random, per_number: int) -> list[str]:
@@ -441,11 +445,11 @@ def chance_mutants(draft: Draft, clean: Any, index: EvidenceIndex, rng: random.R
         for m in NUM.finditer(n.text):
             start, num = off + m.start(), m.group()
             for new in _digit_variants(num, rng, 3):
-                yield _replace(draft, start, num, new, "digit")
+                yield _replace(draft, start, num, new, "digit", n=n)
             for new in _last_digit_variants(num):
-                yield _replace(draft, start, num, new, "last_digit")
+                yield _replace(draft, start, num, new, "last_digit", n=n)
             for new in _other_rows(index, n, n.sentence, rng, 3):
-                yield _replace(draft, start, num, new, "other_row")
+                yield _replace(draft, start, num, new, "other_row", n=n)
         last = list(NUM.finditer(n.text))
         u = _UNIT_AFTER.match(n.text, last[-1].end()) if last else None
         if u is not None and u.end() == len(n.text.rstrip()):
@@ -466,10 +470,61 @@ def chance_mutants(draft: Draft, clean: Any, index: EvidenceIndex, rng: random.R
         yield Mutant("swap", draft.path, f"{a.group()} ⇄ {b.group()}", text, (s1, s1 + 1), None, {n1.line})
 
 
+def _num_value(num: str) -> float | None:
+    """A plain printed number's value; None for anything else (`50M`, `>5000`: another reading, never equal)."""
+    return float(num.replace(",", "").replace("−", "-")) if NUM.fullmatch(num) else None
+
+
+def _same_at(num: str, value: float) -> bool:
+    """Whether `value` prints as `num` at `num`'s own precision (half its last place either side)."""
+    v = _num_value(num)
+    step = 10.0 ** -len(num.split(".")[1]) if "." in num else 1.0
+    return v is not None and abs(v - value) <= step / 2 + 1e-9 * max(1.0, abs(value))
+
+
+def _in_unit(f: Figure, unit: str) -> float | None:
+    """The figure's value in the article number's unit (its printed value for a bare number); None when the two
+    units do not convert."""
+    a, b = parse_unit(unit), parse_unit(f.unit)
+    if not unit or not f.unit or a.name == b.name:
+        return f.value
+    return f.value * b.factor / a.factor if a.dim and a.dim == b.dim else None
+
+
+def not_an_error(mutant: Mutant, index: EvidenceIndex) -> str | None:
+    """Why a chance mutant states nothing false, or None when it does (then, if it passes, it is a false verify).
+
+    Two cases only, both about the replaced numeral: it is the same value (`32 → 32.0`); or, for an end of a range,
+    it prints at more (or less) precision the one figure of the clean number's table that the clean end printed
+    (`35–36%` → `35–36.1%` where the table has 36.1 and nothing else near 36). Any other change, however small,
+    is an error: a mutant that makes a false statement and passes is a false verify."""
+    old, new, n = mutant.old, mutant.new, mutant.number
+    if not old or not new or n is None:
+        return None
+    if (v := _num_value(old)) is not None and v == _num_value(new):
+        return "the same value"
+    src = n.source
+    f = index.figure(src.figure) if src is not None and src.figure else None
+    if f is None or len(NUM.findall(n.text)) < 2:
+        return None
+    near = [v for g in index.figures.get(f.report, []) if g.page == f.page and g.unit == f.unit
+            and (v := _in_unit(g, n.unit)) is not None and _same_at(old, v)]  # fmt: skip
+    if len(near) == 1 and _same_at(new, near[0]):
+        return "the same figure at another precision"
+    return None
+
+
 @dataclass
 class ChanceOutcome:
     passed: Tally = field(default_factory=Tally)  # hit = the mutant still passes (a false verify)
+    inert: Tally = field(default_factory=Tally)  # mutants that state nothing false (`not_an_error`), counted apart
     ms: list[float] = field(default_factory=list)
+
+    def rate(self, kind: str) -> tuple[int, int, int]:
+        """(mutants, not an error, passing errors) of one kind; the false-verify rate is the last over the first
+        less the second."""
+        t, h = self.passed.kinds.get(kind, [0, 0])
+        return t + self.inert.kinds.get(kind, [0, 0])[0], self.inert.kinds.get(kind, [0, 0])[0], h
 
 
 def run_chance(index: EvidenceIndex, drafts: list[Draft], *, seed: int = 7, cap: int = 80) -> ChanceOutcome:
@@ -483,6 +538,10 @@ def run_chance(index: EvidenceIndex, drafts: list[Draft], *, seed: int = 7, cap:
             by_kind.setdefault(mutant.kind, []).append(mutant)
         for kind, mutants in by_kind.items():
             for mutant in rng.sample(mutants, min(cap, len(mutants))):
+                why = not_an_error(mutant, index)
+                if why is not None:
+                    out.inert.add(kind, True, f"{Path(draft.path).name}: {mutant.change} ({why})")
+                    continue
                 result = _check(draft, index, mutant.text, out.ms)
                 out.passed.add(
                     kind, not blocked(clean, result, mutant.lines), f"{Path(draft.path).name}: {mutant.change}"
@@ -749,12 +808,14 @@ def text_report(real: RealOutcome | None, chance: dict[str, ChanceOutcome], syn:
         lines += [f"  correct variant blocked: {b}" for b in s["blocked_correct"]]
     for name, ch in chance.items():
         lines.append(f"CHANCE control ({name}): share of mutants of verified/derived numbers that still pass")
-        lines.append(f"{'kind':<22} {'mutants':>8} {'pass':>7} {'rate':>7}")
+        lines.append(f"{'kind':<22} {'mutants':>8} {'no error':>8} {'pass':>7} {'rate':>7}")
         for k in CHANCE_KINDS:
-            t, h = ch.passed.kinds.get(k, [0, 0])
-            lines.append(f"{k:<22} {t:>8} {h:>7} {_pct(h, t):>7}")
+            t, i, h = ch.rate(k)
+            lines.append(f"{k:<22} {t:>8} {i:>8} {h:>7} {_pct(h, t - i):>7}")
+        lines.append("no error: the mutant states the same value (`not_an_error`), not counted in the rate")
         for k in CHANCE_KINDS:
             lines += [f"  passes ({k}): {e}" for e in ch.passed.examples.get(k, [])[:4]]
+            lines += [f"  no error ({k}): {e}" for e in ch.inert.examples.get(k, [])[:2]]
     if syn is not None:
         d = syn.as_dict()
         lines.append("SYNTHETIC injection (example reports)")
@@ -795,14 +856,16 @@ def markdown(real: RealOutcome, chance: dict[str, ChanceOutcome], syn: Outcome, 
             f"{c['tried']}. Synthetic: {d['caught']} of {d['injected']} injected errors caught, "
             f"{d['false_alarms']} false alarms over {d['clean_numbers']} numbers.", "",
             "Chance control: every verified or derived number of each clean article mutated (a seeded sample of at "
-            "most 80 mutants per kind and article); the share that still passes is the false-verify rate "
-            "(goal ≤ 0.5 %).", "",
-            "| kind | real: mutants | real: pass | real: rate | synthetic: mutants | synthetic: pass | synthetic: rate |",
-            "|---|---|---|---|---|---|---|"]  # fmt: skip
+            "most 80 mutants per kind and article); the share of the mutants that state an error and still pass is "
+            "the false-verify rate (goal ≤ 0.5 %). *No error*: mutants that state the same value (`32 → 32.0`, or "
+            "a range end printed at another precision of its one figure), counted apart.", "",
+            "| kind | real: mutants | real: no error | real: pass | real: rate | synthetic: mutants | "
+            "synthetic: no error | synthetic: pass | synthetic: rate |",
+            "|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
     for k in CHANCE_KINDS:
-        rt, rh = chance["real"].passed.kinds.get(k, [0, 0])
-        st, sh = chance["synthetic"].passed.kinds.get(k, [0, 0])
-        out.append(f"| {k} | {rt} | {rh} | {_pct(rh, rt)} | {st} | {sh} | {_pct(sh, st)} |")
+        rt, ri, rh = chance["real"].rate(k)
+        st, si, sh = chance["synthetic"].rate(k)
+        out.append(f"| {k} | {rt} | {ri} | {rh} | {_pct(rh, rt - ri)} | {st} | {si} | {sh} | {_pct(sh, st - si)} |")
     out += ["", "Mutants that still pass, for example (one per article):", ""]
     for name, ch in chance.items():
         for k in CHANCE_KINDS:
