@@ -730,7 +730,22 @@ class Matching:
         if pair is None or len(pair[1]) < _MANY_OF_A_UNIT:
             return False  # (a value in a unit the report rarely prints, `0.8 元/kwh`, is distinctive by itself)
         ctx = stems(sent.tokens - {num_text(value)}) | self._claim_context(sent)
-        return not _worded(ctx & stems(x.own_tokens))
+        return not _worded(ctx & stems(x.own_tokens)) and not self._shares_a_measure(x, value, sent)
+
+    def _shares_a_measure(self, x: Fig, value: float, sent: Sentence) -> bool:
+        """Another number of the claim's sentence, with its unit, printed in the prose figure's sentence too: `100
+        threads within 5 seconds` over `在 5秒内产生 100个线程` is that sentence, in any language."""
+        said = x.f.labels[:1]
+        rp = self.prep.by_rid.get(x.f.report)
+        for o in sent.quantities:
+            if o.exempt or not o.unit or o.value is None or o.value == value or o.is_range or rp is None:
+                continue
+            unit = parse_unit(o.unit)
+            if _significant(num_text(o.value)) <= 2 and len(rp.by_dim.get(unit.dim, ((), ()))[1]) >= _MANY_OF_A_UNIT:
+                continue  # (a round `2 s` recurs in many sentences of such a report: no sign of the same one)
+            if any(y.f.labels[:1] == said for y in matches(self.prep, o.value, o.step, unit, [x.f.report])):
+                return True
+        return False
 
     @staticmethod
     def _bound_ok(q: Quantity, x: Fig) -> bool:
