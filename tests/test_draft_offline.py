@@ -46,8 +46,10 @@ def test_shape_follows_the_reference_article(example_root: Path, index: Evidence
     brief = load_brief(example_root / "articles" / f"{slug}.yaml")
     _draft(example_root, slug, index)
     draft = read_draft(example_root / "articles" / f"{slug}.md")
-    # The direct answer first, with its figures cited.
+    # The direct answer first, with its figures cited: the measured gains, as the reference opens (TTFT and
+    # throughput of R2), before a plain fact of a question (the KV size of one token)
     assert citations(draft.meta.answer) and re.search(r"\d", draft.meta.answer)
+    assert "26–32%" in draft.meta.answer and "29–40%" in draft.meta.answer and "256 KB" not in draft.meta.answer
     # One `##` section per question, in the brief's order.
     assert re.findall(r"^## (.+)$", draft.body, re.M) == brief.questions
     # Every paragraph or list item with a number carries a citation marker.

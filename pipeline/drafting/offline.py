@@ -684,7 +684,7 @@ def write_offline(brief: Brief, index: EvidenceIndex, avoid: Avoid = frozenset()
 
     fits = [h for h in results if fit(h)]
     fits += [h for h in every if fit(h) and h not in fits]
-    summed = [h for h in _each_first(per_q, fits or results or every) if backed(h[0], avoid, summary=True)]
+    summed = [h for h in _each_first(per_q, fits or results or every, results) if backed(h[0], avoid, summary=True)]
     answer = _answer(summed, w, seen, solo, figures)
     per_q = [[h for h in heads if backed(h[0], avoid, summary=True)] for heads in per_q]
     told_q = [[t for t in told if backed(t[0], avoid, summary=True)] for told in told_q]
@@ -833,11 +833,12 @@ def _merge(reports: object) -> list[str]:
 
 
 def _each_first(
-    per_q: list[list[tuple[str, list[str]]]], heads: list[tuple[str, list[str]]]
+    per_q: list[list[tuple[str, list[str]]]], heads: list[tuple[str, list[str]]], results: list[tuple[str, list[str]]]
 ) -> list[tuple[str, list[str]]]:
     """`heads` with each question's first headline ahead of the others: the direct answer's key figures are the
     brief's questions answered, not one question's table told twice."""
     firsts = [h[0] for h in per_q if h and h[0] in heads]
+    firsts.sort(key=lambda h: h not in results)  # a comparison (TTFT 降低 26–32%) before a plain fact (KV 256 KB)
     return [*firsts, *(h for h in heads if h not in firsts)]
 
 
