@@ -16,7 +16,7 @@ from qc.context import id_shape as _id_shape
 from qc.index import EvidenceIndex
 from qc.models import Source
 from qc.numbers import CHANGE_RE, Quantity
-from qc.prepare import Fig, Prep, labels_of, matches, row_labels, say, shown, source_of, stems
+from qc.prepare import Fig, Prep, labels_of, matches, opposite_bound, row_labels, say, shown, source_of, stems
 from qc.units import Unit, parse_unit
 
 
@@ -555,7 +555,7 @@ class Matching:
         in a sentence comparing figures, the number's own clause decides."""
         if x.row_keys and self._key_conflict(x, sent, q):
             return True
-        if x.f.kind in ("prose", "kv") and respective_conflict(x.f.quote, x.raw_num, sent, q, self._text):
+        if x.f.kind in ("prose", "kv") and respective_conflict(x.list_quote, x.raw_num, sent, q, self._text):
             return True
         if x.systems and self._system_conflict(x, sent, q):
             return True
@@ -709,7 +709,7 @@ class Matching:
 
     @staticmethod
     def _bound_ok(q: Quantity, x: Fig) -> bool:
-        return x.bound is None or x.bound == q.bound
+        return (x.bound is None or x.bound == q.bound) and not opposite_bound(q.bound, x)
 
     def _label(self, q: Quantity, value: float, sent: Sentence, scope: list[str]) -> Verdict | None:
         """A row key such as `并发 8`, or a percentile row `99%` (`99% observations less than`), that names a table
