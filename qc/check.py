@@ -363,6 +363,7 @@ class _Checker(Derivations):
             x = v.fig
             if x is None:
                 continue
+            own: frozenset[str] | None = None
             for p, w in live:
                 y = w.fig
                 if p is q or y is None or y.f.report != x.f.report or y.f.quote == x.f.quote:
@@ -372,7 +373,7 @@ class _Checker(Derivations):
                 if len(free) != 1:
                     continue
                 g = free[0]
-                own = _words(own_terms(sent, [q], self._text)[0])
+                own = _words(own_terms(sent, [q], self._text)[0]) if own is None else own
                 if len(own & g.tokens) <= len(own & x.tokens) or len(said & g.tokens) <= len(said & x.tokens):
                     continue
                 v.status, v.source, v.fig, v.strength = "mismatch", source_of(g), g, ""
@@ -383,9 +384,9 @@ class _Checker(Derivations):
     @staticmethod
     def _one_figure_two_claims(cells: list[tuple[Quantity, Verdict, frozenset[str]]]) -> None:
         """Two numbers of one value in one sentence, or in two cells of one article-table row, verified by one and the
-        same report figure while their own words (a cell's: its header) differ (`| 合成 | 3.33 | 3.33 |` over the chunked-prefill
-        figure): one figure measures one thing, so the number whose words the figure fits less (of the words one has
-        and the other lacks) stands for another."""
+        same report figure while their own words (a cell's: its header) differ (`| 合成 | 3.33 | 3.33 |` over the
+        chunked-prefill figure): one figure measures one thing, so the number whose words the figure fits less (of the
+        words one has and the other lacks) stands for another."""
         ok = [(q, v, hdr) for q, v, hdr in cells if v.status == "verified" and v.fig is not None and q.value]
         for (qi, vi, hi), (qj, vj, hj) in combinations(ok, 2):
             x = vi.fig
@@ -396,10 +397,8 @@ class _Checker(Derivations):
                 continue  # the figure's words tell neither column: nothing says which cell is wrong
             q, v, other = (qi, vi, qj) if fi < fj else (qj, vj, qi)
             v.status, v.strength = "mismatch", ""
-            v.message = (
-                f"{say(x)}, the figure of {other.text.strip()} (another column of its row, or clause of its sentence): no figure of "
-                f"{q.text.strip()} fits its words"
-            )
+            v.message = (f"{say(x)}, the figure of the other {other.text.strip()} of its sentence or row: one figure "
+                         f"measures one thing, and no figure of {q.text.strip()} fits these words")  # fmt: skip
 
     def _kinds(self, claims: list[tuple[Quantity, Verdict, frozenset[str], list[str]]]) -> None:
         """A number whose own words name one kind of figure of a row (`between -269 °C and -62 °C`: the lowest, the
