@@ -779,7 +779,7 @@ class Matching:
         best, best_key = None, None
         for rid in scope:
             for x in self.prep.figs_of(rid, unit.dim):
-                if x is exclude:
+                if x is exclude or x.listed or x.chart_run:  # (a choice's number, a chart label: no fix to name)
                     continue
                 score = len(sent.tokens & x.tokens)
                 rel = abs(x.base - v) / max(x.base, v, 1e-12)

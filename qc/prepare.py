@@ -107,6 +107,11 @@ class Fig:
         return frozenset()
 
     @lazy
+    def chart_run(self) -> bool:
+        """Whether it is a value of a glued run of chart labels (set by `_demote_chart_runs`): it says no bar."""
+        return False
+
+    @lazy
     def limit(self) -> str:
         """`upper` (`within 100 ms`) or `lower` (`exceed 300 ms`) where its sentence limits it in words."""
         return figure_limit(self.f, self.raw_num)
@@ -399,6 +404,7 @@ def _demote_chart_runs(figs: list[Fig]) -> None:
     ids = {id(x) for x in run}
     held = {(x.unit.dim, round(x.base, 9)) for x in figs if id(x) not in ids and not x.listed}
     for x in run:
+        x.chart_run = True
         if (x.unit.dim, round(x.base, 9)) in held:
             x.listed = True
 

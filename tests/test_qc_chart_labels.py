@@ -55,6 +55,10 @@ def test_a_value_of_another_workload_in_the_chart_is_a_mismatch() -> None:
     # `1.90×, 2.68×, and 3.33× … for the three workloads` (named in order two sentences before) does not back it
     got = _table(b="2.68")
     assert ("2.68", "mismatch") in [(t, s) for _, t, s in got]
+    # the fix named is chunked prefill's conversation figure, not a chart label of the same wrong value
+    body = TABLE.format(**{**RIGHT, "b": "2.68"})
+    bad = next(n for n in check_body(MOONCAKE, body).numbers if n.text == "2.68")
+    assert bad.source is not None and bad.source.value == 1.9 and "×" in bad.source.quote
     got = _table(c="1.90")  # 1.90× is conversation's (chunked prefill), put in the tool&agent row
     assert ("1.90", "mismatch") in [(t, s) for _, t, s in got]
 
