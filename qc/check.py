@@ -7,6 +7,7 @@ import math
 import re
 from bisect import bisect_right
 from collections import Counter
+from itertools import combinations
 
 from evidence.models import Page
 from qc.blocks import FULL_END, Block, body_blocks, cite_ids, line_starts
@@ -271,6 +272,7 @@ class _Checker(Derivations):
                 self._swaps(
                     [(q, v, kinds(context_tokens(hdr)), scope) for q, v, hdr, scope in (cells[i] for i in pair)]
                 )
+                self._one_figure_two_claims([(q, v, context_tokens(hdr)) for q, v, hdr, _ in cells])
             for sent, qs, scope, verdicts, _, _ in judged:
                 self._record(bl, sent, qs, scope, verdicts)
             self._lead, self._lead_ids, self._stub = lead, lead_ids, frozenset()
@@ -309,6 +311,10 @@ class _Checker(Derivations):
                 and (fig := verdicts[k].fig) is not None and fig.table]  # fmt: skip
         if kept:
             self._kinds(claims(kept))
+        self._sentence_mates(sent, qs, verdicts)
+        one = [i for i, k in enumerate(live) if verdicts[k].status == "verified" and verdicts[k].fig is not None]
+        if len(one) > 1 and len({id(verdicts[live[i]].fig) for i in one}) < len(one):
+            self._one_figure_two_claims([(q, v, own) for q, v, own, _ in claims(one)])
         self._record(bl, sent, qs, scope, verdicts)
 
     def _judge(self, bl: Block, sent: Sentence, qs: list[Quantity]) -> tuple[list[str], list[Verdict]]:
@@ -376,6 +382,59 @@ class _Checker(Derivations):
                     f"{say(theirs)}: the words around {q.text.strip()} name that figure; {shown(mine)} is "
                     f"{labels_of(mine.f, 3) or 'another figure'} (two values swapped?)"
                 )
+
+    def _sentence_mates(self, sent: Sentence, qs: list[Quantity], verdicts: list[Verdict]) -> None:
+        """`与本地缓存相比,全局缓存使命中率最多提升 136%,prefill 计算时间最多减少 92%`: where another number of the
+        sentence rests on a report sentence that states one more figure of this number's kind (`a reduction of up to
+        48% in prefill computation time`) that no number of the sentence stands for, and that report sentence fits
+        the claim's sentence and the number's own clause better than the figure verifying it, the number
+        stands for that figure."""
+        live = [(q, v) for q, v in zip(qs, verdicts, strict=True) if not q.exempt and v.status == "verified"
+                and v.fig is not None and v.fig.f.kind in ("prose", "kv")]  # fmt: skip
+        if len(live) < 2:
+            return
+        used = {id(v.fig) for _, v in live}
+        said = _words(sent.tokens)
+        for q, v in live:
+            x = v.fig
+            if x is None:
+                continue
+            own: frozenset[str] | None = None
+            for p, w in live:
+                y = w.fig
+                if p is q or y is None or y.f.report != x.f.report or y.f.quote == x.f.quote:
+                    continue
+                free = [g for g in self.prep.figs_of(y.f.report, x.unit.dim) if g.f.quote == y.f.quote
+                        and g.f.page == y.f.page and id(g) not in used and g.base != x.base]  # fmt: skip
+                if len(free) != 1:
+                    continue
+                g = free[0]
+                own = _words(own_terms(sent, [q], self._text)[0]) if own is None else own
+                if len(own & g.tokens) <= len(own & x.tokens) or len(said & g.tokens) <= len(said & x.tokens):
+                    continue
+                v.status, v.source, v.fig, v.strength = "mismatch", source_of(g), g, ""
+                v.message = (f"{say(g)}: the sentence's {p.text.strip()} is from that report sentence; "
+                             f"{shown(x)} is {labels_of(x.f, 3) or 'another figure'}")  # fmt: skip
+                break
+
+    @staticmethod
+    def _one_figure_two_claims(cells: list[tuple[Quantity, Verdict, frozenset[str]]]) -> None:
+        """Two numbers of one value in one sentence, or in two cells of one article-table row, verified by one and the
+        same report figure while their own words (a cell's: its header) differ (`| 合成 | 3.33 | 3.33 |` over the
+        chunked-prefill figure): one figure measures one thing, so the number whose words the figure fits less (of the
+        words one has and the other lacks) stands for another."""
+        ok = [(q, v, hdr) for q, v, hdr in cells if v.status == "verified" and v.fig is not None and q.value]
+        for (qi, vi, hi), (qj, vj, hj) in combinations(ok, 2):
+            x = vi.fig
+            if x is None or vj.fig is not x or hi == hj or (qi.value, qi.unit) != (qj.value, qj.unit):
+                continue  # (`24.824 ms, or about 0.025 s`: one figure restated, not two numbers of one value)
+            fi, fj = len((hi - hj) & x.tokens), len((hj - hi) & x.tokens)
+            if fi == fj:
+                continue  # the figure's words tell neither column: nothing says which cell is wrong
+            q, v, other = (qi, vi, qj) if fi < fj else (qj, vj, qi)
+            v.status, v.strength = "mismatch", ""
+            v.message = (f"{say(x)}, the figure of the other {other.text.strip()} of its sentence or row: one figure "
+                         f"measures one thing, and no figure of {q.text.strip()} fits these words")  # fmt: skip
 
     def _kinds(self, claims: list[tuple[Quantity, Verdict, frozenset[str], list[str]]]) -> None:
         """A number whose own words name one kind of figure of a row (`between -269 °C and -62 °C`: the lowest, the
@@ -448,6 +507,11 @@ class _Checker(Derivations):
             summary[n.status] += 1
         ok = not any(n.severity == "error" for n in self.numbers)
         return FileResult(file=self.draft.path, ok=ok, numbers=self.numbers, terms=self.terms, summary=summary)
+
+
+def _words(tokens: frozenset[str]) -> frozenset[str]:
+    """Context words without bare numbers (a number's own digits are no word a figure shares with the claim)."""
+    return frozenset(t for t in tokens if not t.isdigit())
 
 
 def _swappable(claims: list[tuple[Quantity, Verdict]]) -> list[int]:

@@ -456,9 +456,15 @@ def respective_conflict(quote: str, raw_num: str, sent: Sentence, q: Quantity, t
             return False
         order = sorted(range(len(keys)), key=lambda k: at[k])
         return order[i - a] != mine
-    own = own_terms(sent, [q], text)[0]
+    own = own_terms(sent, [q], text)[0] or cell_words(sent)
     hit = [k for k, words in enumerate(keys) if not own.isdisjoint(words)]
     return len(hit) == 1 and hit[0] != mine
+
+
+def cell_words(sent: Sentence) -> frozenset[str]:
+    """An article table cell's words for naming a list's member: its row label and column header (a cell's text
+    holds no words of its own); none for a sentence of prose."""
+    return context_tokens(sent.extra) if sent.extra else frozenset()
 
 
 # `24.824 ms, or about 0.025 s`, `1399.08 MiB/s(约 1.37 GiB/s)`: the next number says the same in other words.

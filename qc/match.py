@@ -16,7 +16,7 @@ from qc.context import id_shape as _id_shape
 from qc.index import EvidenceIndex
 from qc.models import Source
 from qc.numbers import CHANGE_RE, Quantity
-from qc.prepare import Fig, Prep, labels_of, matches, row_labels, say, shown, source_of, stems
+from qc.prepare import Fig, Prep, labels_of, matches, opposite_bound, row_labels, say, shown, source_of, stems
 from qc.units import Unit, parse_unit
 
 
@@ -555,7 +555,7 @@ class Matching:
         in a sentence comparing figures, the number's own clause decides."""
         if x.row_keys and self._key_conflict(x, sent, q):
             return True
-        if x.f.kind in ("prose", "kv") and respective_conflict(x.f.quote, x.raw_num, sent, q, self._text):
+        if x.f.kind in ("prose", "kv") and respective_conflict(x.list_quote, x.raw_num, sent, q, self._text):
             return True
         if x.systems and self._system_conflict(x, sent, q):
             return True
@@ -749,7 +749,7 @@ class Matching:
 
     @staticmethod
     def _bound_ok(q: Quantity, x: Fig) -> bool:
-        return x.bound is None or x.bound == q.bound
+        return (x.bound is None or x.bound == q.bound) and not opposite_bound(q.bound, x)
 
     def _label(self, q: Quantity, value: float, sent: Sentence, scope: list[str]) -> Verdict | None:
         """A row key such as `并发 8`, or a percentile row `99%` (`99% observations less than`), that names a table
@@ -819,7 +819,7 @@ class Matching:
         best, best_key = None, None
         for rid in scope:
             for x in self.prep.figs_of(rid, unit.dim):
-                if x is exclude:
+                if x is exclude or x.listed or x.chart_run:  # (a choice's number, a chart label: no fix to name)
                     continue
                 score = len(sent.tokens & x.tokens)
                 rel = abs(x.base - v) / max(x.base, v, 1e-12)

@@ -111,6 +111,22 @@ class Fig:
         return frozenset()
 
     @lazy
+    def chart_run(self) -> bool:
+        """Whether it is a value of a glued run of chart labels (set by `_demote_chart_runs`): it says no bar."""
+        return False
+
+    @lazy
+    def limit(self) -> str:
+        """`upper` (`within 100 ms`) or `lower` (`exceed 300 ms`) where its sentence limits it in words."""
+        return figure_limit(self.f, self.raw_num)
+
+    @lazy
+    def list_quote(self) -> str:
+        """Its quote as read for pairing a list of numbers with names: `for the three workloads` spelled out with the
+        names the page gave before it (set by `_name_anaphoric_lists`)."""
+        return self.f.quote
+
+    @lazy
     def unit_named(self) -> bool:
         """Whether it is the only cell of its column in its kind of unit (the unit alone names its row)."""
         return False
@@ -158,6 +174,32 @@ def _figure_bound(f: Figure, raw_num: str) -> str | None:
         if i > 0 and (m := _BOUND_BEFORE.search(text[:i])):
             return _BOUND_SIGN.get(m.group(1).lower(), _BOUND_SIGN.get(m.group(1)))
     return None
+
+
+# How a report sentence limits a figure where no bound sign is printed: `a TBT within 100 ms` is an upper limit,
+# `requests … exceed 300 ms` a lower one.
+_UPPER_BEFORE = re.compile(
+    r"\b(?:within|below|under|less than|no more than|at most|up to)[ \u00a0]*$|(?:不超过|以内)$", re.I
+)
+_LOWER_BEFORE = re.compile(r"\b(?:exceeds?|exceeding|exceeded|above|over|more than|beyond|at least)[ \u00a0]*$", re.I)
+
+
+def figure_limit(f: Figure, raw_num: str) -> str:
+    """`upper` or `lower` when the words right before the figure's number in its quote limit it, else ""."""
+    i = f.quote.find(raw_num) if raw_num and f.kind == "prose" else -1
+    if i <= 0 or f.quote.find(raw_num, i + 1) >= 0:
+        return ""  # (a number printed twice: which one the figure is, the quote cannot say)
+    before = f.quote[max(0, i - 24) : i]
+    return "upper" if _UPPER_BEFORE.search(before) else "lower" if _LOWER_BEFORE.search(before) else ""
+
+
+def opposite_bound(bound: str | None, x: Fig) -> bool:
+    """A claim bounded one way (`超过 100 ms`: more than) never rests on a figure the report limits the other way
+    (`most requests … maintain a TBT within 100 ms`)."""
+    if not bound:
+        return False
+    limit = x.limit
+    return (limit == "upper" and bound in (">", "≥")) or (limit == "lower" and bound in ("<", "≤"))
 
 
 @dataclass(eq=False)
@@ -297,6 +339,8 @@ def _prepare_report(rid: str, figures: list[Figure], pages: list[Page]) -> Repor
                     more.add(short)
             if more - x.tokens:
                 x.tokens = x.tokens | more
+    _demote_chart_runs(figs)
+    _name_anaphoric_lists(figs, pages)
     rp = ReportPrep(rid, figs, pages, pure=all(x.f.report == rid for x in figs))
     rp.systems = _section_systems(figs, pages)
     for x in figs:
@@ -309,7 +353,7 @@ def _prepare_report(rid: str, figures: list[Figure], pages: list[Page]) -> Repor
         ordered = sorted((x for x in lst if not x.listed), key=lambda x: x.base)
         rp.by_dim[dim] = ([x.base for x in ordered], ordered)
     # (by the value as printed: a number without a unit stands for a figure's digits, `1.01` for `1.01 ms`)
-    ordered = sorted((x for x in figs if x.unit.dim), key=lambda x: abs(x.f.value))
+    ordered = sorted((x for x in figs if x.unit.dim and not x.listed), key=lambda x: abs(x.f.value))
     rp.with_unit = ([abs(x.f.value) for x in ordered], ordered)
     # Tables without a caption label: figures sharing two or more labels count as one table.
     rows: dict[str, list[Fig]] = {}
@@ -338,6 +382,80 @@ def _prepare_report(rid: str, figures: list[Figure], pages: list[Page]) -> Repor
         _row_terms(members)
         _lend(members)
     return rp
+
+
+# A chart's value labels as the extraction glues them into one line (`Conversation Tool&Agent Synthetic … 1.56x1.43x
+# 1.90x 2.12x …`): three or more multiples with nothing but spaces between them.
+_CHART_RUN = re.compile(r"(?<![\w.])(?:\d+(?:\.\d+)?[x×][ \u00a0]*){3,}")
+
+
+def in_chart_run(f: Figure, raw_num: str) -> bool:
+    """Whether the figure's number is one of a glued run of chart value labels in its quote."""
+    if f.kind != "prose" or not raw_num:
+        return False
+    own = re.compile(rf"(?<![\d.]){re.escape(raw_num)}[x×]")
+    return any(own.search(m.group()) for m in _CHART_RUN.finditer(f.quote))
+
+
+def _demote_chart_runs(figs: list[Fig]) -> None:
+    """A value of a glued run of chart labels that another figure of the report also holds is looked up only there.
+    The run's line carries the names of every group and series of the chart, so its words fit any claim about the
+    chart (`1.90` of Conversation would back `2.68` put in the conversation row); the sentence stating the value
+    says which bar it is. A value only the chart prints keeps the run as its (weak) evidence."""
+    run = [x for x in figs if in_chart_run(x.f, x.raw_num)]
+    if not run:
+        return
+    ids = {id(x) for x in run}
+    held = {(x.unit.dim, round(x.base, 9)) for x in figs if id(x) not in ids and not x.listed}
+    for x in run:
+        x.chart_run = True
+        if (x.unit.dim, round(x.base, 9)) in held:
+            x.listed = True
+
+
+# `1.90×, 2.68×, and 3.33× … for the three workloads`: a list whose names are those the text gave before it.
+_ANAPHOR = re.compile(r"\b(?:for|in|across|of|on|under|at)\s+(the\s+(two|three|four|five|six)|both)\s+([a-z]{3,})s\b",
+                      re.I)  # fmt: skip
+_HOW_MANY = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_LIST_NAME = r"([A-Za-z][\w&+./-]*(?:[ ][A-Za-z][\w&+./-]*){0,2}?)"
+_NAME_SEP = r"(?:[ ]?,[ ](?:and[ ])?|[ ]and[ ])"
+
+
+def _flat(text: str) -> str:
+    """A page's text on one line, words the line breaks hyphenated joined again (`con-\nversation`)."""
+    return " ".join(re.sub(r"-\n(?=[a-z])", "", text).split())
+
+
+def antecedent_names(before: str, noun: str, n: int) -> list[str] | None:
+    """The `n` names the last `for A, B, and C <noun>s` of `before` lists (`noun` singular), if any."""
+    pat = re.compile(rf"\b(?:for|of|in|on|across|under|at)[ ](?:the[ ])?{_NAME_SEP.join([_LIST_NAME] * n)}[ ]{noun}s?\b",
+                     re.I)  # fmt: skip
+    found = list(pat.finditer(before))
+    return list(found[-1].groups()) if found else None
+
+
+def _name_anaphoric_lists(figs: list[Fig], pages: list[Page]) -> None:
+    """A sentence that lists numbers `for the three workloads` (`both workloads`) pairs them with the names of the
+    last list of that many names of that noun before it on its page (`for conversation, tool&agent, and synthetic
+    workloads, respectively`): its `list_quote` says them, `respectively`, in place of the phrase."""
+    flat: dict[int, str] = {}
+    for x in figs:
+        if x.f.kind != "prose" or "respectively" in x.f.quote.lower():
+            continue
+        m = _ANAPHOR.search(x.f.quote)
+        if m is None:
+            continue
+        n = _HOW_MANY.get((m.group(2) or "two").lower(), 0)
+        if x.f.page not in flat:
+            flat[x.f.page] = next((_flat(p.text) for p in pages if p.page == x.f.page), "")
+        text = flat[x.f.page]
+        at = text.find(_flat(x.f.quote)[:60])
+        names = antecedent_names(text[max(0, at - 2000) : at], m.group(3), n) if at > 0 else None
+        if names is None:
+            continue
+        said = " and ".join(names) if n == 2 else ", ".join(names[:-1]) + ", and " + names[-1]
+        q = x.f.quote
+        x.list_quote = f"{q[: m.start(1)]}{said}, respectively{q[m.end() :]}"
 
 
 _TOP_HEADING = re.compile(r"^[ \t]*(\d{1,2})[ \t]+([A-Za-z\u3400-\u9fff][^\n]{2,100})$", re.M)
