@@ -507,3 +507,12 @@ def test_chinese_section_numbering_is_a_heading_not_a_label() -> None:
         assert HEADING.match(label), label
     assert NUMBERED_HEADING.match("7 、关键性能指标汇总") and NUMBERED_HEADING.match("二、性能分析")
     assert not HEADING.match("4KB 随机读") and not NUMBERED_HEADING.match("64、128")  # a list of sizes stays
+
+
+def test_a_second_table_lead_names_a_tables_number_never_a_sections() -> None:
+    # `Table 5.2` beside `Table 4.2` tells the reader which (QC reads it as a name); `2. Benchmark Results` is a
+    # section's number, which QC would read as a figure the report does not hold (a trial draft failed its own QC)
+    from pipeline.drafting.offline import _TABLE_NUMBER
+
+    assert _TABLE_NUMBER.match("Table 5.2 Performance with OpenBLAS") and _TABLE_NUMBER.match("表 4-1 读带宽")
+    assert not _TABLE_NUMBER.match("2. Benchmark Results") and not _TABLE_NUMBER.match("3、测试结果")

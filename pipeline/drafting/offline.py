@@ -159,6 +159,9 @@ def _after_key(c: Comparison) -> str:
     return c.row.split("\0")[0].split(KEYSEP)[0]
 
 
+_TABLE_NUMBER = re.compile(r"\s*(?:表|Table|Tab\.)\s*[A-Z]?\d", re.IGNORECASE)
+
+
 def _caption(g: Group) -> str:
     caption = re.sub(
         r"^\s*(?:(?:表|Table|Tab\.)\s*[A-Z]?[\d.-]*\s*[::.]?|(?:\d+|[一二三四五六七八九十]+)\s*、|\d+(?:\.\d+)*\.?(?=\s))\s*",
@@ -626,7 +629,9 @@ def write_offline(brief: Brief, index: EvidenceIndex, avoid: Avoid = frozenset()
             if pt.table is not None and len(tables) < SECTION_TABLES:
                 table = _typeset(pt.table, w)
                 topic = _topic(pt.pick.group, w)
-                numbered = w.name(pt.pick.group.caption.strip())
+                caption = pt.pick.group.caption.strip()
+                # (a table's own number, `Table 5.2`, which QC reads as a name; never a section's `2. Benchmark …`)
+                numbered = w.name(caption) if _TABLE_NUMBER.match(caption) else ""
                 if topic and numbered and not _unique([table.lead], set(seen)):
                     # The same caption over another section's table (`Table 5.2` of OpenBLAS beside ACL's `Table
                     # 4.2`): the caption as printed, its number telling the reader which.
