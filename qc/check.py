@@ -368,8 +368,8 @@ class _Checker(Derivations):
         for i, j in crossed([(own, [(x.tokens, x.col_tokens) for x in f])
                              for (_, _, _, own, _), f in zip(live, figs, strict=True)]):  # fmt: skip
             (qi, vi, fi, oi, _), (qj, vj, fj, oj, _) = live[i], live[j]
-            if fi.unit.dim != fj.unit.dim or fi.base == fj.base:
-                continue
+            if fi.unit.dim != fj.unit.dim or fi.base == fj.base or qi.value == qj.value:
+                continue  # (`持续 2 分钟时约 2 秒`: two numbers printed alike swap into the same sentence)
             if not fi.unit.dim and (fi.table is None or fi.table != fj.table):
                 continue  # bare numbers (`6`-layer, a 0.934 score) are one kind of quantity only within one table
             # the figure to name: of the other number's value, the one the number's own words fit best
@@ -404,6 +404,10 @@ class _Checker(Derivations):
                 y = w.fig
                 if p is q or y is None or y.f.report != x.f.report or y.f.quote == x.f.quote:
                     continue
+                cs, ce = self._part(q, sent)
+                if any(r is not q and r is not p and cs <= r.start < ce and u.fig is not None
+                       and u.fig.f.quote != y.f.quote for r, u in live):  # fmt: skip
+                    continue  # its own clause holds a number of another report sentence (`200 个线程下…约 1 秒`)
                 free = [g for g in self.prep.figs_of(y.f.report, x.unit.dim) if g.f.quote == y.f.quote
                         and g.f.page == y.f.page and id(g) not in used and g.base != x.base]  # fmt: skip
                 if len(free) != 1:

@@ -347,9 +347,10 @@ def crossed(items: list[tuple[frozenset[str], list[tuple[frozenset[str], frozens
             a, b = oi - oj, oj - oi
             if not (a or b) or not fi or not fj:
                 continue
-            straight = _fit(a, fi) + _fit(b, fj)
-            cross = _fit(a, fj) + _fit(b, fi)
-            if cross > straight:
+            ai, aj, bi, bj = _fit(a, fi), _fit(a, fj), _fit(b, fi), _fit(b, fj)
+            # each side's words fit the other's figures at least as well as its own (one of them better): a swap
+            # both numbers' words agree on, not one side's many words outweighing the other's
+            if aj + bi > ai + bj and aj >= ai and bi >= bj:
                 out.append((i, j))
     return out
 
