@@ -382,6 +382,7 @@ class Matching:
         """`_rival` with `ctx` as the words the number stands among (`strict`: the number's own clause's words)."""
         ft, dim = f.tokens, f.unit.dim
         assert f.table is not None
+        ctx = ctx - self._nouns_of_others(q, sent)
         if f.lent and id(sent) in self._row_keys:
             # An article table's cell has its column header for words: a caption naming every row's system (`OTSL
             # and HTML`) names none of them, so `| OTSL mAP |` over HTML's figure has the OTSL cell for rival (prose
@@ -425,6 +426,18 @@ class Matching:
                                    or not self._accounted(g, sent, q, value)):  # fmt: skip
                 best, best_adv = g, adv
         return best
+
+    def _nouns_of_others(self, q: Quantity, sent: Sentence) -> frozenset[str]:
+        """The word right after another bare number of the sentence, the thing it counts (`Across 3195 samples … the
+        maximum 3184`: `samples` is 3195's, no word naming a Samples cell as a better fit for 3184)."""
+        out: set[str] = set()
+        for o in sent.quantities:
+            if o is q or o.exempt or o.unit:
+                continue
+            m = _NOUN_AFTER.match(self._text, o.end)
+            if m and o.value != 1:  # (a counted noun is plural after any other number: `samples`, not `throughput`)
+                out.add(m.group(1).lower())
+        return frozenset(out)
 
     @staticmethod
     def _compares(q: Quantity, sent: Sentence) -> bool:
@@ -917,6 +930,7 @@ def _term_candidates(text: str, q: Quantity) -> list[tuple[str, bool]]:
     return out
 
 
+_NOUN_AFTER = re.compile(r"[ \u00a0]+([A-Za-z]{2,}s)\b")
 _NUM_ONLY = re.compile(r"[\s\d.,+\-−]*")
 _BARE_INT = re.compile(r"\d+")
 _MANY_OF_A_UNIT = 10  # figures of one unit in a report from which a round value of it recurs by chance

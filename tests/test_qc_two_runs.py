@@ -65,3 +65,13 @@ def test_one_cell_of_two_runs_is_a_before_after_pair(index: EvidenceIndex) -> No
     # another row's cell of the second run is still no pair with it
     wrong = "With 100 threads browsing for 5 minutes, the list orders average rose from 640 to 1402 [source: R4]."
     assert _verdicts(index, wrong)["1402"] == "mismatch"
+
+
+def test_a_counted_noun_is_its_numbers_word(index: EvidenceIndex) -> None:
+    # `samples` is what 4395 counts: no word naming the first run's Samples cell as a better fit for the maximum
+    said = "Across 4395 samples the average was 1466 and the maximum 2950 [source: R4]."
+    got = _verdicts(index, said)
+    assert got["4395"] == got["1466"] == got["2950"] == "verified"
+    assert _verdicts(index, "Across 4395 samples the average was 1466 and the maximum 2704 [source: R4].")["2704"] == (
+        "mismatch"
+    )
