@@ -202,6 +202,32 @@ def matching_rows(g: Group, a: Ask, pairs: dict[str, str]) -> list[int]:
     return hits if hits and len(hits) < len(keys) else []
 
 
+NUMBER = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?![\d.])|(?<![\w.,])\d+(?:\.\d+)?(?![\d,.])")
+
+
+def _numbers(text: str) -> set[float]:
+    return {float(m.replace(",", "")) for m in NUMBER.findall(text)}
+
+
+def condition_rows(g: Group, a: Ask, pairs: dict[str, str]) -> list[int]:
+    """Indexes of the rows measured under a number the question names (`59,656 行`, `100 threads`): in the row's
+    keys, or in a cell of a column the question names that is no quantity asked for (`行数`, not `总耗时`)."""
+    wanted = _numbers(a.text)
+    if not wanted:
+        return []
+    hits = []
+    for i, r in enumerate(g.rows):
+        held = _numbers(" ".join(r.keys))
+        held |= {
+            c.fig.value
+            for c in r.cells
+            if both_terms(c.col, pairs) & a.terms and not (_kinds_of(c.fig) and _kinds_of(c.fig) <= a.kinds)
+        }
+        if held & wanted:
+            hits.append(i)
+    return hits if len(hits) < len(g.rows) else []
+
+
 def matching_facts(g: Group, a: Ask, pairs: dict[str, str]) -> list[Figure]:
     """The facts of a `label: value` block the question asks for: of the kind asked, naming most of its terms
     (`峰值带宽` is `Peak bandwidth: 5.23 GB/s`, not the block's throughput and latency beside it)."""
@@ -310,13 +336,18 @@ def select(brief: Brief, index: EvidenceIndex) -> list[list[Pick]]:
             used.update(id(p.group) for p in picks)
         for p in picks:
             p.columns = _columns(p.group, asks[qi], pairs)
-            p.rows = matching_rows(p.group, asks[qi], pairs)
+            p.rows = matching_rows(p.group, asks[qi], pairs) or condition_rows(p.group, asks[qi], pairs)
             p.facts = matching_facts(p.group, asks[qi], pairs)
             compared = against(p.group, asks[qi].baseline)
             if compared is not None:
                 p.group = compared
             p.question = asks[qi].text
             p.kinds = asks[qi].kinds
+        # A condition the question names (`59,656 行`) held by some table's rows: the tables without it answer
+        # another condition (`4、不同负载下的性能测试` states the range over all loads), not this question (a
+        # prose comparison or a `label: value` block is no table of conditions: it stays).
+        if any(condition_rows(p.group, asks[qi], pairs) for p in picks):
+            picks[:] = [p for p in picks if p.rows or not p.group.rows]
         # A prose sentence restating a comparison a table of this section states (`from 10,480 to 15,120`) is said once.
         pairs_said = {(c.before.value, c.after.value) for p in picks if p.group.rows for c in p.group.comparisons}
         picks[:] = [
