@@ -267,3 +267,30 @@ def test_a_condition_the_question_names_picks_the_rows_measured_under_it(corpus:
     assert "7.05 s" in section and "–" not in section and "TopK" not in section, section
     section = _section(corpus, "c38-yatha-load-sizes", "4 倍数据集的实际吞吐量是多少?")
     assert "13,527" in section and "5,925" not in section, section  # not the 1/8 load's 5,925 行/秒
+
+
+def test_a_question_asking_how_many_times_gets_a_factor(corpus: Any) -> None:
+    """O7 (office/grid_tables_zh.pdf, 表 2-1): 64K 首字延迟 14.80 s → 3.96 s with the external cache, 3.7 times as
+    fast (14.80 / 3.96 = 3.74); the table prints `降幅 73.2%`, which does not tell `几倍`."""
+    import yaml
+
+    brief = {
+        "slug": "o7-how-many-times",
+        "title": "外存缓存让首字延迟快了几倍?",
+        "lang": "zh",
+        "tags": ["KV cache"],
+        "evidence": ["O7"],
+        "audience": "推理平台工程师",
+        "brief": "用 O7 的实测说明外存缓存对长上下文首字延迟的加速。",
+        "questions": ["开启外存缓存后 64K 上下文的首字延迟快了几倍?"],
+        "faq_count": 1,
+    }
+    (corpus.path / "articles" / "o7-how-many-times.yaml").write_text(yaml.safe_dump(brief, allow_unicode=True))
+    section = _section(corpus, "o7-how-many-times", brief["questions"][0])
+    assert "14.80 s" in section and "3.96 s" in section and "3.7 倍" in section, section
+    assert "73.2%" not in section, section
+    outcome = draft_article(
+        load_brief(corpus.path / "articles" / "o7-how-many-times.yaml"), open_root(corpus.path), corpus.index
+    )
+    factor = [n for n in outcome.result.numbers if n.text.startswith("3.7")]
+    assert factor and all(n.status in CHECKED for n in factor), [(n.text, n.status) for n in factor]

@@ -13,15 +13,15 @@ import math
 import re
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 
 from evidence.models import Figure
 from pipeline.brief import Brief
-from pipeline.drafting.lang import CJK, Lang, terms
+from pipeline.drafting.lang import CJK, RATIO_UNITS, Lang, terms
 from pipeline.drafting.prose import prose_groups
 from pipeline.drafting.setting import asks_setting, setting_groups
-from pipeline.drafting.tables import CAPTION, HEADING, Group, against, report_groups
+from pipeline.drafting.tables import CAPTION, HEADING, Comparison, Group, against, report_groups
 from qc.glossary import glossary, glossary_terms
 from qc.index import EvidenceIndex
 from qc.units import parse_unit
@@ -43,6 +43,10 @@ THAN = re.compile(
     r"([A-Za-z][\w./+-]*[A-Za-z0-9])",
     re.IGNORECASE,
 )
+RATIO_WORDS = re.compile(
+    r"几倍|多少倍|倍数|加速比|how many times|\btimes (?:faster|slower|higher|lower|more|less|as)\b|speed-?up",
+    re.IGNORECASE,
+)
 MIN_WORDS = re.compile(r"最低|最小|最短|最少|lowest|minimum|\bmin\b|shortest|least", re.IGNORECASE)
 
 
@@ -56,6 +60,7 @@ class Ask:
     extreme: str = ""  # "max", "min" or ""
     runs: list[list[str]] = field(default_factory=list)  # the question's Chinese bigrams, run by run
     baseline: str = ""  # what the question compares with (`than the ABQ`, `相比 NFS`)
+    ratio: bool = False  # the question asks for a factor (`快了几倍`, `how many times faster`), not a percentage
 
 
 @dataclass
@@ -145,7 +150,16 @@ def ask(question: str, pairs: dict[str, str]) -> Ask:
     extreme = "max" if high and not low_ else ("min" if low_ and not high else "")  # both: the span, not one end
     runs = [[r[i : i + 2] for i in range(len(r) - 1)] for r in re.findall(r"[\u3400-\u9fff]{2,}", question)]
     m = THAN.search(question)
-    return Ask(question, both_terms(question, pairs), kinds, extreme, runs, m.group(1) if m else "")
+    ratio = bool(RATIO_WORDS.search(question))
+    return Ask(question, both_terms(question, pairs), kinds, extreme, runs, m.group(1) if m else "", ratio)
+
+
+def as_ratio(c: Comparison) -> Comparison:
+    """The comparison stated as a factor computed from its pair (`14.80 s → 3.96 s`, 3.7×), its printed percentage
+    (`降幅 73.2%`) left aside: the question asks how many times, a percentage does not tell it."""
+    if c.change is not None and c.change.unit in RATIO_UNITS:
+        return c
+    return replace(c, change=None, ratio=True)
 
 
 def report_terms(index: EvidenceIndex, ids: list[str]) -> dict[str, str]:
@@ -341,6 +355,8 @@ def select(brief: Brief, index: EvidenceIndex) -> list[list[Pick]]:
             compared = against(p.group, asks[qi].baseline)
             if compared is not None:
                 p.group = compared
+            if asks[qi].ratio and p.group.comparisons:  # (a copy: another question may read the same table)
+                p.group = replace(p.group, comparisons=[as_ratio(c) for c in p.group.comparisons])
             p.question = asks[qi].text
             p.kinds = asks[qi].kinds
         # A condition the question names (`59,656 行`) held by some table's rows: the tables without it answer
