@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cache
@@ -21,7 +21,16 @@ from pipeline.brief import Brief
 from pipeline.drafting.lang import CJK, RATIO_UNITS, Lang, terms
 from pipeline.drafting.prose import prose_groups
 from pipeline.drafting.setting import asks_setting, setting_groups
-from pipeline.drafting.tables import CAPTION, HEADING, Comparison, Group, against, report_groups
+from pipeline.drafting.tables import (
+    CAPTION,
+    HEADING,
+    NUMBERED_HEADING,
+    Comparison,
+    Group,
+    Row,
+    against,
+    report_groups,
+)
 from qc.glossary import glossary, glossary_terms
 from qc.index import EvidenceIndex
 from qc.units import parse_unit
@@ -201,9 +210,25 @@ def _columns(g: Group, a: Ask, pairs: dict[str, str]) -> list[str]:
     return ranked
 
 
+def _headings(r: Row) -> list[str]:
+    """The section headings a row's cells were printed under (`1.虚拟衣柜相关接口测试`): no label of the row, yet
+    they tell its rows from those of a table run on under the next heading (`3.分享社区相关接口测试`)."""
+    return list(dict.fromkeys(lb for c in r.cells for lb in c.fig.labels if NUMBERED_HEADING.match(lb)))
+
+
 def matching_rows(g: Group, a: Ask, pairs: dict[str, str]) -> list[int]:
     """Indexes of the rows the question names by a row term the other rows lack (`4KB` of `value size 4KB`)."""
-    keys = [both_terms(" ".join(r.keys), pairs) for r in g.rows]
+    # What the headings the rows were printed under tell apart (`虚拟衣柜` of `1.虚拟衣柜相关接口测试` beside
+    # `3.分享社区相关接口测试`; not `电气安全与性能测试` of every `第N节 电气安全与性能测试`), over headings of 2+ rows
+    # (one over a single row is a page's running heading).
+    heads = [_headings(r) for r in g.rows]
+    count = Counter(h for hs in heads for h in hs)
+    told = {h: both_terms(h, pairs) for h, n in count.items() if n > 1}
+    same = set.intersection(*told.values()) if len(told) > 1 else set().union(*told.values())
+    keys = [
+        both_terms(" ".join(r.keys), pairs).union(*(told[h] - same for h in hs if h in told))
+        for r, hs in zip(g.rows, heads, strict=True)
+    ]
     # Terms all rows share, or the caption's (`Single A53` of the caption is not `single face` of a row), name none.
     common = (set.intersection(*keys) if keys else set()) | both_terms(f"{g.caption} {g.section}", pairs)
     shared = [(k - common) & a.terms for k in keys]
