@@ -632,16 +632,19 @@ def write_offline(brief: Brief, index: EvidenceIndex, avoid: Avoid = frozenset()
                 caption = pt.pick.group.caption.strip()
                 # (a table's own number, `Table 5.2`, which QC reads as a name; never a section's `2. Benchmark …`)
                 numbered = w.name(caption) if _TABLE_NUMBER.match(caption) else ""
-                if topic and numbered and not _unique([table.lead], set(seen)):
-                    # The same caption over another section's table (`Table 5.2` of OpenBLAS beside ACL's `Table
-                    # 4.2`): the caption as printed, its number telling the reader which.
-                    table.lead = sentence(w("table_lead", topic=numbered), [pt.reports[0]], w.lang)
-                if not topic or not _unique([table.lead], set(seen)):  # no caption, or told for another question
-                    cols = w("list_joiner").join(table.columns[1:])
-                    text = w("table_lead_cols", topic=topic, cols=cols)
-                    table.lead = sentence(text, [pt.reports[0]], w.lang)
-                # A lead told already (the same table on every page of a report) would repeat its sentence.
-                if _unique([table.lead], seen) and _new_rows(table, seen):
+                # The caption's lead; told for another question, the same caption over another section's table
+                # (`Table 5.2` of OpenBLAS beside ACL's `Table 4.2`) as printed, its number telling the reader
+                # which; else (or no caption) the table's columns.
+                cols = w("list_joiner").join(table.columns[1:])
+                leads = [table.lead] if topic else []
+                if topic and numbered:
+                    leads.append(sentence(w("table_lead", topic=numbered), [pt.reports[0]], w.lang))
+                leads.append(sentence(w("table_lead_cols", topic=topic, cols=cols), [pt.reports[0]], w.lang))
+                # A lead QC could not back in an earlier round is left out like any sentence (a table without
+                # one is left out); a lead told already (the same table on every page) would repeat its sentence.
+                fitting = [s for s in leads if backed(s.text, avoid) and _unique([s], set(seen))]
+                if fitting and _unique(fitting[:1], seen) and _new_rows(table, seen):
+                    table.lead = fitting[0]
                     tables.append(table)
         intro, items = _unique(intro, seen, body), _unique(items, seen, body)
         if items and lead:  # (only over items not told already: a pointer to no list would dangle)

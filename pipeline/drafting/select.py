@@ -11,17 +11,26 @@ from __future__ import annotations
 
 import math
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 
 from evidence.models import Figure
 from pipeline.brief import Brief
-from pipeline.drafting.lang import CJK, Lang, terms
+from pipeline.drafting.lang import CJK, RATIO_UNITS, Lang, terms
 from pipeline.drafting.prose import prose_groups
 from pipeline.drafting.setting import asks_setting, setting_groups
-from pipeline.drafting.tables import CAPTION, HEADING, Group, against, report_groups
+from pipeline.drafting.tables import (
+    CAPTION,
+    HEADING,
+    NUMBERED_HEADING,
+    Comparison,
+    Group,
+    Row,
+    against,
+    report_groups,
+)
 from qc.glossary import glossary, glossary_terms
 from qc.index import EvidenceIndex
 from qc.units import parse_unit
@@ -43,6 +52,10 @@ THAN = re.compile(
     r"([A-Za-z][\w./+-]*[A-Za-z0-9])",
     re.IGNORECASE,
 )
+RATIO_WORDS = re.compile(
+    r"几倍|多少倍|倍数|加速比|how many times|\btimes (?:faster|slower|higher|lower|more|less|as)\b|speed-?up",
+    re.IGNORECASE,
+)
 MIN_WORDS = re.compile(r"最低|最小|最短|最少|lowest|minimum|\bmin\b|shortest|least", re.IGNORECASE)
 
 
@@ -56,6 +69,7 @@ class Ask:
     extreme: str = ""  # "max", "min" or ""
     runs: list[list[str]] = field(default_factory=list)  # the question's Chinese bigrams, run by run
     baseline: str = ""  # what the question compares with (`than the ABQ`, `相比 NFS`)
+    ratio: bool = False  # the question asks for a factor (`快了几倍`, `how many times faster`), not a percentage
 
 
 @dataclass
@@ -145,7 +159,16 @@ def ask(question: str, pairs: dict[str, str]) -> Ask:
     extreme = "max" if high and not low_ else ("min" if low_ and not high else "")  # both: the span, not one end
     runs = [[r[i : i + 2] for i in range(len(r) - 1)] for r in re.findall(r"[\u3400-\u9fff]{2,}", question)]
     m = THAN.search(question)
-    return Ask(question, both_terms(question, pairs), kinds, extreme, runs, m.group(1) if m else "")
+    ratio = bool(RATIO_WORDS.search(question))
+    return Ask(question, both_terms(question, pairs), kinds, extreme, runs, m.group(1) if m else "", ratio)
+
+
+def as_ratio(c: Comparison) -> Comparison:
+    """The comparison stated as a factor computed from its pair (`14.80 s → 3.96 s`, 3.7×), its printed percentage
+    (`降幅 73.2%`) left aside: the question asks how many times, a percentage does not tell it."""
+    if c.change is not None and c.change.unit in RATIO_UNITS:
+        return c
+    return replace(c, change=None, ratio=True)
 
 
 def report_terms(index: EvidenceIndex, ids: list[str]) -> dict[str, str]:
@@ -187,9 +210,25 @@ def _columns(g: Group, a: Ask, pairs: dict[str, str]) -> list[str]:
     return ranked
 
 
+def _headings(r: Row) -> list[str]:
+    """The section headings a row's cells were printed under (`1.虚拟衣柜相关接口测试`): no label of the row, yet
+    they tell its rows from those of a table run on under the next heading (`3.分享社区相关接口测试`)."""
+    return list(dict.fromkeys(lb for c in r.cells for lb in c.fig.labels if NUMBERED_HEADING.match(lb)))
+
+
 def matching_rows(g: Group, a: Ask, pairs: dict[str, str]) -> list[int]:
     """Indexes of the rows the question names by a row term the other rows lack (`4KB` of `value size 4KB`)."""
-    keys = [both_terms(" ".join(r.keys), pairs) for r in g.rows]
+    # What the headings the rows were printed under tell apart (`虚拟衣柜` of `1.虚拟衣柜相关接口测试` beside
+    # `3.分享社区相关接口测试`; not `电气安全与性能测试` of every `第N节 电气安全与性能测试`), over headings of 2+ rows
+    # (one over a single row is a page's running heading).
+    heads = [_headings(r) for r in g.rows]
+    count = Counter(h for hs in heads for h in hs)
+    told = {h: both_terms(h, pairs) for h, n in count.items() if n > 1}
+    same = set.intersection(*told.values()) if len(told) > 1 else set().union(*told.values())
+    keys = [
+        both_terms(" ".join(r.keys), pairs).union(*(told[h] - same for h in hs if h in told))
+        for r, hs in zip(g.rows, heads, strict=True)
+    ]
     # Terms all rows share, or the caption's (`Single A53` of the caption is not `single face` of a row), name none.
     common = (set.intersection(*keys) if keys else set()) | both_terms(f"{g.caption} {g.section}", pairs)
     shared = [(k - common) & a.terms for k in keys]
@@ -200,6 +239,32 @@ def matching_rows(g: Group, a: Ask, pairs: dict[str, str]) -> list[int]:
     extra = [len(k - common - a.terms) for k in keys]  # of two naming the same, the one naming less else
     hits = [i for i in hits if not any(shared[j] == shared[i] and extra[j] < extra[i] for j in hits)]
     return hits if hits and len(hits) < len(keys) else []
+
+
+NUMBER = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?![\d.])|(?<![\w.,])\d+(?:\.\d+)?(?![\d,.])")
+
+
+def _numbers(text: str) -> set[float]:
+    return {float(m.replace(",", "")) for m in NUMBER.findall(text)}
+
+
+def condition_rows(g: Group, a: Ask, pairs: dict[str, str]) -> list[int]:
+    """Indexes of the rows measured under a number the question names (`59,656 行`, `100 threads`): in the row's
+    keys, or in a cell of a column the question names that is no quantity asked for (`行数`, not `总耗时`)."""
+    wanted = _numbers(a.text)
+    if not wanted:
+        return []
+    hits = []
+    for i, r in enumerate(g.rows):
+        held = _numbers(" ".join(r.keys))
+        held |= {
+            c.fig.value
+            for c in r.cells
+            if both_terms(c.col, pairs) & a.terms and not (_kinds_of(c.fig) and _kinds_of(c.fig) <= a.kinds)
+        }
+        if held & wanted:
+            hits.append(i)
+    return hits if len(hits) < len(g.rows) else []
 
 
 def matching_facts(g: Group, a: Ask, pairs: dict[str, str]) -> list[Figure]:
@@ -310,13 +375,20 @@ def select(brief: Brief, index: EvidenceIndex) -> list[list[Pick]]:
             used.update(id(p.group) for p in picks)
         for p in picks:
             p.columns = _columns(p.group, asks[qi], pairs)
-            p.rows = matching_rows(p.group, asks[qi], pairs)
+            p.rows = matching_rows(p.group, asks[qi], pairs) or condition_rows(p.group, asks[qi], pairs)
             p.facts = matching_facts(p.group, asks[qi], pairs)
             compared = against(p.group, asks[qi].baseline)
             if compared is not None:
                 p.group = compared
+            if asks[qi].ratio and p.group.comparisons:  # (a copy: another question may read the same table)
+                p.group = replace(p.group, comparisons=[as_ratio(c) for c in p.group.comparisons])
             p.question = asks[qi].text
             p.kinds = asks[qi].kinds
+        # A condition the question names (`59,656 行`) held by some table's rows: the tables without it answer
+        # another condition (`4、不同负载下的性能测试` states the range over all loads), not this question (a
+        # prose comparison or a `label: value` block is no table of conditions: it stays).
+        if any(condition_rows(p.group, asks[qi], pairs) for p in picks):
+            picks[:] = [p for p in picks if p.rows or not p.group.rows]
         # A prose sentence restating a comparison a table of this section states (`from 10,480 to 15,120`) is said once.
         pairs_said = {(c.before.value, c.after.value) for p in picks if p.group.rows for c in p.group.comparisons}
         picks[:] = [

@@ -24,17 +24,20 @@ NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?[KkMB万亿]?")
 QUALIFIER = re.compile(r"(约|≈|~|≥|≤|>|<|about|up to)\s*$", re.IGNORECASE)
 KEYSEP = "\x1f"
 LETTER = re.compile(r"[A-Za-z\u3400-\u9fff]")
-# A heading as office suites number it (`4. 测试结果`, `3.1 Multi-CPU`, `第1节 …`): it names the section, not a row.
+# A heading as office suites number it (`4. 测试结果`, `3.1 Multi-CPU`, `第1节 …`, `3.分享社区相关接口测试`): it names
+# the section, not a row.
 NUMBERED_HEADING = re.compile(
-    r"^\s*(?:第\s*[\d一二三四五六七八九十]+\s*[节章]|\d+(?:\.\d+)*\.\s|\d+(?:\.\d+)+\s|(?:\d+|[一二三四五六七八九十]+)\s*、\s*(?=[^\d\s]))"
+    r"^\s*(?:第\s*[\d一二三四五六七八九十]+\s*[节章]|\d+(?:\.\d+)*\.\s|\d+(?:\.\d+)*\.(?=[\u3400-\u9fff])|\d+(?:\.\d+)+\s|(?:\d+|[一二三四五六七八九十]+)\s*、\s*(?=[^\d\s]))"
 )
 RUNNING = re.compile(r"^\s*(?:[一二三四五六七八九十]+、|(?:序号|No\.?|#)\s*\d+\s*$)", re.IGNORECASE)
-# The conditions a test sweeps (value size, batch, concurrency…): a column of them keys the rows, it is no result.
+# The conditions a test sweeps (value size, batch, concurrency…), and a load tool's count of samples (JMeter's
+# `Samples`: how many requests were sent): a column of them keys the rows, it is no result.
 # A bare `value`/`size` header is one only over data sizes (`value 64 KB`); a `Value` column of TFLOPS is a result.
 SIZE_HEADER = re.compile(r"(?:^|\s)(?:value|size)$", re.IGNORECASE)
 CONDITION = re.compile(
     r"(?:^|\s)(?:value\s*size|block\s*size|object\s*size|io\s*size|bs|batch(?:\s*size)?|concurrency|"
-    r"threads?|workers?|clients?|iodepth|queue\s*depth|qd|并发(?:数|档位)?|线程数?|批大小|块大小|对象大小)$",
+    r"threads?|workers?|clients?|iodepth|queue\s*depth|qd|并发(?:数|档位)?|线程数?|批大小|块大小|对象大小|"
+    r"#?\s*samples?|样本(?:数|量)?|采样数)$",
     re.IGNORECASE,
 )
 # Label text a parser broke (a code identifier, a word cut at a hyphen, CJK spaced out letter by letter, an
