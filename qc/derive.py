@@ -413,8 +413,11 @@ class Derivations(Matching):
                 continue
             a, b = live[i - 2][1], live[i - 1][1]
             ua, ub = parse_unit(a.unit), parse_unit(b.unit)
-            if a.is_range or b.is_range or not ua.dim or ua.dim != ub.dim or ua.dim in ("%", "x"):
+            if a.is_range or b.is_range or ua.dim != ub.dim or ua.dim in ("%", "x"):
                 continue
+            if not ua.dim and (a.unit or b.unit or a.count or b.count
+                               or any(verdicts[live[i - d][0]].fig is None for d in (1, 2))):  # fmt: skip
+                continue  # two bare numbers are a pair of measures where figures back both (`IOPS:182,400 → 265,300`)
             # (a failed number after the pair, even past a comma, is told what the pair's change is; a verified one
             # past a comma only where its clause names nothing but the change: `…增至 3,684 百万元,同比增长 135.1%`)
             if not (CHANGE_RE.fullmatch(text, a.end, b.start) or _PAIR_GAP.fullmatch(between(text, qs, a, b))):
@@ -425,7 +428,8 @@ class Derivations(Matching):
             ops = [(abs(a.value or 0), num_text(a.value), ua), (abs(b.value or 0), num_text(b.value), ub)]
             direction = wording(text[b.end : q.end])[0] if not ok else None
             tol = q.step / 2 * (1 + 1e-9) + 1e-12
-            if formula(ops, abs(q.value or 0), tol + (_rounding(a, b, unit) if bare else 0.0), unit, q, direction):
+            slack = tol + (_rounding(a, b, unit) if bare else 0.0)
+            if formula(ops, abs(q.value or 0), slack, unit, q, direction, bare=not ua.dim):
                 continue
             x, y = ops[0][0] * ua.factor, ops[1][0] * ub.factor
             if not x or not y:
