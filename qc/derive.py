@@ -383,6 +383,10 @@ class Derivations(Matching):
                 live
             ):  # `A → B，降低 41.2%`, `从 A 变为 B，仅下降 2.9%`: the change stated next
                 said = _stated_change(text, sent, b, live[n + 2][1])
+            if not said and parse_unit(a.unit).dim == "time":
+                # `loading from 691 s to 112 s (6.2x faster)`: a time that gets faster falls
+                m2 = _SPEED_AFTER.match(text, b.end, min(sent.end, b.end + 40))
+                said = None if m2 is None else "down" if m2.group(1) else "up"
             if a.value == b.value:  # `2.84 ms → 2.84 ms，降低 41.2%`: the pair says no change, its words say one
                 if said:
                     verdicts[k] = Verdict(
@@ -497,6 +501,11 @@ _VERB_DOWN = re.compile(r"\bcut|\breduc|\bdecreas|\bfell\b|\bfalls?\b|\bdrop|\bl
 _VERB_UP = re.compile(r"\brais|\bincreas|\brose\b|\brises?\b|\bgr[eo]w|提升|提高|增|升", re.I)
 _BARE_CMP = re.compile(r"([高多大快低少小慢])\s*(?:了|出|约|近|达)?\s*$")
 _SAID_DOWN = re.compile(r"降|减|缩短")
+# What a pair of times says right after it, in its parenthesis or clause: faster (a fall) or slower (a rise).
+_SPEED_AFTER = re.compile(
+    r"[ \u00a0]*[(\uff08,\uff0c][^(),;\uff08\uff09\uff0c\uff1b。]*?(?:(faster|quicker|speed-?up|加速|提速|快)|slower|减速|慢)",
+    re.I,
+)
 _SAID_UP = re.compile(r"提升|提高|增|升")
 _FASTER = re.compile(r"[快慢高低多少大小]了?\s*(?:约|大约|近)?\s*$|(?:faster|slower|higher|lower|more|less)\s*$", re.I)
 
