@@ -12,6 +12,7 @@ from itertools import combinations
 from evidence.models import Page
 from qc.blocks import FULL_END, Block, body_blocks, cite_ids, line_starts
 from qc.claims import (
+    OWN_CLAUSE,
     SYNONYMS,
     Sentence,
     comparative_units,
@@ -20,6 +21,7 @@ from qc.claims import (
     own_terms,
     per_frame,
     printed_unit,
+    respective,
     roles,
     sentence,
     sentences,
@@ -365,8 +367,11 @@ class _Checker(Derivations):
         # Each number's figures: every figure of its value in scope (a swap is only called when no figure of the
         # right value fits its words as well as one of the other number's value does).
         figs = [[x, *self._all_figs(q, scope)] for q, _, x, _, scope in live]
-        for i, j in crossed([(own, [(x.tokens, x.col_tokens) for x in f])
-                             for (_, _, _, own, _), f in zip(live, figs, strict=True)]):  # fmt: skip
+        # a report sentence stating two of the numbers' values tells them apart by its clauses (elsewhere a clause
+        # can lack the subject an earlier sentence named: its words alone decide nothing)
+        said = Counter(k for f in figs for k in {_quote_key(x) for x in f})  # in how many numbers' figures
+        for i, j in crossed([(own, [(x.tokens, _clause_tokens(x) if said[_quote_key(x)] > 1 else x.col_tokens)
+                                    for x in f]) for (_, _, _, own, _), f in zip(live, figs, strict=True)]):  # fmt: skip
             (qi, vi, fi, oi, _), (qj, vj, fj, oj, _) = live[i], live[j]
             if fi.unit.dim != fj.unit.dim or fi.base == fj.base or qi.value == qj.value:
                 continue  # (`持续 2 分钟时约 2 秒`: two numbers printed alike swap into the same sentence)
@@ -443,12 +448,16 @@ class _Checker(Derivations):
     def _kinds(self, claims: list[tuple[Quantity, Verdict, frozenset[str], list[str]]]) -> None:
         """A number whose own words name one kind of figure of a row (`between -269 °C and -62 °C`: the lowest, the
         highest; `on average`) verified by a cell of another kind of that row: the cell of its kind is the fix."""
+        taken = {id(v.fig) for _, v, _, _ in claims}
         for q, v, own, _ in claims:
             x = v.fig
             if v.status != "verified" or x is None or not x.table or not x.row or not x.col_tokens:
                 continue
             said = next((g for g in SYNONYMS if not own.isdisjoint(g)), None)
-            if said is None or not x.col_tokens.isdisjoint(said):
+            if said is None:
+                self._column_named(q, v, x, own, taken)
+                continue
+            if not x.col_tokens.isdisjoint(said):
                 continue
             if all(x.col_tokens.isdisjoint(g) for g in SYNONYMS):
                 continue  # its column names no kind: nothing contradicts the words
@@ -456,6 +465,24 @@ class _Checker(Derivations):
             if mate is not None and mate.base != x.base:
                 v.status, v.source, v.fig, v.strength = "mismatch", source_of(mate), mate, ""
                 v.message = f"{say(mate)}: the words around {q.text.strip()} name that figure; {shown(x)} is {labels_of(x.f, 3)}"
+
+    def _column_named(self, q: Quantity, v: Verdict, x: Fig, own: frozenset[str], taken: set[int]) -> None:
+        """`兴业银行盐城分行授信 192,000.00 万元` verified by that row's 剩余额度 cell: where the number's own words name
+        one other column of the row (words of its header the cell's header lacks) and none of the cell's own, that
+        column's cell is the figure the words state (unless another number of the sentence rests on that cell: the
+        words are its own, `总耗时平均 3.78 s(标准差 0.35 s)`)."""
+        if not x.col_tokens:
+            return
+        said = _words(own)
+        if not said.isdisjoint(x.col_tokens - x.row_terms):
+            return  # its words name its own column
+        named = [g for g in self._row_cells(x) if g is not x and g.col_tokens
+                 and not said.isdisjoint(g.col_tokens - x.col_tokens - x.row_terms)]  # fmt: skip
+        if len({g.col for g in named}) != 1 or named[0].base == x.base or id(named[0]) in taken:
+            return
+        g = named[0]
+        v.status, v.source, v.fig, v.strength = "mismatch", source_of(g), g, ""
+        v.message = f"{say(g)}: the words around {q.text.strip()} name that column; {shown(x)} is {labels_of(x.f, 3)}"
 
     def _all_figs(self, q: Quantity, scope: list[str]) -> list[Fig]:
         unit = parse_unit(q.unit) if q.unit else NONE
@@ -516,6 +543,26 @@ class _Checker(Derivations):
 def _words(tokens: frozenset[str]) -> frozenset[str]:
     """Context words without bare numbers (a number's own digits are no word a figure shares with the claim)."""
     return frozenset(t for t in tokens if not t.isdigit())
+
+
+def _quote_key(x: Fig) -> tuple[str, int, str]:
+    return (x.f.report, x.f.page, x.f.quote if not x.table else "")
+
+
+def _clause_tokens(x: Fig) -> frozenset[str]:
+    """The words naming a figure alone: a table cell's column header; a report sentence's figure, its own clause of
+    that sentence (`授信额度总额达372.53 亿元,其中已使用额度252.06 亿元`: 总额 names one, 已使用 the other), where its
+    number stands once in the sentence."""
+    if x.table or x.f.kind not in ("prose", "kv") or not x.raw_num:
+        return x.col_tokens
+    quote = x.f.quote
+    at = [m.start() for m in re.finditer(rf"(?<![\d.]){re.escape(x.raw_num)}(?![\d]|\.\d)", quote)]
+    if len(at) != 1 or respective(quote, x.raw_num) is not None:
+        return x.col_tokens  # (a list's numbers, `61 GB/s and 142 GB/s … respectively`, share one clause)
+    seps = [(m.start(), m.end()) for m in OWN_CLAUSE.finditer(quote)]
+    start = max((e for _, e in seps if e <= at[0]), default=0)
+    end = min((b for b, _ in seps if b >= at[0] + len(x.raw_num)), default=len(quote))
+    return context_tokens(quote[start:end])
 
 
 def _swappable(claims: list[tuple[Quantity, Verdict]]) -> list[int]:

@@ -36,6 +36,7 @@ _CAPTION = re.compile(r"(?:表|图|table|tab\.|fig\.|figure)\s*[a-z]?\d+(?:[-.�
 _CAPTION_LOWER = re.compile(_CAPTION.pattern)
 _SECTION_NO = re.compile(r"^\s*\d+(?:\.\d+)*\s+")
 _LAT = re.compile(r"[a-z0-9]+")
+_VERSION = re.compile(r"(?<![a-z0-9])v\d+(?:\.\d+)+(?![\d.]*\d)")
 _CJK = re.compile(r"[\u3400-\u9fff]+")
 _COUNTED = re.compile(r"\d{1,2}x?([a-z]{1,3}\d{2,4})")
 _YEAR = re.compile(r"(?:19|20)\d\d")
@@ -85,7 +86,11 @@ _STOP = frozenset(
 
 @lru_cache(maxsize=4096)
 def context_tokens(text: str) -> frozenset[str]:
-    t = DEC.sub(" ", text.lower())
+    low = text.lower()
+    # `v1.8` vs `v2.0`: a version names a system (a column of a before/after table); the decimal rule below would
+    # leave only its `v`, so two versions' columns would be one
+    versions = _VERSION.findall(low) if "v" in low else []
+    t = DEC.sub(" ", low)
     t = _SECTION_NO.sub(" ", (_CAPTION_LOWER if "ı" not in t and "ſ" not in t else _CAPTION).sub(" ", t))
     words = _LAT.findall(t)
     if words:
@@ -95,6 +100,7 @@ def context_tokens(text: str) -> frozenset[str]:
         if pat is not None and " " in t:
             t += " " + " ".join(phrases[" ".join(m.group().split())] for m in pat.finditer(t))
     out = set(words)
+    out.update(versions)
     # `1A72@1.99G`, `2xA53`: a core count before a part name; the name alone is the term the article uses
     out.update(m.group(1) for w in words if w[0].isdigit() and (m := _COUNTED.fullmatch(w)))
     # `2022E`, `2024A`: a broker's estimate or actual column is that year (`2022 年` in prose)

@@ -383,6 +383,10 @@ class Derivations(Matching):
                 live
             ):  # `A → B，降低 41.2%`, `从 A 变为 B，仅下降 2.9%`: the change stated next
                 said = _stated_change(text, sent, b, live[n + 2][1])
+            if not said and parse_unit(a.unit).dim == "time":
+                # `loading from 691 s to 112 s (6.2x faster)`: a time that gets faster falls
+                m2 = _SPEED_AFTER.match(text, b.end, min(sent.end, b.end + 40))
+                said = None if m2 is None else "down" if m2.group(1) else "up"
             if a.value == b.value:  # `2.84 ms → 2.84 ms，降低 41.2%`: the pair says no change, its words say one
                 if said:
                     verdicts[k] = Verdict(
@@ -413,8 +417,11 @@ class Derivations(Matching):
                 continue
             a, b = live[i - 2][1], live[i - 1][1]
             ua, ub = parse_unit(a.unit), parse_unit(b.unit)
-            if a.is_range or b.is_range or not ua.dim or ua.dim != ub.dim or ua.dim in ("%", "x"):
+            if a.is_range or b.is_range or ua.dim != ub.dim or ua.dim in ("%", "x"):
                 continue
+            if not ua.dim and (a.unit or b.unit or a.count or b.count
+                               or any(verdicts[live[i - d][0]].fig is None for d in (1, 2))):  # fmt: skip
+                continue  # two bare numbers are a pair of measures where figures back both (`IOPS:182,400 → 265,300`)
             # (a failed number after the pair, even past a comma, is told what the pair's change is; a verified one
             # past a comma only where its clause names nothing but the change: `…增至 3,684 百万元,同比增长 135.1%`)
             if not (CHANGE_RE.fullmatch(text, a.end, b.start) or _PAIR_GAP.fullmatch(between(text, qs, a, b))):
@@ -425,7 +432,8 @@ class Derivations(Matching):
             ops = [(abs(a.value or 0), num_text(a.value), ua), (abs(b.value or 0), num_text(b.value), ub)]
             direction = wording(text[b.end : q.end])[0] if not ok else None
             tol = q.step / 2 * (1 + 1e-9) + 1e-12
-            if formula(ops, abs(q.value or 0), tol + (_rounding(a, b, unit) if bare else 0.0), unit, q, direction):
+            slack = tol + (_rounding(a, b, unit) if bare else 0.0)
+            if formula(ops, abs(q.value or 0), slack, unit, q, direction, bare=not ua.dim):
                 continue
             x, y = ops[0][0] * ua.factor, ops[1][0] * ub.factor
             if not x or not y:
@@ -493,6 +501,11 @@ _VERB_DOWN = re.compile(r"\bcut|\breduc|\bdecreas|\bfell\b|\bfalls?\b|\bdrop|\bl
 _VERB_UP = re.compile(r"\brais|\bincreas|\brose\b|\brises?\b|\bgr[eo]w|提升|提高|增|升", re.I)
 _BARE_CMP = re.compile(r"([高多大快低少小慢])\s*(?:了|出|约|近|达)?\s*$")
 _SAID_DOWN = re.compile(r"降|减|缩短")
+# What a pair of times says right after it, in its parenthesis or clause: faster (a fall) or slower (a rise).
+_SPEED_AFTER = re.compile(
+    r"[ \u00a0]*[(\uff08,\uff0c][^(),;\uff08\uff09\uff0c\uff1b。]*?(?:(faster|quicker|speed-?up|加速|提速|快)|slower|减速|慢)",
+    re.I,
+)
 _SAID_UP = re.compile(r"提升|提高|增|升")
 _FASTER = re.compile(r"[快慢高低多少大小]了?\s*(?:约|大约|近)?\s*$|(?:faster|slower|higher|lower|more|less)\s*$", re.I)
 
