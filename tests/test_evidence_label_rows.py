@@ -47,3 +47,13 @@ def test_a_value_of_another_layer_setting_is_caught() -> None:
     assert ok["0.857"] == "verified"
     bad = {n.text: n.status for n in check_body(OTSL, body.format("0.853"), lang="en").numbers}  # the 4·4 OTSL row
     assert bad["0.853"] not in ("verified", "derived")
+
+
+def test_an_article_table_row_keys_each_layer_setting_its_header_names() -> None:
+    # `Layers (enc, dec) | 4, 4`: 1.91 s is the 2·4 OTSL row's time, 1.97 s the 4·4 one's
+    table = "| Layers (enc, dec) | OTSL time (s) |\n|---|---|\n| 4, 4 | {} |\n"
+    lead = "OTSL and HTML inference times by layer setting [source: R3]:\n\n"
+    ok = {n.text: n.status for n in check_body(OTSL, lead + table.format("1.97"), lang="en").numbers}
+    assert ok["1.97"] == "verified"
+    bad = {n.text: n.status for n in check_body(OTSL, lead + table.format("1.91"), lang="en").numbers}
+    assert bad["1.91"] not in ("verified", "derived")
