@@ -177,6 +177,13 @@ for _alias, _unit in _BY_ALIAS.items():
 _FOLD = {k: next(iter(v)) for k, v in _LOWER.items() if len(v) == 1}
 _PER_THING = {"frame": "frame", "帧": "frame", "fr": "frame"}  # denominators spelt several ways
 _MAGNITUDE = {"K": 1e3, "k": 1e3, "M": 1e6, "B": 1e9, "万": 1e4, "亿": 1e8}
+# Kelvin has no spelling in the table: `K` after a number is a magnitude (`29.8K token`, `8 K tokens`, `128K context`)
+# and is kelvin only where `kelvin_at` says so.
+KELVIN = Unit("K", "K", 1.0)
+_KELVIN_AFTER = re.compile(
+    r"[ \u00a0]?K(?![A-Za-z0-9/])(?=[ \u00a0]*(?:$|[^\sA-Za-z]"
+    r"|(?:and|or|to|at|in|on|for|from|of|above|below|than|with|while|but|vs|is|was|are|were)(?![A-Za-z])))"
+)
 
 
 def aliases() -> list[str]:
@@ -194,7 +201,7 @@ def parse_unit(text: str | None) -> Unit:
     t = (text or "").strip().strip("()（）[]").strip()
     if not t:
         return NONE
-    hit = _BY_ALIAS.get(t) or _FOLD.get(t.lower())
+    hit = _BY_ALIAS.get(t) or _FOLD.get(t.lower()) or (KELVIN if t == "K" else None)
     if hit:
         return hit
     m = re.fullmatch(r"([KkMB万亿])\s*(.+)", t)  # a magnitude glued to a unit: "K token", "万 token"
@@ -214,6 +221,16 @@ def parse_unit(text: str | None) -> Unit:
                 return Unit(f"{base.name}/{thing}", f"{base.dim}/{thing}", base.factor)
             return Unit(t, f"{base.dim}/{den.strip().lower()}", base.factor)
     return Unit(t, t.lower(), 1.0)
+
+
+def kelvin_at(text: str, pos: int, temperature: bool) -> int | None:
+    """The end of a kelvin `K` right after the number ending at `pos`, or None. Kelvin needs both a text that speaks
+    of temperature and a `K` standing alone: nothing glued to it and no word after it but a joining one (`335 K and
+    3900 °C`, `at 77 K.`); a counted thing after it (`8 K tokens`, `29.8K token`) keeps it a magnitude."""
+    if not temperature:
+        return None
+    m = _KELVIN_AFTER.match(text, pos)
+    return m.end() if m else None
 
 
 def compatible(a: Unit, b: Unit) -> bool:

@@ -241,6 +241,12 @@ class _Checker(Derivations):
                 cell = ftext[s:e].strip()
                 if hdr and cell.isdigit():
                     keys.setdefault(row, []).append(f"{hdr}={cell}")
+                elif (named := _PAIRED_HEADER.search(hdr or "")) and _PAIRED_CELL.fullmatch(cell):
+                    # `| Layers (enc, dec) | 4, 2 |`: each name in the header's brackets keys its own integer
+                    names = [w.strip() for w in named.group(1).split(",")]
+                    vals = [v.strip() for v in cell.split(",")]
+                    if len(names) == len(vals):
+                        keys.setdefault(row, []).extend(f"{k}={v}" for k, v in zip(names, vals, strict=True))
             # The header over the row labels (the first body cell's) says what every row is, like a heading:
             # `| Two A72, test case |`, `| 平台与场景(OpenBLAS) |`.
             stub = next((hdr for _, _, hdr, _ in bl.cells if hdr), "")
@@ -598,6 +604,8 @@ def keys_of_operands(numbers: list[NumberCheck]) -> None:
 
 
 _COLON_AFTER = re.compile(r"\s*[:：]")
+_PAIRED_HEADER = re.compile(r"\(\s*([A-Za-z]{3,}(?:\s*,\s*[A-Za-z]{3,})+)\s*\)")  # `Layers (enc, dec)`
+_PAIRED_CELL = re.compile(r"\d+(?:\s*,\s*\d+)+")  # `4, 2`
 
 
 def _one_figure(parts: list[Verdict]) -> Verdict | None:

@@ -9,7 +9,8 @@ from functools import lru_cache
 from itertools import pairwise
 
 from qc.draft import citations
-from qc.units import COUNT_WORDS, aliases, is_latin, parse_unit
+from qc.glossary import glossary
+from qc.units import COUNT_WORDS, aliases, is_latin, kelvin_at, parse_unit
 
 
 @dataclass(slots=True)
@@ -162,6 +163,17 @@ _YEARISH = re.compile(r"(?:19|20)\d\d")
 _CHECKED = re.compile(r"[\d【\[]")  # no digit and no citation marker: nothing to extract
 
 
+@lru_cache(maxsize=1)
+def _temperature_words() -> tuple[str, ...]:
+    return tuple(str(w).lower() for w in (glossary().get("kinds") or {}).get("temperature") or ())
+
+
+def speaks_of_temperature(text: str) -> bool:
+    """Whether a text names a temperature (the glossary's temperature words): where a lone `K` may be kelvin."""
+    low = text.lower()
+    return any(w in low for w in _temperature_words())
+
+
 @lru_cache(maxsize=1024)
 def markers(text: str) -> tuple[tuple[int, int, tuple[str, ...]], ...]:
     """`citations(text)`, remembered: checking reads one block's or sentence's markers several times. Every marker
@@ -178,6 +190,7 @@ def _decimals(num: str) -> int:
 class _Scanner:
     def __init__(self, text: str) -> None:
         self.text = text
+        self.temperature = "K" in text and speaks_of_temperature(text)
         self.out: list[Quantity] = []
         spans: list[tuple[int, int]] = []
         for start, end, ids in markers(text):
@@ -238,14 +251,17 @@ class _Scanner:
         value = float(num.replace(",", ""))
         step = 10.0 ** -_decimals(num)
         magnitude = False
-        mm = MAG_RE.match(t, pos)
+        kelvin = kelvin_at(t, pos, self.temperature) if self.temperature else None
+        mm = MAG_RE.match(t, pos) if kelvin is None else None
         if mm:  # glued K/M/B (480B, 29.8K) or 万/亿; a spaced "B" stays bytes
             factor = _MAG[mm.group().strip()]
             value, step, pos, magnitude = value * factor, step * factor, mm.end(), True
         unit = ""
         count = False
-        um = unit_at(t, pos)
-        if um:
+        um = unit_at(t, pos) if kelvin is None else None
+        if kelvin is not None:
+            unit, pos = "K", kelvin
+        elif um:
             u = um.group("u")
             if u in ("x", "X", "×") and COUNT_AFTER.match(t, um.end()):
                 count = True  # 8×H100, 8x A100: eight of something

@@ -149,6 +149,8 @@ _ROW_KEY = re.compile(
 )
 
 
+# A count of a part named by its kind (`# enc-layers 2`, `dec-layers 4`): the kind keys the row (enc vs dec).
+_PART_KEY = re.compile(r"^\s*#?\s*([A-Za-z]{3,})-[A-Za-z]+\s*[=:]?\s*(\d+)\s*$")
 _KEY_IN_LABEL = re.compile(r"(?<![A-Za-z])([A-Za-z]{3,})\s*=\s*(\d+)(?![\d.])")
 _YEAR_LABEL = re.compile(r"((?:19|20)\d\d)[AEF]?")
 
@@ -158,7 +160,7 @@ def row_key(label: str) -> tuple[str, str] | None:
     y = _YEAR_LABEL.fullmatch(label.strip())
     if y is not None:  # a year column (`2024A`, `2026E`): the key is the year
         return "year", y.group(1)
-    m = _ROW_KEY.match(label)
+    m = _ROW_KEY.match(label) or _PART_KEY.match(label)
     if m is None or _IS_CAPTION.match(label):
         return None
     return m.group(1).lower(), m.group(2)

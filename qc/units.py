@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from evidence.units import COUNT_WORDS, NONE, Unit, aliases, compatible, is_latin, parse_unit
+from evidence.units import COUNT_WORDS, NONE, Unit, aliases, compatible, is_latin, kelvin_at, parse_unit
 
-__all__ = ["COUNT_WORDS", "NONE", "Unit", "aliases", "compatible", "display", "is_latin", "parse_unit"]
+__all__ = ["COUNT_WORDS", "NONE", "Unit", "aliases", "compatible", "display", "is_latin", "kelvin_at", "parse_unit"]
 
 
 def display(value: float, unit: Unit | str) -> str:

@@ -628,7 +628,7 @@ def table_figures(table: Table, page_width: float, heading: str) -> list[tuple[R
             cells[r][col] = _join_label(text, cells[r][col]) if on_top else _join_label(cells[r][col], text)
             labels_extra[r].remove(("0" if on_top else "1") + text)
     _carry_down(cells, key_cols)
-    _label_rows(cells, row_lines, key_cols)
+    lent = _label_rows(cells, row_lines, key_cols)
     # A glued `B` counts bytes in a column whose header or other cells say bytes (`Size (B)`, `4B | 1KB`).
     byte_cols = [
         bool(BYTE_CONTEXT.search(" ".join([headers[c], *(row[c] for row in cells)])))
@@ -639,10 +639,10 @@ def table_figures(table: Table, page_width: float, heading: str) -> list[tuple[R
     # A unit in a label column's header (`Boiling Points °C`, `利润表(百万元)`) is the unit of the cells to its right.
     out: list[tuple[Raw, Line]] = []
     for r, (row, ln) in enumerate(zip(cells, row_lines, strict=True)):
-        quote = " ".join(c for c in row if c)
+        quote = " ".join(c for k, c in enumerate(row) if c and (r, k) not in lent)  # as printed on its line
         for c, cell in enumerate(row):
-            if not cell or c in units_at or (c in key_cols and _SERIAL.search(headers[c])):
-                continue  # a unit cell is no figure, nor is a row's serial number (`序号 No. | 1`)
+            if not cell or c in units_at or (c in key_cols and _SERIAL.search(headers[c])) or (r, c) in lent:
+                continue  # a unit cell is no figure, nor is a row's serial number (`序号 No. | 1`) or a lent label
             key = c in key_cols
             row_labels: list[str] = []
             row_unit = None
@@ -763,23 +763,30 @@ def _row_groups(
                 row[col] = min(labels, key=lambda lab: abs(lab[0] - ln.y))[1]
 
 
-def _label_rows(cells: list[list[str]], row_lines: list[Line], key_cols: list[int]) -> None:
+def _label_rows(cells: list[list[str]], row_lines: list[Line], key_cols: list[int]) -> set[tuple[int, int]]:
     """Rows that hold only labels (`6 6` centred between an OTSL and an HTML row) name the rows nearest to them that
-    hold no labels of their own."""
+    leave those label columns empty (`OTSL` has a label of its own, in another column: it takes `6 6` beside it).
+    Returns the (row, column) cells lent: labels of their rows, figures only of the label row."""
+    lent: set[tuple[int, int]] = set()
     if not key_cols:
-        return
+        return lent
     values = [c for c in range(len(cells[0])) if c not in key_cols] if cells else []
     labels = [r for r, row in enumerate(cells) if any(row[k] for k in key_cols) and not any(row[c] for c in values)]
     if not labels:
-        return
+        return lent
     for r, row in enumerate(cells):
-        if r in labels or any(row[k] for k in key_cols):
+        if r in labels:
             continue
         y = row_lines[r].y
         near = min(labels, key=lambda k: abs(row_lines[k].y - y))
+        spans = [k for k in key_cols if cells[near][k]]
+        if any(row[k] for k in spans):
+            continue  # the row names itself in those columns: the label row is another row's
         if abs(row_lines[near].y - y) < 2.5 * row_lines[r].size:
-            for k in key_cols:
+            for k in spans:
                 row[k] = cells[near][k]
+                lent.add((r, k))
+    return lent
 
 
 def _join_label(a: str, b: str) -> str:
