@@ -7,9 +7,8 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
+from pdf_support import parsed_index
 
-from evidence.models import Report
-from evidence.pdf import parse_pdf
 from pipeline.brief import Brief
 from pipeline.drafting.offline import write_offline
 from pipeline.drafting.verdict import judge
@@ -53,10 +52,7 @@ def index(tmp_path_factory: pytest.TempPathFactory) -> EvidenceIndex:
         y -= 30
     c.showPage()
     c.save()
-    parsed = parse_pdf(path, report_id="R3")
-    report = Report(id="R3", title="t", date=dt.date(2026, 1, 1), access="public", file="jmeter.pdf",
-                    sha256=parsed.sha256 or "0", version=1, pages=len(parsed.pages))  # fmt: skip
-    return EvidenceIndex(reports={"R3": report}, figures={"R3": parsed.figures}, pages={"R3": parsed.pages})
+    return parsed_index(path, "R3")
 
 
 def _draft(index: EvidenceIndex, questions: list[str]) -> str:

@@ -5,13 +5,9 @@ sentence's same round value."""
 
 from __future__ import annotations
 
-import datetime as dt
-from pathlib import Path
-
 import pytest
+from pdf_support import prose_index
 
-from evidence.models import Report
-from evidence.pdf import parse_pdf
 from qc.check import check_draft
 from qc.draft import parse_draft
 from qc.index import EvidenceIndex
@@ -31,25 +27,7 @@ PROSE = [
 
 @pytest.fixture(scope="module")
 def index(tmp_path_factory: pytest.TempPathFactory) -> EvidenceIndex:
-    from reportlab.lib.pagesizes import A4
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
-    from reportlab.pdfgen.canvas import Canvas
-
-    path: Path = tmp_path_factory.mktemp("prose") / "prose.pdf"
-    pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
-    c = Canvas(str(path), pagesize=A4, invariant=1)
-    c.setFont("STSong-Light", 10)
-    y = 780.0
-    for line in PROSE:
-        c.drawString(60, y, line)
-        y -= 30
-    c.showPage()
-    c.save()
-    parsed = parse_pdf(path, report_id="R5")
-    report = Report(id="R5", title="t", date=dt.date(2026, 1, 1), access="public", file="prose.pdf",
-                    sha256=parsed.sha256 or "0", version=1, pages=len(parsed.pages))  # fmt: skip
-    return EvidenceIndex(reports={"R5": report}, figures={"R5": parsed.figures}, pages={"R5": parsed.pages})
+    return prose_index(tmp_path_factory.mktemp("prose") / "prose.pdf", "R5", PROSE, size=10, left=60)
 
 
 def _verdicts(index: EvidenceIndex, body: str) -> dict[str, str]:

@@ -6,13 +6,11 @@ to its one data row (add clothes), so every column repeats a value there."""
 
 from __future__ import annotations
 
-import datetime as dt
 from pathlib import Path
 
 import pytest
+from pdf_support import parsed_index
 
-from evidence.models import Report
-from evidence.pdf import parse_pdf
 from qc.check import check_draft
 from qc.draft import parse_draft
 from qc.index import EvidenceIndex
@@ -51,10 +49,7 @@ def index(tmp_path_factory: pytest.TempPathFactory) -> EvidenceIndex:
     c.drawString(60, y - 10, "接下来打开 300 个线程,每个线程重复浏览贴文的操作,持续 2 分钟。")
     c.showPage()
     c.save()
-    parsed = parse_pdf(path, report_id="R3")
-    report = Report(id="R3", title="t", date=dt.date(2026, 1, 1), access="public", file="jmeter.pdf",
-                    sha256=parsed.sha256 or "0", version=1, pages=len(parsed.pages))  # fmt: skip
-    return EvidenceIndex(reports={"R3": report}, figures={"R3": parsed.figures}, pages={"R3": parsed.pages})
+    return parsed_index(path, "R3")
 
 
 def _verdicts(index: EvidenceIndex, body: str, lang: str) -> dict[str, str]:

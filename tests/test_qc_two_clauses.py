@@ -4,13 +4,9 @@ first run's 200 threads and the second's 100 threads (and `2 分钟` beside `2 �
 
 from __future__ import annotations
 
-import datetime as dt
-from pathlib import Path
-
 import pytest
+from pdf_support import prose_index
 
-from evidence.models import Report
-from evidence.pdf import parse_pdf
 from qc.check import check_draft
 from qc.draft import parse_draft
 from qc.index import EvidenceIndex
@@ -28,25 +24,7 @@ PROSE = [
 
 @pytest.fixture(scope="module")
 def index(tmp_path_factory: pytest.TempPathFactory) -> EvidenceIndex:
-    from reportlab.lib.pagesizes import A4
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
-    from reportlab.pdfgen.canvas import Canvas
-
-    path: Path = tmp_path_factory.mktemp("runs") / "runs.pdf"
-    pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
-    c = Canvas(str(path), pagesize=A4, invariant=1)
-    c.setFont("STSong-Light", 9)
-    y = 780.0
-    for line in PROSE:
-        c.drawString(40, y, line)
-        y -= 30
-    c.showPage()
-    c.save()
-    parsed = parse_pdf(path, report_id="R7")
-    report = Report(id="R7", title="t", date=dt.date(2026, 1, 1), access="public", file="runs.pdf",
-                    sha256=parsed.sha256 or "0", version=1, pages=len(parsed.pages))  # fmt: skip
-    return EvidenceIndex(reports={"R7": report}, figures={"R7": parsed.figures}, pages={"R7": parsed.pages})
+    return prose_index(tmp_path_factory.mktemp("runs") / "runs.pdf", "R7", PROSE, size=9, left=40)
 
 
 def _verdicts(index: EvidenceIndex, body: str) -> dict[str, str]:

@@ -3,13 +3,11 @@ after each run): `list orders` average from the first run's 640 to the second's 
 
 from __future__ import annotations
 
-import datetime as dt
 from pathlib import Path
 
 import pytest
+from pdf_support import parsed_index
 
-from evidence.models import Report
-from evidence.pdf import parse_pdf
 from qc.check import check_draft
 from qc.draft import parse_draft
 from qc.index import EvidenceIndex
@@ -47,10 +45,7 @@ def index(tmp_path_factory: pytest.TempPathFactory) -> EvidenceIndex:
             y -= 16
     c.showPage()
     c.save()
-    parsed = parse_pdf(path, report_id="R4")
-    report = Report(id="R4", title="t", date=dt.date(2026, 1, 1), access="public", file="runs.pdf",
-                    sha256=parsed.sha256 or "0", version=1, pages=len(parsed.pages))  # fmt: skip
-    return EvidenceIndex(reports={"R4": report}, figures={"R4": parsed.figures}, pages={"R4": parsed.pages})
+    return parsed_index(path, "R4")
 
 
 def _verdicts(index: EvidenceIndex, body: str) -> dict[str, str]:
