@@ -223,12 +223,10 @@ def parse_unit(text: str | None) -> Unit:
     return Unit(t, t.lower(), 1.0)
 
 
-def kelvin_at(text: str, pos: int, temperature: bool) -> int | None:
-    """The end of a kelvin `K` right after the number ending at `pos`, or None. Kelvin needs both a text that speaks
-    of temperature and a `K` standing alone: nothing glued to it and no word after it but a joining one (`335 K and
-    3900 °C`, `at 77 K.`); a counted thing after it (`8 K tokens`, `29.8K token`) keeps it a magnitude."""
-    if not temperature:
-        return None
+def kelvin_at(text: str, pos: int) -> int | None:
+    """The end of a kelvin `K` right after the number ending at `pos`, or None; the caller asks only of a text that
+    speaks of temperature. Kelvin is a `K` standing alone: nothing glued to it and no word after it but a joining one
+    (`335 K and 3900 °C`, `at 77 K.`); a counted thing after it (`8 K tokens`, `29.8K token`) keeps it a magnitude."""
     m = _KELVIN_AFTER.match(text, pos)
     return m.end() if m else None
 

@@ -27,7 +27,7 @@ from qc.claims import (
     sentences,
     shift,
 )
-from qc.context import context_tokens, id_shapes, num_text
+from qc.context import context_tokens, id_shapes, num_text, unnumbered
 from qc.derive import Derivations
 from qc.draft import Draft
 from qc.index import EvidenceIndex
@@ -405,7 +405,7 @@ class _Checker(Derivations):
         if len(live) < 2:
             return
         used = {id(v.fig) for _, v in live}
-        said = _words(sent.tokens)
+        said = unnumbered(sent.tokens)
         for q, v in live:
             x = v.fig
             if x is None:
@@ -424,7 +424,7 @@ class _Checker(Derivations):
                 if len(free) != 1:
                     continue
                 g = free[0]
-                own = _words(own_terms(sent, [q], self._text)[0]) if own is None else own
+                own = unnumbered(own_terms(sent, [q], self._text)[0]) if own is None else own
                 if len(own & g.tokens) <= len(own & x.tokens) or len(said & g.tokens) <= len(said & x.tokens):
                     continue
                 v.status, v.source, v.fig, v.strength = "mismatch", source_of(g), g, ""
@@ -479,7 +479,7 @@ class _Checker(Derivations):
         words are its own, `总耗时平均 3.78 s(标准差 0.35 s)`)."""
         if not x.col_tokens:
             return
-        said = _words(own)
+        said = unnumbered(own)
         if not said.isdisjoint(x.col_tokens - x.row_terms):
             return  # its words name its own column
         named = [g for g in self._row_cells(x) if g is not x and g.col_tokens
@@ -544,11 +544,6 @@ class _Checker(Derivations):
             summary[n.status] += 1
         ok = not any(n.severity == "error" for n in self.numbers)
         return FileResult(file=self.draft.path, ok=ok, numbers=self.numbers, terms=self.terms, summary=summary)
-
-
-def _words(tokens: frozenset[str]) -> frozenset[str]:
-    """Context words without bare numbers (a number's own digits are no word a figure shares with the claim)."""
-    return frozenset(t for t in tokens if not t.isdigit())
 
 
 def _quote_key(x: Fig) -> tuple[str, int, str]:

@@ -196,3 +196,9 @@ def fmt(v: float) -> str:
         return "0"
     digits = 2 if abs(v) >= 1 else 4
     return f"{v:.{digits}f}".rstrip("0").rstrip(".")
+
+
+def unnumbered(tokens: frozenset[str]) -> frozenset[str]:
+    """Context words less bare numbers: a number both texts print (`16` of `16 组 read_perf` and of `batch 从 0 增至
+    16`), or the claim's own digits, is no word a figure shares with the claim."""
+    return frozenset(t for t in tokens if not t.isdigit())

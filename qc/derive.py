@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from itertools import pairwise
+from typing import Any, TypeVar, cast
 
 from qc.blocks import CLAUSE
 from qc.claims import COMPARATIVE, Sentence, wording
@@ -244,55 +246,39 @@ class Derivations(Matching):
                     return True
         return False
 
+    def _table_of(self, x: Fig, default: list[Fig]) -> list[Fig]:
+        """The figures of `x`'s table (`default` where the report holds none by that name)."""
+        rp = self.prep.by_rid.get(x.f.report)
+        return rp.by_table.get(x.table or "", default) if rp else default
+
     def _key_cell(self, x: Fig) -> bool:
         """Whether a table cell with a unit, as printed (`4KB`), is a label of its table's cells (`value 4KB`): the
         key of their rows, not a measure."""
         if not x.table or not x.unit.dim:
             return False
-        rp = self.prep.by_rid.get(x.f.report)
-        table = rp.by_table.get(x.table, [x]) if rp else [x]
-        hit = _TABLE_LABELS.get(id(table))
-        if hit is None or hit[0] is not table:
-            words = frozenset().union(*(context_tokens(lab) for lab in {lab for y in table for lab in y.f.labels}))
-            if len(_TABLE_LABELS) > 20_000:  # (tables of earlier indexes)
-                _TABLE_LABELS.clear()
-            hit = _TABLE_LABELS[id(table)] = (table, words)
-        return re.sub(r"\s+", "", f"{x.raw_num or num_text(x.f.value)}{x.f.unit}").lower() in hit[1]
+        table = self._table_of(x, [x])
+        words = _memo(_TABLE_LABELS, table,
+                      lambda: frozenset().union(*(context_tokens(lab) for lab in {lab for y in table for lab in y.f.labels})))  # fmt: skip
+        return re.sub(r"\s+", "", f"{x.raw_num or num_text(x.f.value)}{x.f.unit}").lower() in words
 
     def _table_words(self, row: list[Fig]) -> frozenset[str]:
         """The words of the labels every cell of the row's table has (its caption, its section)."""
-        first = row[0]
-        rp = self.prep.by_rid.get(first.f.report)
-        table = rp.by_table.get(first.table or "", row) if rp else row
-        key = id(table)
-        hit = _TABLE_WORDS.get(key)
-        if hit is None or hit[0] is not table:
-            common = set(table[0].f.labels).intersection(*(x.f.labels for x in table[1:]))
-            if len(_TABLE_WORDS) > 20_000:  # (tables of earlier indexes)
-                _TABLE_WORDS.clear()
-            hit = _TABLE_WORDS[key] = (table, frozenset().union(*(context_tokens(lab) for lab in common)))
-        return hit[1]
+        table = self._table_of(row[0], row)
+        return _memo(_TABLE_WORDS, table, lambda: frozenset().union(*(context_tokens(lab) for lab in _common(table))))
 
     def _row_own(self, row: list[Fig]) -> list[frozenset[str]]:
-        """The words of the labels that set this table row apart (see _row_key_named)."""
-        self._row_key_named(row, frozenset())
-        return _ROW_OWN[id(row)][1]
+        """The words of the labels that set this table row apart: its cells' common labels but the table's own
+        (caption, section)."""
+
+        def make() -> list[frozenset[str]]:
+            return [context_tokens(lab) for lab in _common(row) - _common(self._table_of(row[0], row))]
+
+        return _memo(_ROW_OWN, row, make, limit=100_000)  # (`publish serve` checks for hours)
 
     def _row_key_named(self, row: list[Fig], words: frozenset[str], every: bool = False) -> bool:
-        """Whether `words` name the labels that set this table row apart (its cells' common labels but the table's
-        own: caption, section): one of them, or (`every`) each."""
-        key = id(row)
-        own = _ROW_OWN.get(key)
-        if own is None or own[0] is not row:
-            first = row[0]
-            rp = self.prep.by_rid.get(first.f.report)
-            table = rp.by_table.get(first.table or "", row) if rp else row
-            common = set(row[0].f.labels).intersection(*(x.f.labels for x in row[1:]))
-            common -= set(table[0].f.labels).intersection(*(x.f.labels for x in table[1:]))
-            if len(_ROW_OWN) > 100_000:  # (rows of earlier indexes: `publish serve` checks for hours)
-                _ROW_OWN.clear()
-            own = _ROW_OWN[key] = (row, [context_tokens(lab) for lab in common])
-        hits = [bool(toks & words) for toks in own[1]]
+        """Whether `words` name the labels that set this table row apart (see _row_own): one of them, or (`every`)
+        each."""
+        hits = [bool(toks & words) for toks in self._row_own(row)]
         return bool(hits) and (all(hits) if every else any(hits))
 
     def _stated_pairs(self, sent: Sentence) -> list[tuple[tuple[float, str, Unit], tuple[float, str, Unit]]]:
@@ -379,10 +365,8 @@ class Derivations(Matching):
                     before = text[bs:cs]
                     down, up = bool(_VERB_DOWN.search(before)), bool(_VERB_UP.search(before))  # verb (not `gain`)
                     said = "down" if down and not up else "up" if up and not down else None
-            if not said and n + 2 < len(
-                live
-            ):  # `A → B，降低 41.2%`, `从 A 变为 B，仅下降 2.9%`: the change stated next
-                said = _stated_change(text, sent, b, live[n + 2][1])
+            if not said and n + 2 < len(live):
+                said = _stated_change(text, sent, b, live[n + 2][1])  # `A → B，降低 41.2%`: the change stated next
             if not said and parse_unit(a.unit).dim == "time":
                 # `loading from 691 s to 112 s (6.2x faster)`: a time that gets faster falls
                 m2 = _SPEED_AFTER.match(text, b.end, min(sent.end, b.end + 40))
@@ -605,14 +589,32 @@ def between(text: str, qs: list[Quantity], a: Quantity, b: Quantity) -> str:
     return "".join(gap)
 
 
-# A table's figures (by id) → (them, the labels that set rows or series apart, its measures): see _pair_in_table.
-_TABLE_INFO: dict[int, tuple[list[Fig], frozenset[str], list[tuple[Fig, frozenset[str]]]]] = {}
-# A table's figures (by id) → (them, the words of the labels all of them share): see _table_words.
-_TABLE_WORDS: dict[int, tuple[list[Fig], frozenset[str]]] = {}
-# A table's figures (by id) → (them, the words of all their labels): see _key_cell.
-_TABLE_LABELS: dict[int, tuple[list[Fig], frozenset[str]]] = {}
-# A row (by id) → its own key words (see _row_key_named).
-_ROW_OWN: dict[int, tuple[list[Fig], list[frozenset[str]]]] = {}
+_T = TypeVar("_T")
+
+
+def _memo(cache: dict[int, tuple[list[Fig], Any]], figs: list[Fig], make: Callable[[], _T], limit: int = 20_000) -> _T:
+    """`make()` for a table's (or a row's) figures, remembered by the list's identity while it lives (the prepared
+    report holds it; the cache is emptied past `limit` entries, those of earlier indexes)."""
+    hit = cache.get(id(figs))
+    if hit is None or hit[0] is not figs:
+        if len(cache) > limit:
+            cache.clear()
+        hit = cache[id(figs)] = (figs, make())
+    return cast(_T, hit[1])
+
+
+def _common(figs: list[Fig]) -> set[str]:
+    """The labels every one of the figures has."""
+    return set(figs[0].f.labels).intersection(*(x.f.labels for x in figs[1:]))
+
+
+# By a table's figures: the labels that set rows or series apart and its measures (_pair_in_table); the words of
+# the labels all of them share (_table_words); the words of all their labels (_key_cell). By a row: its own key
+# words (_row_own).
+_TABLE_INFO: dict[int, tuple[list[Fig], Any]] = {}
+_TABLE_WORDS: dict[int, tuple[list[Fig], Any]] = {}
+_TABLE_LABELS: dict[int, tuple[list[Fig], Any]] = {}
+_ROW_OWN: dict[int, tuple[list[Fig], Any]] = {}
 _Words = tuple[frozenset[str], set[str]]  # context tokens and the numbers (as printed) of a sentence or clause
 
 
@@ -628,16 +630,13 @@ def _names(label: str, words: _Words, minus: frozenset[str] = frozenset()) -> bo
 def _pair_in_table(figs: list[Fig], q: Quantity, target: float, tol: float, unit: Unit, direction: str | None,
                    gap: bool, sentence: _Words, clause: _Words) -> tuple[str, Fig, Fig] | None:  # fmt: skip
     """The derivation `_from_pair` looks for within one table's figures, and its two operands."""
-    info = _TABLE_INFO.get(id(figs))
-    if info is None or info[0] is not figs:
-        everywhere = set(figs[0].f.labels).intersection(*(x.f.labels for x in figs[1:]))
-        keyed = frozenset({lab for x in figs for lab in x.f.labels} - everywhere)  # labels that set rows apart
+
+    def info() -> tuple[frozenset[str], list[tuple[Fig, frozenset[str]]]]:
+        keyed = frozenset({lab for x in figs for lab in x.f.labels} - _common(figs))  # labels that set rows apart
         # (a unitless cell may be a key: `batch 4`)
-        measures = [(x, frozenset(x.f.labels)) for x in figs if x.unit.dim and x.unit.dim != "x"]
-        if len(_TABLE_INFO) > 20_000:  # (tables of earlier indexes)
-            _TABLE_INFO.clear()
-        info = _TABLE_INFO[id(figs)] = (figs, keyed, measures)
-    _, keyed, measures = info
+        return keyed, [(x, frozenset(x.f.labels)) for x in figs if x.unit.dim and x.unit.dim != "x"]
+
+    keyed, measures = _memo(_TABLE_INFO, figs, info)
     in_sentence = {lab for lab in keyed if _names(lab, sentence)}
     if len(in_sentence) < 2:  # the two labels the operands differ in, both named
         return None

@@ -11,7 +11,7 @@ from itertools import pairwise
 from evidence.models import Page
 from qc.blocks import CLAUSE, FULL_END, Block
 from qc.claims import Sentence, aside, respective_conflict, restatement
-from qc.context import context_tokens, id_shapes, norm, num_text
+from qc.context import context_tokens, id_shapes, norm, num_text, unnumbered
 from qc.context import id_shape as _id_shape
 from qc.index import EvidenceIndex
 from qc.models import Source
@@ -729,36 +729,39 @@ class Matching:
         v = abs(value) * (unit.factor if unit.dim else x.unit.factor)
         if abs(x.base - v) <= 1e-9 * max(1.0, x.base):
             return False
-        words = _worded((sent.tokens - {num_text(value)}) & x.tokens)
+        words = unnumbered((sent.tokens - {num_text(value)}) & x.tokens)
         return not words and not x.row_terms & self._claim_context(sent)
 
     def _stray_prose(self, x: Fig, value: float, sent: Sentence) -> bool:
         """A number of prose with two significant digits or fewer (`50%`, `3.8%`, `100x`) in a sentence whose own
         words the claim shares none of (its section heading and bare numbers aside), in a report printing many
         figures of its unit: such values recur all over it, so one elsewhere is no evidence without its context."""
-        if x.table or x.f.kind != "prose" or _significant(x.raw_num) > 2:
+        if x.table or x.f.kind != "prose" or not self._recurs(x.f.report, x.raw_num, x.unit.dim):
             return False
-        rp = self.prep.by_rid.get(x.f.report)
-        pair = rp.by_dim.get(x.unit.dim) if rp is not None else None
-        if pair is None or len(pair[1]) < _MANY_OF_A_UNIT:
-            return False  # (a value in a unit the report rarely prints, `0.8 元/kwh`, is distinctive by itself)
         ctx = stems(sent.tokens - {num_text(value)}) | self._claim_context(sent)
-        return not _worded(ctx & stems(x.own_tokens)) and not self._shares_a_measure(x, value, sent)
+        return not unnumbered(ctx & stems(x.own_tokens)) and not self._shares_a_measure(x, value, sent)
 
     def _shares_a_measure(self, x: Fig, value: float, sent: Sentence) -> bool:
         """Another number of the claim's sentence, with its unit, printed in the prose figure's sentence too: `100
         threads within 5 seconds` over `在 5秒内产生 100个线程` is that sentence, in any language."""
         said = x.f.labels[:1]
-        rp = self.prep.by_rid.get(x.f.report)
         for o in sent.quantities:
-            if o.exempt or not o.unit or o.value is None or o.value == value or o.is_range or rp is None:
+            if o.exempt or not o.unit or o.value is None or o.value == value or o.is_range:
                 continue
             unit = parse_unit(o.unit)
-            if _significant(num_text(o.value)) <= 2 and len(rp.by_dim.get(unit.dim, ((), ()))[1]) >= _MANY_OF_A_UNIT:
+            if self._recurs(x.f.report, num_text(o.value), unit.dim):
                 continue  # (a round `2 s` recurs in many sentences of such a report: no sign of the same one)
             if any(y.f.labels[:1] == said for y in matches(self.prep, o.value, o.step, unit, [x.f.report])):
                 return True
         return False
+
+    def _recurs(self, rid: str, raw: str, dim: str) -> bool:
+        """Whether a value printed as `raw` is round (two significant digits or fewer: `50%`, `2 s`) in a report
+        printing many figures of its unit, where such a value recurs by chance (`0.8 元/kwh` of a report that rarely
+        prints its unit is distinctive by itself)."""
+        rp = self.prep.by_rid.get(rid)
+        pair = rp.by_dim.get(dim) if rp is not None else None
+        return _significant(raw) <= 2 and pair is not None and len(pair[1]) >= _MANY_OF_A_UNIT
 
     @staticmethod
     def _bound_ok(q: Quantity, x: Fig) -> bool:
@@ -932,14 +935,7 @@ def _term_candidates(text: str, q: Quantity) -> list[tuple[str, bool]]:
 
 _NOUN_AFTER = re.compile(r"[ \u00a0]+([A-Za-z]{2,}s)\b")
 _NUM_ONLY = re.compile(r"[\s\d.,+\-−]*")
-_BARE_INT = re.compile(r"\d+")
 _MANY_OF_A_UNIT = 10  # figures of one unit in a report from which a round value of it recurs by chance
-
-
-def _worded(tokens: frozenset[str]) -> frozenset[str]:
-    """Context words less bare numbers: a number both texts print (`16` of `16 组 read_perf` and of `batch 从 0 增至
-    16`) is no sign that a prose figure's sentence is about the claim."""
-    return frozenset(t for t in tokens if not _BARE_INT.fullmatch(t))
 
 
 def _significant(raw: str) -> int:
@@ -953,7 +949,7 @@ def _talks_about(words: frozenset[str], x: Fig) -> bool:
     """Whether the claim's words name a unitless figure: a word of its own labels; for a figure of prose, not a bare
     number (a table cell's numeric label is a row key: `batch 4`)."""
     shared = words & x.own_tokens
-    return bool(shared if x.table else _worded(shared))
+    return bool(shared if x.table else unnumbered(shared))
 
 
 def _find_bounded(norm: tuple[str, frozenset[int]], needle: str) -> bool:

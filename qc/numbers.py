@@ -251,7 +251,7 @@ class _Scanner:
         value = float(num.replace(",", ""))
         step = 10.0 ** -_decimals(num)
         magnitude = False
-        kelvin = kelvin_at(t, pos, self.temperature) if self.temperature else None
+        kelvin = kelvin_at(t, pos) if self.temperature else None
         mm = MAG_RE.match(t, pos) if kelvin is None else None
         if mm:  # glued K/M/B (480B, 29.8K) or 万/亿; a spaced "B" stays bytes
             factor = _MAG[mm.group().strip()]

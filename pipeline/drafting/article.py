@@ -12,7 +12,7 @@ from evidence.fsutil import atomic_write
 from pipeline.brief import Brief
 from pipeline.config import ContentRoot
 from pipeline.drafting import fileformat
-from pipeline.drafting.offline import ITEM_NUMBERS, Avoid, _plain, front, write_offline
+from pipeline.drafting.offline import ITEM_NUMBERS, Avoid, avoided, write_offline
 from pipeline.drafting.verdict import judge
 from pipeline.errors import DraftError
 from qc.draft import Draft, parse_draft
@@ -114,16 +114,8 @@ def draft_article(
             for n in result.numbers:
                 if n.status != "exempt":  # a version, a percentile's name or a citation is no figure of the item
                     per_sentence[(n.field, n.sentence)].append(n.text)
-            dense = {
-                (_plain(s) if f == "body" else front(_plain(s)), texts[0])
-                for (f, s), texts in per_sentence.items()
-                if len(texts) > ITEM_NUMBERS
-            }
-            errors = {
-                (_plain(n.sentence) if n.field == "body" else front(_plain(n.sentence)), n.text)
-                for n in result.errors()
-            }
-            found = avoid | dense | errors
+            dense = {(avoided(f, s), texts[0]) for (f, s), texts in per_sentence.items() if len(texts) > ITEM_NUMBERS}
+            found = avoid | dense | {(avoided(n.field, n.sentence), n.text) for n in result.errors()}
             if found == avoid:
                 break
             avoid = found

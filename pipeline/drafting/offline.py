@@ -339,6 +339,13 @@ def _plain(text: str) -> str:
 FRONT = "\x1f"  # marks what QC could not back in the front matter (the direct answer, a key-point answer)
 
 
+def avoided(field: str, sentence: str) -> str:
+    """How a sentence QC could not back is remembered for the next round: as QC read it, marked as the front
+    matter's (see `front`) unless it is the body's."""
+    text = _plain(sentence)
+    return text if field == "body" else front(text)
+
+
 def front(sentence: str) -> str:
     """An avoided sentence of the front matter: it leaves a headline out of the summaries, not out of its section
     (`此外,剩余额度为 0.00–192,000.00 万元` failed in the answer; its section states it under its own heading)."""
