@@ -330,6 +330,7 @@ def _parse_pool(
     events = ctx.Queue()
     started: dict[str, float] = {}
     finished: set[str] = set()
+    last_page: dict[str, int] = {}
 
     def drain() -> None:
         while True:
@@ -343,6 +344,7 @@ def _parse_pool(
                 started[rid] = time.monotonic()
                 _notify(progress, "report_start", rid, done, total)
             else:
+                last_page[rid] = page
                 _notify(progress, "page", rid, page, pages)
 
     # Biggest files first, so the last one to finish is a small one.
@@ -365,6 +367,11 @@ def _parse_pool(
                     outcome, seconds = fut.result()
                 except Exception as e:  # the worker died (killed, out of memory): this file, not the run, fails
                     outcome, seconds = EvidenceError(f"reading failed: {type(e).__name__}: {e}", path=job.pdf), 0.0
+                n = len(getattr(outcome, "pages", ()))
+                if n and last_page.get(job.entry.id) != n:
+                    # (the worker's last page event may still be in the queue's pipe when its result arrives: the
+                    # report is complete, so its bar is too)
+                    _notify(progress, "page", job.entry.id, n, n)
                 done += 1
                 yield job, outcome, seconds
             limit = limits.seconds_per_file + _GRACE_SECONDS
