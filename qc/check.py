@@ -38,6 +38,8 @@ from qc.prepare import Fig, header_unit, labels_of, matches, prepare, say, shown
 from qc.scope import article_index, number_scope, require_known
 from qc.units import NONE, Unit, parse_unit
 
+_PERCENT = parse_unit("%")
+
 __all__ = ["check_draft"]
 
 
@@ -171,6 +173,10 @@ class _Checker(Derivations):
                 src,
                 message=f"only {page.report} has “{t}” (p.{page.page}); this sentence cites {', '.join(scope) or 'no report'}",
             )
+        if not unit.dim and not q.magnitude and (pct := matches(self.prep, value, step, _PERCENT, scope)):
+            # a bare number QC no longer lets a percentage back (`ranges from 1.36 to 20` of a WER in %)
+            x = pct[0]
+            return Verdict("mismatch", source_of(x), fig=x, message=f"{say(x)}: the article drops its unit")
         near = self._nearest(q, value, unit, sent, scope)
         if near:
             return Verdict("mismatch", source_of(near), fig=near, message=say(near))

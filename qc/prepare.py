@@ -733,7 +733,9 @@ def _matches_any_unit(
             lo = bisect_left(bases, v - tol)
             hi = bisect_right(bases, v + tol, lo)
             if lo < hi:
-                hits.extend(figs[lo:hi] if wanted is None else [x for x in figs[lo:hi] if x.f.report in wanted])
+                # a percentage never backs a bare number: readers take `20` of a WER for 20, not 20 %
+                hits.extend(x for x in figs[lo:hi] if (wanted is None or x.f.report in wanted)
+                            and x.unit.dim != "%")  # fmt: skip
     if len(hits) > 1:
         rank = prep.dim_rank
         hits.sort(key=lambda x: (rank[x.unit.dim], x.base))  # stable: ties stay in index order
