@@ -967,7 +967,7 @@ def _find_bounded(norm: tuple[str, frozenset[int]], needle: str) -> bool:
             and needle[-1].isalnum()
             and after.isascii()
             and (after.isalnum() or (after == "." and needle[-1].isdigit()))
-        ) and not (needle[-1].isdigit() and after != "" and after in "%％‰")  # `to 20` is not the report's `to 20%`
+        ) and not (needle[-1].isdigit() and after and parse_unit(after).dim == "%")  # `to 20` is no `to 20%`
         if ok_b and ok_a:
             return True
         i = hay.find(needle, i + 1)
