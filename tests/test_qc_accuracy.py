@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import sys
 from pathlib import Path
 from types import SimpleNamespace
@@ -322,3 +323,60 @@ def test_the_registry_names_every_pdf_once() -> None:
 def test_a_release_number_is_no_quantity_the_harness_counts_as_a_false_alarm() -> None:
     assert not qc_accuracy._quantity("0.98.6.1") and not qc_accuracy._quantity("2.4.1")
     assert qc_accuracy._quantity("2,237.75") and qc_accuracy._quantity("47GW") and qc_accuracy._quantity("0.98")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# `--root DIR`: another content root, its PDFs in DIR/reports, scored by the real corpus' code path.
+
+ROOT_ARTICLE = """---
+title: How hot do nonmetals boil?
+lang: en
+date: 2026-01-01
+evidence:
+- U1
+answer: 'Nonmetals span the widest range of the four groups [source: U1].'
+slug: nonmetals-en
+---
+
+## Nonmetals
+
+The lowest nonmetal boiling point is -253 °C, the highest 4827 °C and the average 414.1 °C [source: U1].
+"""
+
+# Read from the PDF (one table: Nonmetals -253 min, 4827 max, 414.1 avg): 4837 is no figure of it, so the digit error
+# must be caught; 414 is 414.1 at the precision printed, so the rounding must pass.
+ROOT_MUTATIONS = """mutations:
+  - kind: digit
+    at: highest 4827 °C
+    old: "4827"
+    new: "4837"
+  - kind: correct
+    at: average 414.1 °C
+    old: 414.1 °C
+    new: about 414 °C
+    expect: ok
+"""
+
+
+def test_root_scores_another_content_root_with_its_own_pdfs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = tmp_path / "trial"
+    (root / "reports").mkdir(parents=True)
+    (root / "articles").mkdir()
+    # A name that is in no tests/corpus listing: the PDF can only come from the root's own reports/ folder.
+    (root / "reports" / "boiling.pdf").write_bytes(
+        (qc_accuracy.CORPUS_PDFS / "pymupdf_small_table_units.pdf").read_bytes()
+    )
+    (root / "reports" / "reports.yaml").write_text(
+        "reports:\n  - id: U1\n    title: Boiling points\n    date: 2024-01-01\n    file: boiling.pdf\n",
+        encoding="utf-8",
+    )
+    (root / "publish.toml").write_text('[site]\ntitle = "trial"\n', encoding="utf-8")
+    (root / "articles" / "nonmetals-en.md").write_text(ROOT_ARTICLE, encoding="utf-8")
+    (root / "articles" / "nonmetals-en.mutations.yaml").write_text(ROOT_MUTATIONS, encoding="utf-8")
+    assert qc_accuracy.main(["--root", str(root), "--cap", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "false alarms on clean articles: 0 of 3 numbers" in out
+    assert re.search(r"^digit\s+1\s+1\s+100\.0%", out, re.M) and "correct variants that pass: 1 of 1" in out
+    assert re.search(r"^all basic\s+1\s+1", out, re.M) and re.search(r"^all hard\s+0\s+0", out, re.M)
+    assert "CHANCE control (real)" in out and "SYNTHETIC" not in out  # the root alone: no example reports
+    assert not (root / "floor.json").exists()

@@ -19,7 +19,8 @@ A mutant is caught when QC reports an error, on a line the change touched, that 
 clean number that is neither verified, derived nor exempt is a false alarm. Only public names of `qc` and `evidence`
 are used. Run: `python tools/qc_accuracy.py` (part of `make bench`; prints the tables and writes the section at the
 end of docs/benchmarks.md) and exits 1 when the real corpus does worse than tools/qc_corpus/real/floor.json, which
-tests/test_qc_accuracy.py checks and `make golden` re-records.
+tests/test_qc_accuracy.py checks and `make golden` re-records. `--root DIR` scores another content root laid out
+like the real corpus (its PDFs in DIR/reports): the real measurement and its chance control, printed only.
 """
 
 from __future__ import annotations
@@ -132,15 +133,21 @@ def registry(root: Path = REAL) -> list[dict[str, Any]]:
     return list(doc["reports"])
 
 
+def pdf_folder(root: Path) -> Path:
+    """Where the PDFs of a content root's registry sit: tests/corpus for the real corpus (kept once in the repo),
+    the root's own reports/ folder for any other root (`--root`)."""
+    return CORPUS_PDFS if root.resolve() == REAL.resolve() else root / "reports"
+
+
 def real_index(root: Path = REAL) -> EvidenceIndex:
-    """Copy the registry and the corpus PDFs it names into a temporary reports folder, ingest it and load it."""
+    """Copy the registry and the PDFs it names into a temporary reports folder, ingest it and load it."""
     with tempfile.TemporaryDirectory() as tmp:
         reports = Path(tmp) / "reports"
         reports.mkdir()
         shutil.copy(root / "reports" / "reports.yaml", reports / "reports.yaml")
         for entry in registry(root):
             (reports / entry["file"]).parent.mkdir(parents=True, exist_ok=True)  # office/… keeps its folder
-            shutil.copy(CORPUS_PDFS / entry["file"], reports / entry["file"])
+            shutil.copy(pdf_folder(root) / entry["file"], reports / entry["file"])
         return _ingested(reports)
 
 
@@ -893,7 +900,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--cap", type=int, default=80, help="chance control: mutants per kind and article (sampled)")
     ap.add_argument("--no-doc", dest="doc", action="store_false", help="do not write docs/benchmarks.md")
+    ap.add_argument("--root", type=Path, help="score this content root (laid out like tools/qc_corpus/real, its "
+                    "PDFs in DIR/reports): the real measurement and its chance control only, no floor, no doc")  # fmt: skip
     args = ap.parse_args(argv)
+    if args.root is not None:
+        root = args.root.resolve()
+        index, drafts = real_index(root), real_articles(root)
+        chance = {"real": run_chance(index, drafts, seed=args.seed, cap=args.cap)}
+        print(f"content root: {root}")
+        print(text_report(run_real(index, drafts), chance, None))
+        return 0
     started = time.perf_counter()
     syn_index = load_index() if args.fixture else example_index()
     syn_drafts = clean_articles()
