@@ -62,7 +62,9 @@ def test_a_compared_multiple_is_no_count_of_things() -> None:
 def test_user_counts_with_thousands_separators_key_their_rows() -> None:
     cols = [60.0, 160.0, 260.0]
     rows: list[Row] = [(700.0, [(60.0, "Users"), (160.0, "Throughput (req/s)"), (260.0, "p99 (ms)")])]
-    for k, (users, tput, p99) in enumerate((("100", "2,480", "18.4"), ("1,000", "9,310", "41.7"), ("5,000", "12,905", "96.2"))):
+    for k, (users, tput, p99) in enumerate(
+        (("100", "2,480", "18.4"), ("1,000", "9,310", "41.7"), ("5,000", "12,905", "96.2"))
+    ):
         rows.append((686.0 - 14 * k, [(cols[0], users), (cols[1], tput), (cols[2], p99)]))
     figs = _page(rows)
     f = _one(figs, 9310, "cell")

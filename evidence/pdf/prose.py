@@ -250,8 +250,8 @@ def page_figures(
                     consumed[_token(n.raw)] -= 1
                     continue
                 labels = [label, said, ctx.heading]
-                unit = n.unit or _bracketed_unit(value, n.end) or header_unit(label, loose=False) or ""
-                out.append(Raw(n.value, unit, n.raw, clean_labels(labels), text, "kv"))
+                kv_unit = n.unit or _bracketed_unit(value, n.end) or header_unit(label, loose=False) or ""
+                out.append(Raw(n.value, kv_unit, n.raw, clean_labels(labels), text, "kv"))
             continue
         if re.fullmatch(r"[\d\s.,%+\-]+", text) and find_numbers(text):
             # A line of bare numbers is chart data labels or axis ticks: keep them, with the chart title's unit.
