@@ -46,7 +46,7 @@ _TABLE: list[tuple[str, str, float, tuple[str, ...]]] = [
     ("Mb", "bits", 1e6, ("Mb", "Mbit")),
     ("Gb", "bits", 1e9, ("Gb", "Gbit")),
     ("Tb", "bits", 1e12, ("Tb", "Tbit")),
-    ("KB/s", "bytes/s", 1e3, ("KB/s", "kB/s", "KBps", "kB/sec", "KB/sec")),
+    ("KB/s", "bytes/s", 1e3, ("KB/s", "kB/s", "KBps", "kB/sec", "KB/sec", "Kbytes/sec")),
     ("MB/s", "bytes/s", 1e6, ("MB/s", "MBps", "MB/sec")),
     ("GB/s", "bytes/s", 1e9, ("GB/s", "GBps", "GB/sec")),
     ("TB/s", "bytes/s", 1e12, ("TB/s", "TBps")),

@@ -22,7 +22,7 @@ FOOTNOTE = re.compile(r"[¹²³⁴⁵⁶⁷⁸⁹⁰*†‡]+$")
 EMPTY = {"N/A", "n/a", "—", "-", "–", ""}
 CJK_FONT = "WenQuanYi Zen Hei"
 _NUMERIC = re.compile(
-    r"[+\-−]?[\d.,]+(?: ± [\d.,]+)?(?:%|[A-Za-z/]+)?[¹²³*]?"
+    r"[+\-−]?[\d.,]+(?: ± [\d.,]+|[–~][\d.,]+(?: [A-Za-z/]+)?)?(?:%|[A-Za-z/]+)?[¹²³*]?"
 )  # cells printed right-aligned, as office suites do
 
 
@@ -309,6 +309,9 @@ def _cell_value(text: str) -> tuple[float, str] | None:
     return sign * float(m.group(2).replace(",", "")), m.group(3) or ""
 
 
+_RANGE = re.compile(r"([\d,]+(?:\.\d+)?)\s*[–~]\s*([\d,]+(?:\.\d+)?)(\s*(?:%|[A-Za-z/]+)?)")
+
+
 def _deviation(text: str) -> float | None:
     """The `± 96` of a `12,480 ± 96` cell: a printed figure too (an article may quote it)."""
     m = re.search(r"±\s*([\d,]+(?:\.\d+)?)", text)
@@ -367,16 +370,19 @@ def _expected(report: dict[str, Any], pdf: Path) -> dict[str, Any]:
             for c in range(keys, len(cells)):
                 if c == t.get("unit_col"):
                     continue
-                got = _cell_value(cells[c])
-                if got is None:
-                    continue
-                value, glued = got
                 col = t["columns"][c]
-                unit = glued or col.get("unit") or row_unit or t.get("unit", "")
                 labels = [*row_labels, *col["labels"]] if not group else [group, *row_labels, *col["labels"]]
-                figures.append(
-                    {"page": here, "value": value, "unit": unit, "labels": labels, "kind": "cell", "table": t["id"]}
-                )
+                # A range cell (`400–800 ms`, `10~20`) prints two figures, both in the unit written after the second.
+                ends = _RANGE.fullmatch(cells[c].strip())
+                for part in [f"{ends.group(1)} {ends.group(3)}", ends.group(2) + ends.group(3)] if ends else [cells[c]]:
+                    got = _cell_value(part)
+                    if got is None:
+                        continue
+                    value, glued = got
+                    unit = glued or col.get("unit") or row_unit or t.get("unit", "")
+                    figures.append(
+                        {"page": here, "value": value, "unit": unit, "labels": labels, "kind": "cell", "table": t["id"]}
+                    )
                 if (dev := _deviation(cells[c])) is not None:
                     figures.append(
                         {"page": here, "value": dev, "unit": unit, "labels": labels, "kind": "cell", "table": t["id"]}

@@ -74,19 +74,23 @@ def lines_of(runs: list[tuple[float, float, float, float, str]]) -> list[Line]:
         merge = any(b.x0 - a.x1 < 0.9 * b.size for a, b in itertools.pairwise(line.segs))
         gaps = [(a, b) for a, b, y in spaces if abs(y - line.y) <= 0.45 * line.size] if explicit and merge else []
         merged: list[Seg] = []
+        widest: list[float | None] = []  # per merged segment: the widest gap it was joined over (None: one run)
         for s in line.segs:
             if merged:
                 prev = merged[-1]
                 gap = s.x0 - prev.x1
+                tight = widest[-1] is not None and widest[-1] < 0.05 * prev.size
                 if (
                     gap < 0.9 * min(prev.size, s.size)
                     and not _keep_apart(prev.text, s.text, gap, s.size)
-                    and not (explicit and _unspaced_gap(prev, s, gaps))
+                    and not (explicit and _unspaced_gap(prev, s, gaps, tight))
                 ):
                     sep = "" if gap < 0.15 * s.size else " "
                     merged[-1] = Seg(prev.x0, max(prev.x1, s.x1), prev.text + sep + s.text, max(prev.size, s.size))
+                    widest[-1] = max(widest[-1] or 0.0, gap)
                     continue
             merged.append(Seg(s.x0, s.x1, s.text.strip(), s.size))
+            widest.append(None)
         line.segs = [s for s in merged if s.text.strip()]
     lines.sort(key=lambda ln: -ln.y)
     return [ln for ln in lines if ln.segs]
@@ -103,10 +107,12 @@ def _same_line(line: Line, y: float, size: float, x0: float, x1: float) -> bool:
     return any(s.x0 - 0.2 * big <= x1 and x0 <= s.x1 + 0.2 * big for s in line.segs)
 
 
-def _unspaced_gap(prev: Seg, seg: Seg, spaces: list[tuple[float, float]]) -> bool:
-    """A visible gap between two runs that no printed space fills (justified CJK aside): two cells."""
+def _unspaced_gap(prev: Seg, seg: Seg, spaces: list[tuple[float, float]], tight: bool = False) -> bool:
+    """A visible gap between two runs that no printed space fills: two cells. Justified CJK spaces its characters
+    apart evenly, so a gap between CJK characters splits cells only after glyphs that touch (`tight`): a browser's
+    header `线程数` | `延迟(ms)` with a 1.5 pt cell padding between them."""
     gap = seg.x0 - prev.x1
-    if gap < 0.12 * seg.size or (is_cjk(prev.text[-1]) and is_cjk(seg.text[0])):
+    if gap < 0.12 * seg.size or (is_cjk(prev.text[-1]) and is_cjk(seg.text[0]) and not tight):
         return False
     slack = 0.3 * seg.size
     return not any(a < seg.x0 + slack and b > prev.x1 - slack for a, b in spaces)

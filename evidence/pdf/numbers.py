@@ -178,6 +178,12 @@ def find_numbers(
     return list(_find_numbers(text, keep_years, bytes_ok, billions))
 
 
+# `11× higher`, `4x faster than`: a multiple compared, not a count of things (`8×A800`, `2 × Xeon`).
+_COMPARED = re.compile(
+    r"\s?[×xX]\s(?:higher|lower|faster|slower|more|less|better|worse|larger|smaller|greater|fewer|the|as|over)\b"
+)
+
+
 @functools.lru_cache(maxsize=16384)  # table cells and lines are read several times over while finding tables
 def _find_numbers(text: str, keep_years: bool, bytes_ok: bool | None, billions: bool) -> tuple[Number, ...]:
     """Numbers with their units in zh/en text, skipping dates, versions, identifiers and references.
@@ -231,7 +237,11 @@ def _find_numbers(text: str, keep_years: bool, bytes_ok: bool | None, billions: 
             unit, end = found_unit
         elif nxt.isascii() and nxt.isalpha() and not raw.endswith(nxt):
             continue  # 480P, 2022E, 3rd: part of an identifier, not a quantity
-        if re.match(r"\s?[×x*]\s?[A-Za-z0-9]", text[m.end("num") : m.end("num") + 4]) and not m.group("num").count("."):
+        if (
+            re.match(r"\s?[×x*]\s?[A-Za-z0-9]", text[m.end("num") : m.end("num") + 4])
+            and not m.group("num").count(".")
+            and not _COMPARED.match(text, m.end("num"))
+        ):
             unit, end = "", m.end("num")  # `8×A800`, `8×312 TFLOPS`: a count of things, the multiplier is no unit
         if sign == "-":
             value = -value

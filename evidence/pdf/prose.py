@@ -11,7 +11,17 @@ from typing import Literal
 
 from evidence.pdf.charts import chart_figures
 from evidence.pdf.layout import SENTENCE_END, Line, is_caption, is_heading, reading_order
-from evidence.pdf.numbers import PAGE_NUMBER, PARAM_LABEL, PAREN, Number, find_numbers, is_code, names, printed_unit
+from evidence.pdf.numbers import (
+    PAGE_NUMBER,
+    PARAM_LABEL,
+    PAREN,
+    Number,
+    find_numbers,
+    header_unit,
+    is_code,
+    names,
+    printed_unit,
+)
 from evidence.pdf.runs import Runs
 from evidence.pdf.tables import PageContext, Raw, clean_labels, continue_tables, find_tables, table_figures
 from evidence.pdf.text import cjk_edge
@@ -31,11 +41,20 @@ def _kv_contexts(value: str, numbers: list[Number]) -> list[str]:
         text = re.sub(r"\s+", " ", value[start : n.start]).strip(" ≥≤><约~≈")
         if text.startswith(("(", "（")) and out and cut < 0:
             text = f"{out[-1]} {text.lstrip('(（ ')}".strip()
-        text = text.strip("(（ ,，、:：/|")
+        text = text.strip("(（ ,，、:：/|=")  # (`min=12.3, mean=45.6`: each value is named by its key)
         words = re.search(r"[A-Za-z\u3400-\u9fff]{2,}", text)
         out.append(text if words and len(text) < 60 and not is_code(text) else "")
         end = n.end
     return out
+
+
+_BRACKETED = re.compile(r"\s?[\[(（]\s*([^\[\]()（）]{1,16}?)\s*[\])）]")
+
+
+def _bracketed_unit(value: str, end: int) -> str | None:
+    """A unit in brackets right after a bare value (ApacheBench's `Time per request: 12.5 [ms] (mean)`)."""
+    m = _BRACKETED.match(value, end)
+    return printed_unit(m.group(1)) if m else None
 
 
 _RATE_BEFORE = re.compile(r"\b(IOPS|QPS|TPS)\s*(?:达到|高达|为|是|约|of|reached|reaches|=|:|：)?\s*$")
@@ -53,8 +72,10 @@ def _kv(line: str) -> tuple[str, str] | None:
     if not m or is_code(line):
         return None
     label, value = m.group("label").strip().lstrip("-–•·*▶►◆●■▪ ").strip(), m.group("value").strip()  # list marks
-    if not label or re.search(r"https?$|\d$|[\"'\[\](){}<>]$|^[\"'(\[]", label) or SENTENCE_END.search(label):
+    if not label or re.search(r"https?$|\d$|^[\"'(\[]", label) or SENTENCE_END.search(label):
         return None
+    if re.search(r"[\"'\[\](){}<>）]$", label) and not header_unit(label, loose=False):
+        return None  # a label may end in brackets only to give the unit of its values (`Request time (ms): …`)
     if m.group("sep") != " = " and len(m.group("label")) > 40:
         return None
     if m.group("sep") == " = " and (len(label) < 4 or not find_numbers(value) or find_numbers(value)[0].start > 0):
@@ -191,17 +212,24 @@ def page_figures(
             prose.append((paragraph.strip(), para_heading))
         paragraph = ""
 
+    # The table lines of plain text give back what their cells took first, wherever they stand: a `mean=12.5` line
+    # above a table that prints 12.5 again is a figure of its own, not a cell read twice.
+    table_lines = set()
+    for idx, text in enumerate(plain_lines):
+        sq = squash(text)
+        if not sq or sq in margin_texts or PAGE_NUMBER.match(text):
+            continue
+        if any(sq in tt for tt in table_text) and (find_numbers(text, keep_years=True) or len(sq) < 40):
+            table_lines.add(idx)
+            for n in find_numbers(text, keep_years=True, bytes_ok=True):
+                if consumed[_token(n.raw)] > 0:
+                    consumed[_token(n.raw)] -= 1
     for idx, text in enumerate(plain_lines):
         sq = squash(text)
         if not sq:
             flush()
             continue
-        if sq in margin_texts or PAGE_NUMBER.match(text):
-            continue
-        if any(sq in tt for tt in table_text) and (find_numbers(text, keep_years=True) or len(sq) < 40):
-            for n in find_numbers(text, keep_years=True, bytes_ok=True):
-                if consumed[_token(n.raw)] > 0:
-                    consumed[_token(n.raw)] -= 1
+        if sq in margin_texts or PAGE_NUMBER.match(text) or idx in table_lines:
             continue
         if is_heading(text, 0, 0) or (is_caption(text) and len(text) < 80):
             flush()
@@ -222,7 +250,8 @@ def page_figures(
                     consumed[_token(n.raw)] -= 1
                     continue
                 labels = [label, said, ctx.heading]
-                out.append(Raw(n.value, n.unit, n.raw, clean_labels(labels), text, "kv"))
+                kv_unit = n.unit or _bracketed_unit(value, n.end) or header_unit(label, loose=False) or ""
+                out.append(Raw(n.value, kv_unit, n.raw, clean_labels(labels), text, "kv"))
             continue
         if re.fullmatch(r"[\d\s.,%+\-]+", text) and find_numbers(text):
             # A line of bare numbers is chart data labels or axis ticks: keep them, with the chart title's unit.

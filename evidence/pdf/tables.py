@@ -826,7 +826,7 @@ def _key_columns(cells: list[list[str]], headers: list[str]) -> list[int]:
         unit = header_unit(headers[c])
         if unit and unit not in ("KB", "MB", "B", "GB") and unit not in COUNT_WORDS:
             break
-        ints = all(re.fullmatch(r"\d+\s*(?:[KMG]i?B|B|K|k)?", v.strip()) for v in numeric)
+        ints = all(re.fullmatch(rf"{_INT}\s*(?:[KMG]i?B|B|K|k)?", v.strip()) for v in numeric)
         # A first column of whole durations under a parameter's name (`窗口大小 | 60s, 120s, 300s`) sets the row's
         # condition (a window, a timeout), as integers do: measured times are not whole and rising.
         if not ints and c == 0 and _KEY_HEADER.search(headers[c] or ""):
@@ -854,6 +854,9 @@ def _key_columns(cells: list[list[str]], headers: list[str]) -> list[int]:
     return keys
 
 
+_INT = r"\d{1,3}(?:,\d{3})+|\d+"  # a whole number, with or without thousands separators (`1,000` users)
+
+
 def _repeats(cells: list[list[str]], c: int) -> bool:
     """Whether column `c` repeats a value in rows that differ to its right (`batch 4` for read and for write): a
     summary row equal to the one row it sums (JMeter's `TOTAL` under a single label) repeats every column, keys none."""
@@ -873,10 +876,10 @@ def _sweep(values: list[str]) -> bool:
     scale = {"": 1, "K": 1e3, "k": 1e3, "M": 1e6, "G": 1e9}
     nums = []
     for v in values:
-        m = re.fullmatch(r"(\d+)\s*([KMGk]?)(?:i?B)?", v.strip())
+        m = re.fullmatch(rf"({_INT})\s*([KMGk]?)(?:i?B)?", v.strip())
         if not m:
             return False
-        nums.append(int(m.group(1)) * scale[m.group(2)])
+        nums.append(int(m.group(1).replace(",", "")) * scale[m.group(2)])
     return len(nums) >= 3 and all(b > a for a, b in itertools.pairwise(nums))
 
 
