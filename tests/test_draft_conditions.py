@@ -14,7 +14,7 @@ from pipeline.brief import Brief
 from pipeline.drafting import fileformat
 from pipeline.drafting.lang import Lang
 from pipeline.drafting.offline import _unit_token_off, write_offline
-from pipeline.drafting.select import Ask, ask, condition_rows
+from pipeline.drafting.select import Ask, ask, condition_rows, names_baseline
 from pipeline.drafting.tables import Cell, Group, Row, spread
 from pipeline.drafting.verdict import judge
 from qc.draft import parse_draft
@@ -113,3 +113,24 @@ def test_a_mean_plus_minus_sd_table_answers_with_its_means(flash: EvidenceIndex)
     q = "4MB 块大小的顺序写带宽是多少?"
     section = _draft(flash, "R1", "zh", [q]).split(f"## {q}")[1]
     assert "16,420 MB/s" in section and "127" not in section and "MB/s 为" not in section, section
+
+
+@pytest.mark.parametrize(
+    ("question", "baseline"),
+    [
+        ("和 3.1 相比 p99 延迟降低了多少?", "3.1"),  # the baseline stands between 和 and 相比; p99 is the metric
+        ("和 HS200 相比,顺序读带宽提升了多少?", "HS200"),
+        ("v2.0 相比 v1.2 吞吐提升了多少?", "v1.2"),  # X 相比 Y: Y is the baseline
+        ("How much did throughput improve over version 3.1?", "3.1"),
+        ("How much faster than the ABQ?", "ABQ"),
+        ("How does latency grow over 100 users?", ""),  # `over` a load is no baseline
+    ],
+)
+def test_the_baseline_a_question_names(question: str, baseline: str) -> None:
+    assert _ask(question).baseline == baseline
+
+
+def test_a_table_printing_the_baseline_named_answers_before_one_that_does_not() -> None:
+    named = Group("R1", (1, 0), "表 3-1 3.1 与 3.2 对比", "", "3.1(基线) 3.2 TPS")
+    assert names_baseline(named, "3.1") and not names_baseline(named, "3")
+    assert not names_baseline(Group("R1", (1, 1), "", "", "LX-Gateway 3.12 TPS"), "3.1")
