@@ -22,6 +22,7 @@ RANKED = re.compile(r"\b(top|rank)[\s_-]?(\d+)\b")
 COUNTED = re.compile(r"(\d+)x([a-z]+\d*)")
 CAMEL = re.compile(r"(?<=[a-z]{2})(?=[A-Z][a-z])")
 RATIO_UNITS = frozenset({"x", "倍", "×"})
+UNIT_NOTE = re.compile(r"\s*[((]\s*单位\s*[::][^))]*[))]")
 KEEP = ("\x02", "\x03")  # brackets around report labels inside generated text (removed before output)
 
 
@@ -52,6 +53,7 @@ class Lang:
         text = re.sub(r"\s+", " ", text).strip()
         if self.lang == "zh" or not CJK.search(text):
             return text
+        text = UNIT_NOTE.sub("", text)  # `(单位:秒)`: each number carries its unit
         for zh, en in self._glossary:
             if zh in text:
                 text = text.replace(zh, f" {en} ")

@@ -30,6 +30,7 @@ from pipeline.drafting.tables import (
 )
 from qc.draft import citations
 from qc.index import EvidenceIndex
+from qc.units import parse_unit
 
 LIST_ROWS = 4  # a comparison over more rows than this becomes a table
 TABLE_ROWS = 8  # rows a table shows at most
@@ -297,11 +298,19 @@ def _rows(p: Pick) -> list[Row]:
 
 def _col_name(col: str, fig: Figure, w: Lang) -> str:
     """A column header as a metric name; a header that is only a unit (`MiB/s`) is named by its kind (带宽)."""
-    name = _strip_unit(col)
+    name = _strip_unit(_unit_token_off(col, fig))
     if not name or name.lower() in (fig.unit.lower(), fig.unit.split("/")[0].lower()):
         kind = _kind(fig)
         return w(f"kind_{kind}") if kind else w.name(col)
     return w.name(name)
+
+
+def _unit_token_off(col: str, fig: Figure) -> str:
+    """A header's last word when it is the cell's unit (`顺序读带宽 MB/s`, `写 p99 μs`): the value says it."""
+    head, _, last = col.strip().rpartition(" ")
+    unit, cell = parse_unit(last), parse_unit(fig.unit)
+    same = bool(fig.unit) and unit.dim == cell.dim and unit.factor == cell.factor and bool(unit.dim)
+    return head if head and same else col
 
 
 def _first(g: Group, col: str) -> Figure:

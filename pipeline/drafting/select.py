@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 
 from evidence.models import Figure
+from evidence.pdf import find_numbers
 from pipeline.brief import Brief
 from pipeline.drafting.lang import CJK, RATIO_UNITS, Lang, terms
 from pipeline.drafting.prose import prose_groups
@@ -48,10 +49,13 @@ MAX_WORDS = re.compile(
     r"峰值|最高|最大|最快|最多|peak|highest|maximum|\bmax\b|\bbest\b|\btop\b(?![\s_-]?\d)", re.IGNORECASE
 )
 THAN = re.compile(
-    r"(?:\bthan|\bvs\.?|\bversus|\bcompared? (?:with|to)|相比于?|相对于?|对比|较)\s*(?:in |on |with )?(?:the )?"
-    r"([A-Za-z][\w./+-]*[A-Za-z0-9])",
+    r"(?:\bthan|\bvs\.?|\bversus|\bcompared? (?:with|to)|(?:improve(?:d|s|ment)?|gains?|faster|better|speed-?up)"
+    r"\s+over|相比于?|相对于?|对比|较)\s*(?:in |on |with )?(?:the )?(?:(?:old |previous |prior )?(?:version|release) )?"
+    r"([A-Za-z0-9][\w./+-]*[A-Za-z0-9]|[A-Za-z])",
     re.IGNORECASE,
 )
+# `和 3.1 相比 p99 …`: in Chinese the baseline stands between 和/与/跟 and 相比, not after it (that is the metric).
+THAN_ZH = re.compile(r"[和与跟同]\s*([A-Za-z0-9][\w./+-]*[A-Za-z0-9]|[A-Za-z])\s*(?:版本?)?\s*(?:相比|比较|对比)")
 RATIO_WORDS = re.compile(
     r"几倍|多少倍|倍数|加速比|how many times|\btimes (?:faster|slower|higher|lower|more|less|as)\b|speed-?up",
     re.IGNORECASE,
@@ -158,9 +162,14 @@ def ask(question: str, pairs: dict[str, str]) -> Ask:
     high, low_ = bool(MAX_WORDS.search(question)), bool(MIN_WORDS.search(question))
     extreme = "max" if high and not low_ else ("min" if low_ and not high else "")  # both: the span, not one end
     runs = [[r[i : i + 2] for i in range(len(r) - 1)] for r in re.findall(r"[\u3400-\u9fff]{2,}", question)]
-    m = THAN.search(question)
+    m = THAN_ZH.search(question) or THAN.search(question)
     ratio = bool(RATIO_WORDS.search(question))
     return Ask(question, both_terms(question, pairs), kinds, extreme, runs, m.group(1) if m else "", ratio)
+
+
+def names_baseline(g: Group, term: str) -> bool:
+    """The group prints the baseline a question names (`3.1（基线）`, `HS200`) as a word of its own."""
+    return re.search(rf"(?<![\w.]){re.escape(term)}(?![\w]|\.\d)", g.text, re.IGNORECASE) is not None
 
 
 def as_ratio(c: Comparison) -> Comparison:
@@ -203,11 +212,17 @@ def _columns(g: Group, a: Ask, pairs: dict[str, str]) -> list[str]:
             if (headed and not c.col) or c.col in cols:
                 continue
             kind = bool(_kinds_of(c.fig) & a.kinds)
-            cols[c.col] = (kind, len(both_terms(c.col, pairs) & a.terms))
+            cols[c.col] = (kind, len(both_terms(c.col, pairs) & a.terms) + _one_character_words(c.col, a.text))
     ranked = sorted(cols, key=lambda k: (-cols[k][0], -cols[k][1], list(cols).index(k)))
     if a.kinds and any(cols[k][0] for k in ranked):
         ranked = [k for k in ranked if cols[k][0]]
     return ranked
+
+
+def _one_character_words(label: str, question: str) -> int:
+    """A header's one-character Chinese words the question says (`写` of a merged `读 | 写` header in `随机写的 p99`):
+    no bigram holds them, yet they tell the columns apart."""
+    return sum(len(w) == 1 and w in question for w in re.findall(r"[\u3400-\u9fff]+", label))
 
 
 def _headings(r: Row) -> list[str]:
@@ -241,30 +256,55 @@ def matching_rows(g: Group, a: Ask, pairs: dict[str, str]) -> list[int]:
     return hits if hits and len(hits) < len(keys) else []
 
 
-NUMBER = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?![\d.])|(?<![\w.,])\d+(?:\.\d+)?(?![\d,.])")
+SIZES = {"bytes", "bits"}  # a data size (`4KB` value size, `8KB` block) is a condition of its own, never a bare count
 
 
-def _numbers(text: str) -> set[float]:
-    return {float(m.replace(",", "")) for m in NUMBER.findall(text)}
+def _conditions(text: str) -> set[tuple[float, str]]:
+    """The numbers a text names, each with its unit (`4KB` → (4, "KB"), `batch 为 1` → (1, ""))."""
+    return {(n.value, n.unit) for n in find_numbers(text)}
 
 
-def condition_rows(g: Group, a: Ask, pairs: dict[str, str]) -> list[int]:
-    """Indexes of the rows measured under a number the question names (`59,656 行`, `100 threads`): in the row's
-    keys, or in a cell of a column the question names that is no quantity asked for (`行数`, not `总耗时`)."""
-    wanted = _numbers(a.text)
-    if not wanted:
-        return []
-    hits = []
-    for i, r in enumerate(g.rows):
-        held = _numbers(" ".join(r.keys))
+def _same_condition(q: tuple[float, str], held: tuple[float, str]) -> bool:
+    """A number of the question names a held one: the same value, and the same unit, or one printed bare while the
+    other is no data size (`batch 4` is no `4KB`; `100 threads` is `线程数 100`)."""
+    (qv, qu), (hv, hu) = q, held
+    if qv != hv:
+        return False
+    if qu and hu:
+        return parse_unit(qu).dim == parse_unit(hu).dim and parse_unit(qu).factor == parse_unit(hu).factor
+    other = qu or hu
+    return not other or parse_unit(other).dim not in SIZES
+
+
+def _condition_counts(g: Group, a: Ask, pairs: dict[str, str]) -> list[int]:
+    """Per row, how many of the numbers the question names it was measured under: in the row's keys, or in a cell
+    of a column the question names that is no quantity asked for (`行数`, not `总耗时`)."""
+    wanted = _conditions(a.text)
+    counts = []
+    for r in g.rows:
+        held = _conditions(" ".join(r.keys))
         held |= {
-            c.fig.value
+            (c.fig.value, c.fig.unit)
             for c in r.cells
             if both_terms(c.col, pairs) & a.terms and not (_kinds_of(c.fig) and _kinds_of(c.fig) <= a.kinds)
         }
-        if held & wanted:
-            hits.append(i)
+        counts.append(sum(any(_same_condition(q, h) for h in held) for q in wanted))
+    return counts
+
+
+def condition_rows(g: Group, a: Ask, pairs: dict[str, str]) -> list[int]:
+    """Indexes of the rows measured under the numbers the question names (`59,656 行`, `100 threads`), those
+    naming most of them (`64KB、batch 8` is the row of both, not every 64KB row nor every batch-8 row)."""
+    counts = _condition_counts(g, a, pairs)
+    best = max(counts, default=0)
+    hits = [i for i, n in enumerate(counts) if best and n == best]
     return hits if len(hits) < len(g.rows) else []
+
+
+def condition_score(g: Group, a: Ask, pairs: dict[str, str]) -> int:
+    """How many of the question's numbers the group's best row was measured under (0: none, or every row)."""
+    rows = condition_rows(g, a, pairs)
+    return _condition_counts(g, a, pairs)[rows[0]] if rows else 0
 
 
 def matching_facts(g: Group, a: Ask, pairs: dict[str, str]) -> list[Figure]:
@@ -330,6 +370,8 @@ def select(brief: Brief, index: EvidenceIndex) -> list[list[Pick]]:
             s = _overlap(a, d, lambda t: math.log(1 + n / df[t]))
             if a.kinds:  # holding the kind asked for is evidence on its own; lacking it, weak evidence
                 s = s + KIND_BONUS if kinds & a.kinds else s * NO_KIND
+            if s > 0 and a.baseline and names_baseline(g, a.baseline):  # `over version 3.1`: the table of 3.1
+                s += KIND_BONUS
             row.append(s)
         scores.append(row)
     # Each group goes to the question it answers best (ties to the earlier one): a table is told once.
@@ -367,6 +409,7 @@ def select(brief: Brief, index: EvidenceIndex) -> list[list[Pick]]:
                         chosen.append(extra)
             picks[:] = sorted(chosen, key=lambda p: -p.score)
     _systems(groups, scores, per_q, asks, index, pairs)
+    _conditioned(groups, scores, per_q, asks, pairs, index)
     _settings(brief, index, asks, per_q)
     used = {id(p.group) for picks in per_q for p in picks}
     for qi, picks in enumerate(per_q):
@@ -387,8 +430,10 @@ def select(brief: Brief, index: EvidenceIndex) -> list[list[Pick]]:
         # A condition the question names (`59,656 行`) held by some table's rows: the tables without it answer
         # another condition (`4、不同负载下的性能测试` states the range over all loads), not this question (a
         # prose comparison or a `label: value` block is no table of conditions: it stays).
-        if any(condition_rows(p.group, asks[qi], pairs) for p in picks):
-            picks[:] = [p for p in picks if p.rows or not p.group.rows]
+        # Of the tables holding it, those whose rows name most of the question's numbers (`batch 1` and `4KB`).
+        named = [condition_score(p.group, asks[qi], pairs) for p in picks]
+        if any(named):
+            picks[:] = [p for p, n in zip(picks, named, strict=True) if n == max(named) or not p.group.rows]
         # A prose sentence restating a comparison a table of this section states (`from 10,480 to 15,120`) is said once.
         pairs_said = {(c.before.value, c.after.value) for p in picks if p.group.rows for c in p.group.comparisons}
         picks[:] = [
@@ -398,6 +443,33 @@ def select(brief: Brief, index: EvidenceIndex) -> list[list[Pick]]:
             or any((c.before.value, c.after.value) not in pairs_said for c in p.group.comparisons)
         ]  # fmt: skip
     return per_q
+
+
+def _conditioned(
+    groups: list[Group],
+    scores: list[list[float]],
+    per_q: list[list[Pick]],
+    asks: list[Ask],
+    pairs: dict[str, str],
+    index: EvidenceIndex,
+) -> None:
+    """A question naming its conditions (`batch 为 1 时 4KB`) also gets the table whose rows name more of them than
+    its picks do, though another question took that table (`p99` and `吞吐` both read one read_perf matrix)."""
+    for qi, a in enumerate(asks):
+        if not _conditions(a.text):
+            continue
+        have = max((condition_score(p.group, a, pairs) for p in per_q[qi]), default=0)
+        fits = [
+            (condition_score(g, a, pairs), scores[gi][qi], gi)
+            for gi, g in enumerate(groups)
+            if scores[gi][qi] > 0
+            and (not a.kinds or _kinds(g) & a.kinds)
+            and all(p.group is not g for p in per_q[qi])
+            and not _confidential(g, index)  # an on-request report's one table was chosen already (`_limit`)
+        ]
+        best = max(fits, default=(0, 0.0, -1))
+        if best[0] > have:
+            per_q[qi].insert(0, Pick(groups[best[2]], best[1]))
 
 
 TOC_LINE = re.compile(r"\.{4,}|…{2,}")

@@ -205,13 +205,27 @@ def _kv_label(f: Figure) -> str:
     return f.quote.split(":")[0].split(":")[0].strip() if f.quote else ""
 
 
+SPREAD = re.compile(r"(?:±|\+/-)\s*([\d.,]+)")
+
+
+def spread(f: Figure) -> bool:
+    """A cell's `± 127` of `16,420 ± 127` (mean ± standard deviation, as fio and most tools print): a spread of the
+    value before it, no result of its own (and no column of its own: its header is the mean's)."""
+    if not f.quote or not f.raw:
+        return False
+    after = {m.group(1).rstrip(".,") for m in SPREAD.finditer(f.quote)}
+    before = re.sub(SPREAD, " ", f.quote)
+    return f.raw in after and not re.search(rf"(?<![\d.,]){re.escape(f.raw)}(?![\d.,])", before)
+
+
 def _table_group(rid: str, key: tuple[int, str], figs: list[Figure], position: int) -> Group:
     page, caption = key
     section = next((lbl for lbl in figs[0].labels if HEADING.match(lbl) and not CAPTION.match(lbl)), "")
     # Rows are the printed lines (quotes); a label shared by several rows is a column header.
     by_row: dict[str, list[Figure]] = defaultdict(list)
     for f in figs:
-        by_row[f.quote or f"{f.page}:{f.id}"].append(f)
+        if not spread(f):
+            by_row[f.quote or f"{f.page}:{f.id}"].append(f)
     label_rows: dict[str, set[str]] = defaultdict(set)
     for q, fs in by_row.items():
         for f in fs:
