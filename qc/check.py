@@ -287,6 +287,8 @@ class _Checker(Derivations):
                     [(q, v, kinds(context_tokens(hdr)), scope) for q, v, hdr, scope in (cells[i] for i in pair)]
                 )
                 self._one_figure_two_claims([(q, v, context_tokens(hdr)) for q, v, hdr, _ in cells])
+                self._row_of_table_mates([(q, v, context_tokens(f"{stubs[row]} {hdr}") | self._stub,
+                                           context_tokens(hdr or "")) for q, v, hdr, _ in cells])  # fmt: skip
             for sent, qs, scope, verdicts, _, _ in judged:
                 self._record(bl, sent, qs, scope, verdicts)
             self._lead, self._lead_ids, self._stub = lead, lead_ids, frozenset()
@@ -370,8 +372,34 @@ class _Checker(Derivations):
             own = stems(own_terms(sent, [q], self._text)[0])
             if not own.isdisjoint(x.row_terms) or not own.isdisjoint(stems(x.tokens - mate.tokens)):
                 continue  # its own clause names its row, or its table (`read 68.63 MiB/s` after write figures)
-            v.status, v.source, v.fig, v.strength = "mismatch", source_of(mate), mate, ""
-            v.message = f"{say(mate)}: the sentence's other numbers are that row's; {shown(x)} is {labels_of(x.f, 3)}"
+            _stands_for(v, x, mate, "sentence")
+
+    def _row_of_table_mates(self, cells: list[tuple[Quantity, Verdict, frozenset[str], frozenset[str]]]) -> None:
+        """`| 480P 48*48 single face | 134 | 437 | 571 |` under `| Two A72, test case |`: where two or more cells of an
+        article table's row are cells of one report table row, a cell verified by a figure of another report table
+        (the same row label and column under another caption: `Single A72`) stands for that row's cell of its
+        column (a figure of prose, the cell of the column its header names), unless its words (the row's and its
+        header's) name the other figure and not the mates'."""
+        live = [(q, v, v.fig, words, hdr) for q, v, words, hdr in cells
+                if v.status == "verified" and v.fig is not None]  # fmt: skip
+        if sum(1 for *_, x, _, _ in live if x.table and x.row) < 3:
+            return
+        for q, v, x, words, hdr in live:
+            others = [g for o, _, g, _, _ in live if o is not q and g.table and g.row]
+            row, n = Counter(g.row for g in others).most_common(1)[0]
+            table = next(g.table for g in others if g.row == row) or ""
+            if n < 2 or x.table == table or any(g.row == x.row for g in others):
+                continue
+            labs = set(x.f.labels)
+            taken = {id(g) for g in others}
+            # (a figure of prose, `Run 1: … 用户态 =2.15s`: the column its header names, `纯处理时间 (s)`)
+            mate = next((g for g in self.prep.table_dim(table, x.unit.dim) if g.row == row and g.col and id(g) not in
+                         taken and (g.col <= labs if x.table else hdr and g.col_tokens <= hdr)), None)  # fmt: skip
+            if mate is None or mate.base == x.base:
+                continue
+            if not stems(words).isdisjoint(stems(x.tokens - mate.tokens)):
+                continue  # the article's row names the cell's own table
+            _stands_for(v, x, mate, "article table row")
 
     def _swaps(self, claims: list[tuple[Quantity, Verdict, frozenset[str], list[str]]]) -> None:
         """Numbers of one sentence (or table row) verified by figures that each other's own words name: swapped."""
@@ -550,6 +578,12 @@ class _Checker(Derivations):
             summary[n.status] += 1
         ok = not any(n.severity == "error" for n in self.numbers)
         return FileResult(file=self.draft.path, ok=ok, numbers=self.numbers, terms=self.terms, summary=summary)
+
+
+def _stands_for(v: Verdict, x: Fig, mate: Fig, where: str) -> None:
+    """A number verified by `x` stands for `mate`, the cell of its column in the row its mates rest on: a mismatch."""
+    v.status, v.source, v.fig, v.strength = "mismatch", source_of(mate), mate, ""
+    v.message = f"{say(mate)}: the {where}'s other numbers are that row's; {shown(x)} is {labels_of(x.f, 3)}"
 
 
 def _quote_key(x: Fig) -> tuple[str, int, str]:

@@ -135,6 +135,8 @@ class Derivations(Matching):
                 continue  # the sentence states operands of its own: two other cells agreeing by chance are none
             if not_stated(own, xa, xb):
                 continue  # (the same, where the sentence states the pair outside the number's clause)
+            if self._columns_of(row, xa) > _FEW_CELLS and not _named_apart_in_row(xa, xb, sent.tokens):
+                continue  # of a long row (a per-layer table), two cells agree by chance unless both columns are named
             named = _named_apart_in_row(xa, xb, sent.tokens) or self._row_key_named(row, sent.tokens, every=True)
             if keyed and i not in keyed and not named:
                 continue  # the row the clause names failed: another only where the sentence names it or both cells
@@ -260,6 +262,12 @@ class Derivations(Matching):
         words = _memo(_TABLE_LABELS, table,
                       lambda: frozenset().union(*(context_tokens(lab) for lab in {lab for y in table for lab in y.f.labels})))  # fmt: skip
         return re.sub(r"\s+", "", f"{x.raw_num or num_text(x.f.value)}{x.f.unit}").lower() in words
+
+    def _columns_of(self, row: list[Fig], x: Fig) -> int:
+        """How many columns of `x`'s dimension the row's table has (a sparse row, `ACL/NEON 0.1950   0.1602   0.0320`,
+        prints fewer; a key column, `并发档位`, is none)."""
+        dim = _dim_of(x)
+        return len({y.col for y in (*self._table_of(row[0], row), *row) if y.col and _dim_of(y) == dim})
 
     def _table_words(self, row: list[Fig]) -> frozenset[str]:
         """The words of the labels every cell of the row's table has (its caption, its section)."""
@@ -694,6 +702,11 @@ def not_stated(stated: dict[str, list[float]], x: Fig, y: Fig, least: int = 2) -
     return not any(abs(_base(z) - v) <= 1e-9 * max(abs(v), 1.0) for z in (x, y) for v in vals)
 
 
+def _dim_of(x: Fig) -> str:
+    """A figure's dimension, a bare cell's that of its column's unit."""
+    return x.unit.dim or (lu.dim if (lu := x.label_unit) is not None else "")
+
+
 def _base(x: Fig) -> float:
     """A figure's value in its dimension's base unit, a bare cell's in the unit of its column."""
     lu = x.label_unit
@@ -708,6 +721,11 @@ def unit_of_ops(u: Unit, target: Unit) -> str | None:
     if not u.dim or u.dim.startswith("count:") or u.dim in ("%", "x", "pp"):
         return None
     return u.dim if target.dim in ("%", "x", "pp") or target.dim == u.dim else None
+
+
+# A row of at most this many measures (before, after, their ratio) may be a change's operands without the sentence
+# naming their columns (`GoogleNet's time per inference falls by 64%` of `GoogleNet 1387.70 494.00 2.81`).
+_FEW_CELLS = 3
 
 
 def _named_apart_in_row(a: Fig, b: Fig, words: frozenset[str]) -> bool:

@@ -785,6 +785,8 @@ class Matching:
                     continue  # a sentence quoted as a label is no row key (`相关研究1.《…》 3.《…》`)
                 if pct and not re.search(rf"(?<![\d.]){key}\s*%", lab):
                     continue
+                if not pct and not key_in_label(key.rstrip("x"), lab):
+                    continue  # (`5.4.2 Bandwidth …`, `2. 数据结构开销`, `<6%`: no key 2, 2 or 6 of the label)
                 if (own and sent.tokens & own) or (not own and len(sent.tokens & x.tokens) >= 2):
                     src = Source(report=rid, figure="", page=x.f.page, value=value, unit=q.unit, quote=lab,
                                  version=x.f.version, page_label=x.f.page_label, labels=[lab])  # fmt: skip
@@ -875,6 +877,24 @@ _HIGHEST = stems(["peak", "highest", "maximum", "max", "largest", "top", "best",
                   "最快"])  # fmt: skip
 _LOWEST = stems(["lowest", "minimum", "min", "smallest", "least", "最低", "最小", "最少"])
 _KEY_LABEL_MAX = 48
+# A label's integer that is part of a section number (`5.4.2`), a leading ordinal (`2. 数据结构开销`) or a
+# percentage (`<6%`): none of them names a row.
+_NOT_A_KEY = re.compile(r"\.\d|\s*%")
+_ORDINAL = re.compile(r"\s*\d+\s*[.、)）](?!\d)")
+
+
+def key_in_label(key: str, lab: str) -> bool:
+    """Whether integer `key` stands in label `lab` as a whole number that may name a row (`batch 4`, `input3
+    (2x)`, `1/8`), not as part of a section number, a list ordinal or a percentage."""
+    for m in re.finditer(rf"(?<![\d.]){key}(?!\d)", lab):
+        if (m.start() and lab[m.start() - 1] == ".") or _NOT_A_KEY.match(lab, m.end()):
+            continue
+        if m.start() == len(lab) - len(lab.lstrip()) and _ORDINAL.match(lab, m.start()):
+            continue
+        return True
+    return False
+
+
 _AFTER_GE = re.compile(r"\s*([\u3400-\u9fff]{1,2})")
 _PAREN = re.compile(r"[((]")
 _AND = re.compile(r"\s*(?:°C|[A-Za-z%/]+)?\s*(?:and|与|和|至)\s*", re.I)
