@@ -78,7 +78,12 @@ _TABLE: list[tuple[str, str, float, tuple[str, ...]]] = [
             "次/s",
         ),
     ),
-    ("trans/s", "trans/s", 1.0, ("trans/s", "trans/sec", "transactions/s", "transactions/sec", "transactions per second", "事务/秒")),
+    (
+        "trans/s",
+        "trans/s",
+        1.0,
+        ("trans/s", "trans/sec", "transactions/s", "transactions/sec", "transactions per second", "事务/秒"),
+    ),
     ("lines/s", "line/s", 1.0, ("lines/s", "lines/sec", "lines per second", "行/秒", "行/s")),
     ("records/s", "record/s", 1.0, ("records/s", "records/sec", "records per second", "条/秒", "条/s")),
     ("kv/s", "kv/s", 1.0, ("kv/s",)),

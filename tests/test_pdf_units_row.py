@@ -20,7 +20,9 @@ BODY = [
 def _figures(rows: list[Row], size: float = 10.0) -> list[Raw]:
     runs = [(x, x + 0.5 * size * len(t), y, size, t) for y, cells in rows for x, t in cells]
     plain = "\n".join(" ".join(t for _x, t in cells) for _y, cells in rows)
-    return [f for f in page_figures(plain, lines_of(runs), 595.0, 842.0, PageContext("0" * 64, "R", 1)) if f.kind == "cell"]
+    return [
+        f for f in page_figures(plain, lines_of(runs), 595.0, 842.0, PageContext("0" * 64, "R", 1)) if f.kind == "cell"
+    ]
 
 
 def _table(header: list[list[str]], xs: list[float], body: list[list[str]], y: float = 700.0) -> list[Row]:
@@ -59,7 +61,9 @@ def test_units_row_serial_column_and_a_header_cell_wrapped_over_two_lines() -> N
 
 
 def test_units_in_the_headers_full_width_brackets_and_an_english_serial() -> None:
-    header = [["序号", "模块", "可用性（%）", "响应时间（秒）", "Transaction rate (trans/sec)", "吞吐量（MB/sec）", "并发"]]
+    header = [
+        ["序号", "模块", "可用性（%）", "响应时间（秒）", "Transaction rate (trans/sec)", "吞吐量（MB/sec）", "并发"]
+    ]
     figs = _figures(_table(header, [60.0, 90.0, 150.0, 230.0, 330.0, 480.0, 540.0], BODY))
     assert _one(figs, 0.24).unit == "s" and _one(figs, 401.93).unit == "trans/s"
     assert "登录页面" in _one(figs, 401.93).labels and not [f for f in figs if f.value in (1, 2, 3)]

@@ -755,9 +755,13 @@ def unwrap_header_cells(header: list[Line]) -> list[Line]:
             top, first = line.segs[0], below.segs[0]
             tol = 0.3 * top.size
             inside = top.x0 >= first.x0 - tol and top.x1 <= first.x1 + tol and top.x1 < below.segs[1].x0
-            aligned = min(abs(top.x0 - first.x0), abs(top.x1 - first.x1), abs(top.x0 + top.x1 - first.x0 - first.x1) / 2)
+            aligned = min(
+                abs(top.x0 - first.x0), abs(top.x1 - first.x1), abs(top.x0 + top.x1 - first.x0 - first.x1) / 2
+            )
             if inside and aligned < tol and line.y - below.y < 1.6 * max(line.size, below.size):
-                joined = Seg(min(top.x0, first.x0), max(top.x1, first.x1), _join_label(top.text, first.text), first.size)
+                joined = Seg(
+                    min(top.x0, first.x0), max(top.x1, first.x1), _join_label(top.text, first.text), first.size
+                )
                 out[k : k + 2] = [Line(below.y, below.size, [joined, *below.segs[1:]])]
                 continue
         k += 1
@@ -814,6 +818,8 @@ def serial_columns(cells: list[list[str]], headers: list[str], key_cols: list[in
     if any(b - a != 1 for a, b in itertools.pairwise(nums)):
         return set()
     return {0} if any(row[1] and not number_cell(row[1]) for row in cells) else set()
+
+
 _UNIT_HEADER = re.compile(r"^(?:单位|Units?|unit)\b|\s(?:单位|Units?)$|^单位")
 
 
