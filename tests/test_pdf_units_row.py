@@ -99,3 +99,11 @@ def test_a_swept_first_column_is_no_serial_and_a_lone_serial_still_names_its_row
 def test_a_rate_per_second_is_no_time() -> None:
     assert header_unit("trans/sec") == "trans/s" and header_unit("Transaction rate (trans/sec)") == "trans/s"
     assert parse_unit("trans/sec").dim == "trans/s" and header_unit("p50/ms") == "ms"
+
+
+def test_a_header_line_of_count_words_is_no_units_row() -> None:
+    # `GPUs | Nodes` under `Throughput | Latency`: header words (what the columns count), not units.
+    header = [["", "Throughput", "Latency"], ["", "GPUs", "Nodes"]]
+    body = [["A", "12.5", "3.1"], ["B", "14.2", "3.4"]]
+    figs = _figures(_table(header, [60.0, 150.0, 260.0], body))
+    assert "Throughput GPUs" in _one(figs, 12.5).labels and "Latency Nodes" in _one(figs, 3.4).labels

@@ -781,8 +781,9 @@ def split_units_rows(header: list[Line]) -> tuple[list[Line], list[Line]]:
     for line in header:
         cells = [sg.text.strip() for sg in line.segs]
         headed = len(cells) >= 2 and _UNITS_HEAD.fullmatch(cells[0]) and all(_unit_or_none(c) for c in cells[1:])
-        known = [c for c in cells if printed_unit(c)]
-        if headed or (len(known) >= 2 and all(printed_unit(c) or c in UNITLESS for c in cells)):
+        # (a count word is a header's name for its key, `GPUs | Nodes`, not the unit of a column)
+        known = [c for c in cells if (u := printed_unit(c)) and u not in COUNT_WORDS]
+        if headed or (len(known) >= 2 and len(known) + sum(c in UNITLESS for c in cells) == len(cells)):
             units.append(line)
         else:
             words.append(line)
