@@ -78,6 +78,12 @@ _TABLE: list[tuple[str, str, float, tuple[str, ...]]] = [
             "次/s",
         ),
     ),
+    (
+        "trans/s",
+        "trans/s",
+        1.0,
+        ("trans/s", "trans/sec", "transactions/s", "transactions/sec", "transactions per second", "事务/秒"),
+    ),
     ("lines/s", "line/s", 1.0, ("lines/s", "lines/sec", "lines per second", "行/秒", "行/s")),
     ("records/s", "record/s", 1.0, ("records/s", "records/sec", "records per second", "条/秒", "条/s")),
     ("kv/s", "kv/s", 1.0, ("kv/s",)),
@@ -161,6 +167,8 @@ _COUNTS: dict[str, tuple[str, ...]] = {
     "sheet": ("张",),
 }
 COUNT_WORDS: tuple[str, ...] = tuple(w for words in _COUNTS.values() for w in words)
+# What a table prints where a column has no unit (a units row's `无`, `-`, `none`): the cells are bare numbers.
+UNITLESS: frozenset[str] = frozenset({"无", "-", "—", "–", "/", "none", "None", "n/a", "N/A", "NA"})
 
 _BY_ALIAS: dict[str, Unit] = {}
 for _name, _dim, _factor, _aliases in _TABLE:

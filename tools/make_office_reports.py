@@ -59,7 +59,8 @@ def _html(report: dict[str, Any]) -> str:
         f"<title>{html.escape(report['title'])}</title><style>",
         f"@page{{margin:18mm}} body{{font-family:{font};font-size:10pt}} h1{{font-size:16pt}} h2{{font-size:12pt}}",
         "table{border-collapse:collapse;margin:6pt 0} th,td{padding:0 1px;border:none;text-align:left;"
-        "vertical-align:top;white-space:nowrap} td.n{text-align:right} caption{text-align:left;padding-bottom:4pt}",
+        "vertical-align:top;white-space:nowrap} td.n{text-align:right} caption{text-align:left;padding-bottom:4pt}"
+        " table.grid th,table.grid td{border:0.5pt solid #000;padding:0 5.4pt}",
         "</style></head><body>",
         f"<h1>{html.escape(report['title'])}</h1>",
     ]
@@ -78,8 +79,8 @@ def _html(report: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
-def _cell_html(tag: str, cell: Any, numeric: bool = False) -> str:
-    attrs = ""
+def _cell_html(tag: str, cell: Any, numeric: bool = False, valign: str = "") -> str:
+    attrs = f" style='vertical-align:{valign}'" if valign else ""
     if isinstance(cell, dict):
         attrs += f" colspan='{cell['span']}'" if cell.get("span") else ""
         attrs += f" rowspan='{cell['rows']}'" if cell.get("rows") else ""
@@ -92,13 +93,17 @@ def _cell_html(tag: str, cell: Any, numeric: bool = False) -> str:
 def _html_table(table: dict[str, Any], fixed: bool = False) -> str:
     out = []
     width = " width='75%'" if fixed else ""
+    if table.get("style") == "Table Grid":  # Word's bordered Table Grid: 0.5 pt rules, 0.19 cm cell margins
+        width += " class='grid'"
     if table.get("unit_line"):
         out.append(f"<p>{html.escape(table['caption'])}</p><p>{html.escape(table['unit_line'])}</p><table{width}>")
     else:
         out.append(f"<table{width}><caption>{html.escape(table['caption'])}</caption>")
     out.append("<thead>")
     for row in table["header"]:
-        out.append("<tr>" + "".join(_cell_html("th", c) for c in row) + "</tr>")
+        # `header_valign: bottom`: header text at the foot of its cell, as Word's "Align Bottom" sets it
+        valign = table.get("header_valign", "")
+        out.append("<tr>" + "".join(_cell_html("th", c, valign=valign) for c in row) + "</tr>")
     out.append("</thead><tbody>")
     for row in _rows(table):
         cells = [_cell_html("td", c, numeric=bool(_NUMERIC.fullmatch(_text(c))) and n > 0) for n, c in enumerate(row)]
@@ -342,8 +347,11 @@ def _expected(report: dict[str, Any], pdf: Path) -> dict[str, Any]:
                 if isinstance(cell, dict) and cell.get("rows"):
                     spans[c] = (_plain(cell), cell["rows"] - 1)
                 cells.append(_plain(cell))
+            serial = t.get("serial")  # a serial-number column (`编号`, `No.`): it names no row and is no figure
             row_labels = []
             for c in range(keys):
+                if c == serial:
+                    continue
                 label = cells[c]
                 head = (t["columns"][c]["labels"] or [""])[0]
                 # A numeric row key is read with its column's name (`Batch 16`), as a reader says it.
@@ -354,6 +362,8 @@ def _expected(report: dict[str, Any], pdf: Path) -> dict[str, Any]:
             if (uc := t.get("unit_col")) is not None:  # a `单位` column: each row's unit sits in its own cell
                 row_unit = cells[uc]
             for c in range(keys if t.get("key_figures", True) else 0):
+                if c == serial:
+                    continue
                 # A numeric row key (`4KB`, batch `16`) is a figure too, named by its column.
                 if re.fullmatch(r"[\d.,]+\s*[A-Za-z]*", cells[c]) and (got := _cell_value(cells[c])):
                     head = t["columns"][c]["labels"]

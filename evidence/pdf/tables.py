@@ -21,7 +21,7 @@ from evidence.pdf.numbers import (
     table_unit,
 )
 from evidence.pdf.text import is_cjk
-from evidence.units import COUNT_WORDS, unit_at
+from evidence.units import COUNT_WORDS, UNITLESS, unit_at
 
 # ---- figures ------------------------------------------------------------------------------------------------------
 
@@ -573,7 +573,9 @@ def table_figures(table: Table, page_width: float, heading: str) -> list[tuple[R
     if left:
         cols.insert(0, [min(sg.x0 for sg in left), max(sg.x1 for sg in left)])
     ncol = len(cols)
-    headers = _headers(table.header or table.carried, data_rows, cols)
+    words, unit_rows = split_units_rows(unwrap_header_cells(table.header or table.carried))
+    headers = _headers(words, data_rows, cols)
+    row_of_units = units_row_units(headers, _headers(words + unit_rows, data_rows, cols)) if unit_rows else {}
     cells: list[list[str]] = []
     row_lines: list[Line] = []
     wrapped: list[tuple[int, float, str, int]] = []  # (rows seen so far, y, text, column) of label lines between rows
@@ -622,6 +624,8 @@ def table_figures(table: Table, page_width: float, heading: str) -> list[tuple[R
     _row_groups(cells, row_lines, wrapped, group_cols)
     units_at = _unit_columns(cells, headers)
     key_cols = [c for c in _key_columns(cells, headers) if c not in units_at]
+    serials = serial_columns(cells, headers, key_cols)
+    key_cols = [c for c in key_cols if c not in serials]
     # A wrapped label in a label column is part of that row's label there (`1MB 顺序` / `大块读取` around its row).
     for r, col, on_top, text in wrapped_at:
         if col in key_cols:
@@ -641,7 +645,8 @@ def table_figures(table: Table, page_width: float, heading: str) -> list[tuple[R
     for r, (row, ln) in enumerate(zip(cells, row_lines, strict=True)):
         quote = " ".join(c for k, c in enumerate(row) if c and (r, k) not in lent)  # as printed on its line
         for c, cell in enumerate(row):
-            if not cell or c in units_at or (c in key_cols and _SERIAL.search(headers[c])) or (r, c) in lent:
+            serial = c in serials or (c in key_cols and _SERIAL.search(headers[c]))
+            if not cell or c in units_at or serial or (r, c) in lent:
                 continue  # a unit cell is no figure, nor is a row's serial number (`序号 No. | 1`) or a lent label
             key = c in key_cols
             row_labels: list[str] = []
@@ -670,6 +675,8 @@ def table_figures(table: Table, page_width: float, heading: str) -> list[tuple[R
                 first = row_labels[-1] if row_labels else ""
                 row_labels = [*row_labels[:-1], " ".join([*above, first, *below]).strip()]
             col_unit = header_unit(headers[c]) if headers[c] else None
+            bare = row_of_units.get(c) == ""  # the units row says `无` / `-`: bare numbers, whatever else is near
+            col_unit = row_of_units.get(c) or col_unit
             if col_unit is None and footers[c] and unit_at(footers[c], 0):
                 col_unit = unit_at(footers[c], 0)[0]  # type: ignore[index]
             params = bool(PARAM_LABEL.search(" ".join([headers[c], *row_labels])))
@@ -677,9 +684,9 @@ def table_figures(table: Table, page_width: float, heading: str) -> list[tuple[R
                 if key and not number_cell(cell):
                     continue  # numbers inside a row label (`480P 32*32`) describe the row
                 unit = num.unit or col_unit or ""
-                if not unit and not key:
+                if not unit and not key and not bare:
                     unit = next((_unit_cell(row[u]) for u in units_at if row[u]), None) or ""
-                if not unit and not key:
+                if not unit and not key and not bare:
                     unit = row_unit or group_unit or table.unit or header_unit(heading, loose=False) or ""
                 # A KPI card's line under its value says what it counts (`read_perf 全部成功`, `4KB, batch=4`).
                 if key:
@@ -731,7 +738,89 @@ def _wraps(row: Line, text: str) -> bool:
     return first.x1 + 0.3 * row.size + width > after.x0
 
 
-_SERIAL = re.compile(r"序号|^No\.?$|\bNo\.|^#$")
+_SERIAL = re.compile(r"序号|编号|^No\.?$|\bNo\.|^#$|^(?:ID|S/?N|Index)$")
+_UNITS_HEAD = re.compile(r"(?:单位|Units?|unit)\s*[:：]?")
+
+
+def unwrap_header_cells(header: list[Line]) -> list[Line]:
+    """A header cell wrapped over two lines whose second line stands beside the other header cells (`编` over `号 |
+    模块 | Availability`, the row bottom-aligned or centred) is one cell: a one-cell line over the first cell of the
+    header line right below it, within that cell's extent and aligned with it, joins it. (Only the first column:
+    a group header stands over the value columns, never alone over the label column.)"""
+    out = list(header)
+    k = 0
+    while k + 1 < len(out):
+        line, below = out[k], out[k + 1]
+        if len(line.segs) == 1 and len(below.segs) >= 2:
+            top, first = line.segs[0], below.segs[0]
+            tol = 0.3 * top.size
+            inside = top.x0 >= first.x0 - tol and top.x1 <= first.x1 + tol and top.x1 < below.segs[1].x0
+            aligned = min(
+                abs(top.x0 - first.x0), abs(top.x1 - first.x1), abs(top.x0 + top.x1 - first.x0 - first.x1) / 2
+            )
+            if inside and aligned < tol and line.y - below.y < 1.6 * max(line.size, below.size):
+                joined = Seg(
+                    min(top.x0, first.x0), max(top.x1, first.x1), _join_label(top.text, first.text), first.size
+                )
+                out[k : k + 2] = [Line(below.y, below.size, [joined, *below.segs[1:]])]
+                continue
+        k += 1
+    return out
+
+
+def _unit_or_none(text: str) -> bool:
+    return text.strip() in UNITLESS or _unit_cell(text) is not None
+
+
+def split_units_rows(header: list[Line]) -> tuple[list[Line], list[Line]]:
+    """The header's words and its units rows: a header line whose first cell is `单位`/`Unit(s)` and whose other
+    cells are units or `无`/`-` (`单位 | % | sec | trans/sec | 无`), or whose cells are all units the unit table
+    knows (two or more, `μs | μs | μs`). A header of units only keeps them as its words."""
+    words: list[Line] = []
+    units: list[Line] = []
+    for line in header:
+        cells = [sg.text.strip() for sg in line.segs]
+        headed = len(cells) >= 2 and _UNITS_HEAD.fullmatch(cells[0]) and all(_unit_or_none(c) for c in cells[1:])
+        # (a count word is a header's name for its key, `GPUs | Nodes`, not the unit of a column)
+        known = [c for c in cells if (u := printed_unit(c)) and u not in COUNT_WORDS]
+        if headed or (len(known) >= 2 and len(known) + sum(c in UNITLESS for c in cells) == len(cells)):
+            units.append(line)
+        else:
+            words.append(line)
+    return (words, units) if words else (header, [])
+
+
+def units_row_units(words: list[str], full: list[str]) -> dict[int, str]:
+    """Each column's unit from the header's units rows, given the column headers without them (`words`) and with
+    them (`full`, each units cell placed under its header as a wrapped header line is): `trans/sec` → `trans/s`;
+    `""` where the row prints `无`, `-` or `none` (a unitless column). The `单位` cell over the labels gives none."""
+    out: dict[int, str] = {}
+    for c, (head, both) in enumerate(zip(words, full, strict=True)):
+        text = _UNITS_HEAD.sub("", both[len(head) :] if both.startswith(head) else "").strip()
+        if text in UNITLESS:
+            out[c] = "" if text else out.get(c, "")
+        elif unit := _unit_cell(text):
+            out[c] = unit
+    return {c: u for c, u in out.items() if u or full[c] != words[c]}
+
+
+def serial_columns(cells: list[list[str]], headers: list[str], key_cols: list[int]) -> set[int]:
+    """The leading column of serial numbers (`编号`/`序号`/`No.`/`#`/`ID`, or headerless): consecutive integers down
+    every row (1..N, or on from a page before) beside a label column that names the rows. It is neither a row's
+    label nor a figure. (Alone, it is the rows' only name and stays their label.)"""
+    if not cells or not key_cols or key_cols[0] != 0 or len(key_cols) < 2 or key_cols[1] != 1:
+        return set()
+    if headers[0] and not _SERIAL.search(headers[0]):
+        return set()
+    values = [row[0].strip() for row in cells]
+    if len(values) < 2 or not all(re.fullmatch(r"\d{1,4}", v) for v in values):
+        return set()
+    nums = [int(v) for v in values]
+    if any(b - a != 1 for a, b in itertools.pairwise(nums)):
+        return set()
+    return {0} if any(row[1] and not number_cell(row[1]) for row in cells) else set()
+
+
 _UNIT_HEADER = re.compile(r"^(?:单位|Units?|unit)\b|\s(?:单位|Units?)$|^单位")
 
 
