@@ -27,11 +27,11 @@ from qc.claims import (
     sentences,
     shift,
 )
-from qc.context import context_tokens, id_shapes, norm, num_text, unnumbered
+from qc.context import context_tokens, id_shapes, num_text, unnumbered
 from qc.derive import Derivations
 from qc.draft import Draft
 from qc.index import EvidenceIndex
-from qc.match import Verdict, find_bounded
+from qc.match import Verdict
 from qc.models import ALL_STATUSES, ERROR_STATUSES, OK_STATUSES, STRENGTHS, FileResult, NumberCheck, Source, TermCheck
 from qc.numbers import Quantity, extract
 from qc.prepare import Fig, header_unit, labels_of, matches, prepare, say, shown, source_of, stems
@@ -41,10 +41,6 @@ from qc.units import NONE, Unit, parse_unit
 _PERCENT = parse_unit("%")
 
 __all__ = ["check_draft"]
-
-
-# `-t 600`, `--threads 16`, `--threads=16`: a command-line option right before its value
-_OPTION_BEFORE = re.compile(r"(?:^|(?<=[\s(（:：]))(--?[A-Za-z][\w-]*)(?:[ \u00a0]+|=)$")
 
 
 class _Checker(Derivations):
@@ -131,8 +127,6 @@ class _Checker(Derivations):
 
     def _one(self, bl: Block, q: Quantity, value: float, step: float, unit: Unit, sent: Sentence,
              scope: list[str], endpoint: bool = False) -> Verdict:  # fmt: skip
-        if not endpoint and (opt := self._option_value(bl, q, scope)):
-            return opt
         if not endpoint and (named := self._model_name(bl, q, scope)):
             return Verdict("exempt", message=f"identifier: {named[1].report} p.{named[1].page} names “{named[0]}”")
         counting = q.count or unit.dim.startswith("count:")
@@ -191,23 +185,6 @@ class _Checker(Derivations):
             return Verdict("mismatch", source_of(near), fig=near, message=say(near))
         where = ", ".join(scope) if scope else "no report is cited here"
         return Verdict("unsupported", message=f"no cited report has {q.text.strip()} ({where})")
-
-    def _option_value(self, bl: Block, q: Quantity, scope: list[str]) -> Verdict | None:
-        """`dbench -t 600`, `--threads 16`, `-n=1000`: the value of a command-line option is a test condition, backed
-        only by a cited report printing that option with that value (a bare `600` elsewhere in it is no sign)."""
-        if q.unit or q.is_range or q.value is None or q.approx or q.bound:
-            return None
-        m = _OPTION_BEFORE.search(bl.text, max(0, q.num_start - 40), q.num_start)
-        if not m:
-            return None
-        printed = m.group(1) + " " + bl.text[q.num_start : q.num_end]
-        for rid in scope:
-            rp = self.prep.by_rid.get(rid)
-            for i, (page, text) in enumerate(rp.pages() if rp else ()):
-                if find_bounded(text, norm(printed)) or find_bounded(text, norm(printed.replace(" ", "="))):
-                    quote = next((ln for ln, nl in rp.lines(i) if find_bounded(nl, norm(printed))), printed)  # type: ignore[union-attr]
-                    return self._verbatim_verdict((printed, page, quote), q.value, NONE)
-        return None
 
     @staticmethod
     def _verbatim_verdict(term: tuple[str, Page, str], value: float, unit: Unit) -> Verdict:

@@ -40,6 +40,8 @@ class Derivations(Matching):
         if direction is None:  # `比 brpc 高 33.6%`, `低 5%`: the bare comparative right before the number
             m = _BARE_CMP.search(self._text, max(cs, q.start - 6), q.start)
             direction = ("up" if m.group(1) in "高多大快" else "down") if m else None
+        if direction is None and unit.dim == "%" and (sw := _SPEED_WORD.match(self._text, q.end)):
+            direction = _speed_direction(q, sent, sw.group())  # `17 fps against 14 fps, 21.4% faster`: over 14
         if unit.dim == "%" and not gap and (shared := _share_of(q, target, tol, sent, self._text, cs)):
             return shared  # `5.2 FPS, about 31% of the 16.7 FPS …`, `约为 4KB 对象(139.86 MiB/s)的 19%`
         if unit.dim == "%" and direction is None and not gap and _SHARE.search(self._text, cs, q.start):
@@ -500,6 +502,19 @@ def _share(q: Quantity, target: float, tol: float, sent: Sentence) -> Verdict | 
                                message="derived from numbers of the sentence (a share)",
                                strength="stated derivation")  # fmt: skip
     return None
+
+
+_SPEED_WORD = re.compile(r"[ \u00a0]+(?:faster|quicker|slower)\b", re.I)
+
+
+def _speed_direction(q: Quantity, sent: Sentence, word: str) -> str | None:
+    """`N% faster` (or slower) right after the number: a faster rate rises, a faster time falls (slower the other way
+    round); None where the sentence's other measures are of several kinds (nothing says which is compared)."""
+    dims = {parse_unit(o.unit).dim for o in sent.quantities if o is not q and o.unit and not o.exempt} - {"%"}
+    if len(dims) != 1:
+        return None
+    faster = "slower" not in word.lower()
+    return "up" if faster != dims.pop().startswith("time") else "down"  # (`ms/frame` is a time too)
 
 
 def _nearest_first(ops: list[tuple[float, str, Unit]], owners: list[Quantity], q: Quantity, cs: int, ce: int

@@ -972,6 +972,3 @@ def _find_bounded(norm: tuple[str, frozenset[int]], needle: str) -> bool:
             return True
         i = hay.find(needle, i + 1)
     return False
-
-
-find_bounded = _find_bounded  # (public: check reads a command-line option's value as printed)

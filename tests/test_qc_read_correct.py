@@ -127,3 +127,17 @@ def test_a_change_between_two_cells_of_the_articles_own_table() -> None:
     assert verdicts(CURVE, table + "Close 的 AvgLat 比 NTCreateX 低 25.6%【出处:R3】。")["25.6%"] != "derived"
     # a sentence naming only one of the rows states no change between two cells
     assert verdicts(CURVE, table + "Close 的 AvgLat 低 20.4%【出处:R3】。")["20.4%"] != "derived"
+
+
+@pytest.mark.parametrize(
+    ("name", "said", "right", "wrong"),
+    [
+        ("oaid_objecttracker_perf_report.pdf",
+         "On two A72 cores KCF runs at 17 fps against 14 fps for DSST, {} faster [source: R3].", "21.4%", "17.6%"),
+        (GESTURE, "Two A72 cores detect a gesture in 37 ms against 69 ms for one A72 core, {} faster [source: R3].",
+         "46.4%", "86.5%"),
+    ],
+)  # fmt: skip
+def test_faster_is_a_rise_of_a_rate_and_a_fall_of_a_time(name: str, said: str, right: str, wrong: str) -> None:
+    assert verdicts(name, said.format(right), lang="en")[right] == "derived"
+    assert verdicts(name, said.format(wrong), lang="en")[wrong] != "derived"  # over the other base
