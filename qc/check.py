@@ -69,6 +69,7 @@ class _Checker(Derivations):
         self._fulls: list[tuple[int, frozenset[str], list[str]]] | None = None
         self._heading = False
         self._stub: frozenset[str] = frozenset()
+        self._own_table: list[tuple[str, str, Quantity]] = []  # the article table above: (row label, header, cell)
         self._before = ""
         self._article_text = draft.text
         self._article_ids_made = None
@@ -144,6 +145,8 @@ class _Checker(Derivations):
             return v
         v = self._derive(q, value, step, unit, sent, scope)
         if v:
+            return v
+        if bl.kind != "table" and (v := self._over_own_table(q, unit, sent)):
             return v
         # A measure no figure of the cited reports holds in any context (nor as a bound): printed as written in a
         # place the extraction read no figure from (`16 核 / 120GB`). Never a percentage or a ratio: those stand
@@ -291,6 +294,10 @@ class _Checker(Derivations):
                                            context_tokens(hdr or "")) for q, v, hdr, _ in cells])  # fmt: skip
             for sent, qs, scope, verdicts, _, _ in judged:
                 self._record(bl, sent, qs, scope, verdicts)
+            # its verified cells, for a change the text below states between two of them
+            self._own_table = [(stubs[row], hdr, q) for _, qs, _, vs, hdr, row in judged if hdr
+                               for q, v in zip(qs, vs, strict=True)
+                               if not q.exempt and not q.is_range and v.status == "verified"]  # fmt: skip
             self._lead, self._lead_ids, self._stub = lead, lead_ids, frozenset()
             return
         quantities = extract(ftext)
@@ -570,7 +577,8 @@ class _Checker(Derivations):
             self._before = prev.text if prev is not None and prev.kind == bl.kind == "item" else ""
             self.run_block(bl)
             prev = bl
-            if bl.kind == "heading":  # the blocks below a heading stand under it
+            if bl.kind == "heading":  # the blocks below a heading stand under it (and no more below its table)
+                self._own_table = []
                 self._lead = context_tokens(bl.text)
                 self._lead_ids = id_shapes(self._lead)
         summary = {s: 0 for s in ALL_STATUSES}

@@ -227,10 +227,14 @@ OWN_CLAUSE = re.compile(r",(?!\d{3}(?!\d))|[,;:\uff0c\uff1b\uff1a、]|\band\b|\b
 # What the words around a derived number say it is: a fall, a rise, a gap (a difference needs words saying so).
 _DOWN = re.compile(
     r"降低|下降|降幅|降至|缩短|减少|减小|节省|节约|少了|低了|快了|fell|falls?|drop|lower|reduc|decreas|shorter|"
-    r"less|cut|sav",
+    r"less|cut|sav|(?<![-\w])down\b",
     re.I,
 )
-_UP = re.compile(r"提升|提高|增加|增长|增幅|上升|升至|多了|高了|rose|rises?|gain|higher|increas|grow|more|improv", re.I)
+_UP = re.compile(
+    r"提升|提高|增加|增长|增幅|上升|升至|多了|高了|rose|rises?|gain|higher|increas|grow|more|improv|longer|\blift|\bboost|"
+    r"(?<![-\w])up\b(?![ \u00a0]+to\b)",  # `up 12%`, `lifts … by`; never `up to` (a bound) nor `speed-up` (a ratio)
+    re.I,
+)
 _GAP = re.compile(
     r"相差|差距|差值|差了|少|多|快|慢|缩短|节省|节约|减少|降低|提升|提高|增加|高出|低于|高于|lower by|higher by|"
     r"faster|slower|quicker|less|more|fewer|longer|shorter|above|below|ahead|behind|span|spread|apart|"

@@ -103,6 +103,7 @@ def context_tokens(text: str) -> frozenset[str]:
     out.update(versions)
     # `1A72@1.99G`, `2xA53`: a core count before a part name; the name alone is the term the article uses
     out.update(m.group(1) for w in words if w[0].isdigit() and (m := _COUNTED.fullmatch(w)))
+    out.update(core_counts(t, words))
     # `2022E`, `2024A`: a broker's estimate or actual column is that year (`2022 年` in prose)
     out.update(w[:4] for w in words if len(w) == 5 and w[4] in "aef" and _YEAR.fullmatch(w, 0, 4))
     out -= _DROP
@@ -114,6 +115,27 @@ def context_tokens(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+_COUNT_WORDS = {"one": 1, "single": 1, "two": 2, "dual": 2, "three": 3, "four": 4, "quad": 4, "six": 6, "eight": 8,
+                "一": 1, "单": 1, "单个": 1, "两": 2, "两个": 2, "双": 2, "三": 3, "四": 4, "四个": 4, "六": 6, "八": 8}  # fmt: skip
+_COUNT_BEFORE = re.compile(
+    r"(?<![a-z0-9.])(?:(\d{1,2})\s*x\s*|(\d{1,2})\s+(?=[a-z]{1,3}\d{2,4}\s*(?:cores?|cpus?|核))"
+    r"|(one|single|two|dual|three|four|quad|six|eight|单个?|两个?|[一双三四六八]个?)[\s-]*(?:个|颗)?\s*)"
+    r"([a-z]{1,3}\d{2,4})(?![a-z0-9])"
+)  # a digit count needs its `x` or a core word after the part (`batch 16 p50` counts no p50)
+
+
+def core_counts(low: str, words: list[str]) -> set[str]:
+    """A part and its count as one key, `2xa72`: a label prints `2xA72@1.80G` or `1A72@1.99G`, prose `two A72 cores`
+    or `两个 A72` — so `one A72 core` names the one-core row, not every row holding an A72."""
+    out = {f"{int(m.group(1))}x{m.group(2)}" for w in words if w[0].isdigit() and (m := _LABEL_COUNT.fullmatch(w))}
+    if any(c.isdigit() for c in low):  # (every part name has a digit)
+        for m in _COUNT_BEFORE.finditer(low):
+            n = m.group(1) or m.group(2) or m.group(3)
+            out.add(f"{int(n) if n.isdigit() else _COUNT_WORDS[n.rstrip('个') or n]}x{m.group(4)}")
+    return out
+
+
+_LABEL_COUNT = re.compile(r"(\d{1,2})x?([a-z]{1,3}\d{2,4})")
 _DROP = _STOP | frozenset("abcdefghijklmnopqrstuvwxyz")  # stop words and single letters
 
 

@@ -40,6 +40,10 @@ class Derivations(Matching):
         if direction is None:  # `比 brpc 高 33.6%`, `低 5%`: the bare comparative right before the number
             m = _BARE_CMP.search(self._text, max(cs, q.start - 6), q.start)
             direction = ("up" if m.group(1) in "高多大快" else "down") if m else None
+        if direction is None and unit.dim == "%" and (sw := _SPEED_WORD.match(self._text, q.end)):
+            direction = _speed_direction(q, sent, sw.group())  # `17 fps against 14 fps, 21.4% faster`: over 14
+        if unit.dim == "%" and not gap and (shared := _share_of(q, target, tol, sent, self._text, cs)):
+            return shared  # `5.2 FPS, about 31% of the 16.7 FPS …`, `约为 4KB 对象(139.86 MiB/s)的 19%`
         if unit.dim == "%" and direction is None and not gap and _SHARE.search(self._text, cs, q.start):
             return _share(q, target, tol, sent)  # `已使用 252.06 亿元,使用率约 67.7%`: no change, a share
         faster = unit.dim == "x" and faster_words(self._text, q)
@@ -52,6 +56,7 @@ class Derivations(Matching):
             for v, _ in other.endpoints():
                 ops.append((v, num_text(v), u))
                 owners.append(other)
+        ops, owners = _nearest_first(ops, owners, q, cs, ce)
         hit = formula(ops, target, tol, unit, q, direction, gap, faster=faster)
         if hit and (keys := [o for o in (owners[hit[1]], owners[hit[2]]) if self._names_row(o, sent, scope)]):
             # `64KB 对象的带宽为 791.38 MiB/s,约为 4KB 对象(139.86 MiB/s)的 16 倍`: 64KB and 4KB name the rows of
@@ -174,6 +179,38 @@ class Derivations(Matching):
                     return Verdict("derived", source_of(x), derivation=deriv, strength="derivation from one row",
                                    message=f"derived from {x.f.report} p.{x.f.page} ({labels_of(x.f, 3)} and "
                                            f"{labels_of(y.f, 3)})")  # fmt: skip
+        return None
+
+    def _over_own_table(self, q: Quantity, unit: Unit, sent: Sentence) -> Verdict | None:
+        """`Close 的 AvgLat 比 NTCreateX 低 20.4%` below the article's own table: a change or ratio of two verified cells
+        of one of its columns, the clause naming both rows (by the words only that row's label has) and the sentence
+        the column (its header's words), as the words state the operation."""
+        table: list[tuple[str, str, Quantity]] = getattr(self, "_own_table", [])
+        if not table or unit.dim not in ("%", "x") or q.value is None:
+            return None
+        cs, ce = self._clause_bounds(q, sent)
+        clause = context_tokens(self._text[sent.start : ce])
+        rows = {row: context_tokens(row) for row, _, _ in table}
+        common = frozenset.intersection(*rows.values()) if len(rows) > 1 else frozenset()
+        named = {row for row, toks in rows.items() if (toks - common) & clause}
+        if len(named) < 2:
+            return None
+        direction, gap = wording(self._text[cs:ce])
+        if direction is None and (m := _BARE_CMP.search(self._text, max(cs, q.start - 6), q.start)):
+            direction = "up" if m.group(1) in "高多大快" else "down"
+        target = abs(q.value)
+        tol = approx_tolerance(q, target, q.step, q.step / 2 * (1 + 1e-9) + 1e-12)
+        heads = {h: context_tokens(h) for _, h, _ in table}
+        shared = frozenset.intersection(*heads.values()) if len(heads) > 1 else frozenset()
+        for hdr, words in heads.items():
+            if not (words - shared) & sent.tokens:
+                continue  # the sentence names no column (a unit every column has names none)
+            cells = [c for row, h, c in table if h == hdr and row in named]
+            ops = [(c.value or 0.0, num_text(c.value), parse_unit(c.unit) if c.unit else NONE) for c in cells]
+            hit = formula(ops, target, tol, unit, q, direction, gap, bare=True)
+            if hit:
+                return Verdict("derived", derivation=hit[0], strength="stated derivation",
+                               message="derived from two cells of the article's table above")  # fmt: skip
         return None
 
     def _ratios(self, sent: Sentence, qs: list[Quantity], verdicts: list[Verdict], scope: list[str]) -> None:
@@ -475,6 +512,68 @@ def _share(q: Quantity, target: float, tol: float, sent: Sentence) -> Verdict | 
     return None
 
 
+_SPEED_WORD = re.compile(r"[ \u00a0]+(?:faster|quicker|slower)\b", re.I)
+
+
+def _speed_direction(q: Quantity, sent: Sentence, word: str) -> str | None:
+    """`N% faster` (or slower) right after the number: a faster rate rises, a faster time falls (slower the other way
+    round); None where the sentence's other measures are of several kinds (nothing says which is compared)."""
+    dims = {parse_unit(o.unit).dim for o in sent.quantities if o is not q and o.unit and not o.exempt} - {"%"}
+    if len(dims) != 1:
+        return None
+    faster = "slower" not in word.lower()
+    return "up" if faster != dims.pop().startswith("time") else "down"  # (`ms/frame` is a time too)
+
+
+def _nearest_first(ops: list[tuple[float, str, Unit]], owners: list[Quantity], q: Quantity, cs: int, ce: int
+                   ) -> tuple[list[tuple[float, str, Unit]], list[Quantity]]:  # fmt: skip
+    """The sentence's operands, those of the number's own clause first, then by distance: where two pairs give the
+    same value (`193 ms to 75.8 ms, a 2.5× speed-up, and reach 13.2 FPS, 2.5-fold the 5.2 FPS`), the derivation
+    shown is of the operands the number speaks of, not a coincidence of the other pair."""
+
+    def far(k: int) -> tuple[bool, int]:
+        o = owners[k]
+        return not (cs <= o.start < ce), min(abs(o.start - q.end), abs(q.start - o.end))
+
+    order = sorted(range(len(ops)), key=far)
+    return [ops[k] for k in order], [owners[k] for k in order]
+
+
+# `about 31% of the 16.7 FPS`: the whole follows the percentage; `约为 16.7 FPS 的 31%`: it stands before it.
+_OF_AFTER = re.compile(r"[ \u00a0]+of\b", re.I)
+_OF_BEFORE = re.compile(r"(?:为|是|相当于|达到?|只有|仅有?)[^，,。;；:：]*?的[ \u00a0]*$")
+
+
+def _share_of(q: Quantity, target: float, tol: float, sent: Sentence, text: str, cs: int) -> Verdict | None:
+    """A percentage `of` a number (`about 31% of the 16.7 FPS`, `约为…的 19%`): that number is the whole and the
+    part is the measure of its dimension the sentence states before them, never a change of the two."""
+    qs = [o for o in sent.quantities if o is not q and o.unit and o.value and not (o.exempt or o.count or o.is_range)
+          and unit_of_ops(parse_unit(o.unit), _PERCENT)]  # fmt: skip
+    if _OF_AFTER.match(text, q.end):
+        wholes = [o for o in qs if o.start >= q.end][:1]
+        before = q.start
+    elif m := _OF_BEFORE.search(text, cs, q.start):
+        wholes = [o for o in qs if m.start() <= o.start and o.end <= q.start][-1:]
+        before = m.start()
+    else:
+        return None
+    if not wholes:
+        return None
+    w = wholes[0]
+    uw = parse_unit(w.unit)
+    parts = [o for o in qs if o.end <= before and parse_unit(o.unit).dim == uw.dim][-1:]
+    if not parts:
+        return None
+    p = parts[0]
+    part, whole = abs(p.value or 0.0) * parse_unit(p.unit).factor, abs(w.value or 0.0) * uw.factor
+    if not 0 < part < whole or abs(part / whole * 100 - target) > tol:
+        return None
+    shown = q.text[max(0, q.num_start - q.start) :].strip()
+    return Verdict("derived", derivation=f"{num_text(p.value)}/{num_text(w.value)} = {fmt(part / whole * 100)}% ≈ "
+                   f"{shown}", message="derived from numbers of the sentence (a share)",
+                   strength="stated derivation")  # fmt: skip
+
+
 def _rounding(a: Quantity, b: Quantity, unit: Unit) -> float:
     """How far the change of a pair may move within its operands' printed precision (a report's change is of the
     unrounded figures)."""
@@ -490,7 +589,7 @@ def _rounding(a: Quantity, b: Quantity, unit: Unit) -> float:
 
 
 _VERB_DOWN = re.compile(r"\bcut|\breduc|\bdecreas|\bfell\b|\bfalls?\b|\bdrop|\blowered\b|降|减|缩短", re.I)
-_VERB_UP = re.compile(r"\brais|\bincreas|\brose\b|\brises?\b|\bgr[eo]w|提升|提高|增|升", re.I)
+_VERB_UP = re.compile(r"\brais|\bincreas|\brose\b|\brises?\b|\bgr[eo]w|\blift|\bboost|提升|提高|增|升", re.I)
 _BARE_CMP = re.compile(r"([高多大快低少小慢])\s*(?:了|出|约|近|达)?\s*$")
 _SAID_DOWN = re.compile(r"降|减|缩短")
 # What a pair of times says right after it, in its parenthesis or clause: faster (a fall) or slower (a rise).

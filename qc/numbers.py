@@ -110,7 +110,7 @@ MASK_RE = re.compile(
 PREFIX_RE = re.compile(
     r"(?:(?P<approx>约为|约|大约|大概|近|将近|接近|~|～|≈|about|around|approximately|approx\.|roughly|nearly|almost|some)"
     r"|(?P<ge>≥|>=|⩾|不低于|不少于|至少|at least|no less than)"
-    r"|(?P<gt>>|超过|逾|多于|高于|more than|over|above|exceeding)"
+    r"|(?P<gt>>|超过|逾|多于|高于|more than|greater than|over|above|exceeding)"
     r"|(?P<le>≤|<=|⩽|不超过|最多|最高|高达|up to|at most|no more than)"
     r"|(?P<lt><|低于|少于|不到|less than|under|below))[ \u00a0]*$",
     re.IGNORECASE,
@@ -149,6 +149,7 @@ CHANGE_RE = re.compile(
     r"[ \u00a0]*(?:降至|降到|降低到|降低至|减至|减少到|减少至|缩短至|缩短到|提升至|提升到|提高至|提高到|增至|增加到|增加至|"
     r"升至|上升至|上升到|增长到|增长至|变为|→|->|to|到|至)[ \u00a0]*"
 )
+PAIR_SEP_RE = re.compile(r"[ \u00a0]*(?:vs\.?|versus|against|对)[ \u00a0]*", re.IGNORECASE)
 FROM_RE = re.compile(r"(?:从|由|from)[ \u00a0]*$", re.IGNORECASE)
 ID_CHARS = re.compile(r"[A-Za-z0-9_]*(?:(?:\.|×)[0-9][A-Za-z0-9_]*)*")
 LEFT_WORD = re.compile(r"[A-Za-z0-9_]+$")
@@ -396,7 +397,22 @@ class _Scanner:
         self.out = kept
         self._propagate_units()
         self._deviation_units()
+        self._pair_units()
         return self.out
+
+    def _pair_units(self) -> None:
+        """`12 vs 40 ms`, `69 against 168 ms`, `12 ms 对 40`: two numbers set against each other measure one thing, so
+        the unit printed once applies to both (either way round)."""
+        qs = [q for q in self.out if q.exempt is None]
+        for a, b in pairwise(qs):
+            if bool(a.unit) == bool(b.unit) or a.count or b.count or a.is_range or b.is_range:
+                continue
+            if a.magnitude or b.magnitude or a.bound or b.bound or not PAIR_SEP_RE.fullmatch(self.text, a.end, b.start):
+                continue
+            if a.unit:
+                b.unit = a.unit
+            else:
+                a.unit = b.unit
 
     def _deviation_units(self) -> None:
         """`23,760 ± 142 MB/s`: a mean takes the unit printed after its deviation."""

@@ -183,7 +183,9 @@ def _figure_bound(f: Figure, raw_num: str) -> str | None:
 _UPPER_BEFORE = re.compile(
     r"\b(?:within|below|under|less than|no more than|at most|up to)[ \u00a0]*$|(?:不超过|以内)$", re.I
 )
-_LOWER_BEFORE = re.compile(r"\b(?:exceeds?|exceeding|exceeded|above|over|more than|beyond|at least)[ \u00a0]*$", re.I)
+_LOWER_BEFORE = re.compile(
+    r"\b(?:exceeds?|exceeding|exceeded|above|over|more than|greater than|beyond|at least)[ \u00a0]*$", re.I
+)
 
 
 def figure_limit(f: Figure, raw_num: str) -> str:

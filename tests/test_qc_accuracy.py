@@ -23,7 +23,8 @@ from qc.index import EvidenceIndex
 # Report families: the hard kinds must be represented in each (at least 5 hand-made hard errors per family).
 FAMILIES = {"cachepilot": {"C1", "C2"}, "facerec": {"F1"}, "mooncake": {"M1"}, "finance": {"G1", "B1", "Y1"},
             "otsl": {"D1"}, "boiling": {"U1"}, "nvmeof": {"N1"}, "coro_rpc": {"L1"}, "caffe_hrt": {"H1"},
-            "speech": {"S1"}, "yatha": {"V1"}, "office_unit_column": {"V4"}}  # fmt: skip
+            "speech": {"S1"}, "yatha": {"V1"}, "office_unit_column": {"V4"}, "cvgesture": {"K1"},
+            "objecttracker": {"T1", "T0"}, "curvefs": {"Q1"}}  # fmt: skip
 
 TINY = """---
 title: Tiny
