@@ -664,6 +664,9 @@ class Matching:
                 cands = [x for x in cands if not _counts_another(counted, x)]
         cands = [x for x in cands if not self._rounded_by_chance(x, value, unit, sent)
                  and not self._stray_prose(x, value, sent) and not self._unnamed_part(x, sent)]  # fmt: skip
+        term = label_term(self._text, q.num_start)
+        if term and cands:
+            cands = [x for x in cands if not self._labelled_elsewhere(x, term)]
         if not cands:
             return None
         ctx = sent.tokens

@@ -61,3 +61,10 @@ def test_a_key_the_sentence_gives_rules_out_rows_of_another_key() -> None:
     assert verdicts(YATHA, body.format("3.65"))["约 3.65 s"] not in OK  # 窗口大小 600s's (and TopK 20's)
     assert verdicts(YATHA, "- TopK 为 5 时总耗时 3.62 s【出处:R3 实测】。")["3.62 s"] not in OK  # TopK 10's
 
+
+def test_a_term_right_before_a_number_labels_that_number() -> None:
+    # the report prints 目标价 right before 38.50: an EPS of its forecast sentence is no target price
+    body = "当前股价对应 2025 年 PE 约 6.0 倍、PB 约 0.95 倍,目标价 {} 元【出处:R3】。"
+    assert verdicts(METRICS, body.format("38.50"))["38.50 元"] == "verified"
+    for wrong in ("6.26", "6.52", "28.63"):
+        assert verdicts(METRICS, body.format(wrong))[f"{wrong} 元"] not in OK, wrong
