@@ -663,7 +663,7 @@ class Matching:
                 counted = counted_word(self._text, q.end)
                 cands = [x for x in cands if not _counts_another(counted, x)]
         cands = [x for x in cands if not self._rounded_by_chance(x, value, unit, sent)
-                 and not self._stray_prose(x, value, sent) and not self._unnamed_part(x, sent)]  # fmt: skip
+                 and not self._stray_prose(x, value, sent)]  # fmt: skip
         term = label_term(self._text, q.num_start)
         if term and cands:
             cands = [x for x in cands if not self._labelled_elsewhere(x, term)]
@@ -715,6 +715,13 @@ class Matching:
                 # claim names (a bare `6.26 元` of the front page where the sentence speaks of a target price)
                 return self._unnamed(unnamed, q, value, unit, sent, scope)
         fitting = named
+        if fitting and all(self._unnamed_part(x, sent) for x in fitting):
+            x = fitting[0]
+            total = max(self._row_cells(x), key=lambda g: g.base)
+            return Verdict("mismatch", source_of(total), fig=total,
+                           message=f"{say(total)}; {shown(x)} is {labels_of(x.f)}, a part of it the sentence does not "
+                                   f"name")  # fmt: skip
+        fitting = [x for x in fitting if not self._unnamed_part(x, sent)]
         if fitting:
             x = fitting[0]
             shared = (ctx - {num_text(value)}) & x.tokens or x.row_terms & self._claim_context(sent)
