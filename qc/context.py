@@ -107,7 +107,11 @@ def context_tokens(text: str) -> frozenset[str]:
     # `2022E`, `2024A`: a broker's estimate or actual column is that year (`2022 年` in prose)
     out.update(w[:4] for w in words if len(w) == 5 and w[4] in "aef" and _YEAR.fullmatch(w, 0, 4))
     out -= _DROP
+    if words:
+        out.update(_ORDINALS[w] for w in words if w in _ORDINALS)  # `first loop` names a `1st` row
     for run in _CJK.findall(t):
+        if "第" in run or "首次" in run:
+            out.update(_ORDINALS[o] for o in _CJK_ORDINAL.findall(run))
         if len(run) == 1:
             out.add(run)
         else:
@@ -137,6 +141,12 @@ def core_counts(low: str, words: list[str]) -> set[str]:
 
 _LABEL_COUNT = re.compile(r"(\d{1,2})x?([a-z]{1,3}\d{2,4})")
 _DROP = _STOP | frozenset("abcdefghijklmnopqrstuvwxyz")  # stop words and single letters
+# Ordinals in words name the rows a report labels `1st`, `2nd`… (`the first loop`, `第一轮`, `首次运行`).
+_ORDINALS = {w: f"{i}{'st' if i == 1 else 'nd' if i == 2 else 'rd' if i == 3 else 'th'}" for i, w in enumerate(
+    ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"], 1)}  # fmt: skip
+_ORDINALS.update({f"第{c}": _ORDINALS[w] for c, w in zip("一二三四五六七八九十", _ORDINALS, strict=True)})
+_ORDINALS["首次"] = "1st"
+_CJK_ORDINAL = re.compile(r"第[一二三四五六七八九十](?![一二三四五六七八九十百千万零])|首次")
 
 
 _IDTOK = re.compile(r"(?=[a-z0-9]*[a-z])(?=[a-z0-9]*\d)[a-z0-9]+")

@@ -501,6 +501,8 @@ class Matching:
         pat = _key_pattern(kw)
         for t, cs, ce in texts:
             found = list(dict.fromkeys(v for m in pat.finditer(t) for v in m.groups() if v))
+            if found and kw != "year":
+                found += [v for v in _elided_key_values(t, pat) if v not in found]
             if len(found) == 2:
                 # `batch 从 4 增至 16,p99 从 22.456 ms 升至 93.267 ms`: two keys and two figures in one clause pair up
                 # in order (a swap of either pair is caught)
@@ -545,7 +547,18 @@ class Matching:
             ):  # fmt: skip
                 continue
             return True
-        return False
+        return self._other_key_named(x, sent, q)
+
+    def _other_key_named(self, x: Fig, sent: Sentence, q: Quantity) -> bool:
+        """The sentence gives none of the figure's row keys a number but gives one to a key of other rows of its table
+        (`TopK 为 5 时 …,为 100 时约 3.75 s` against a `窗口大小 600s` row of a table keyed by TopK and 窗口大小)."""
+        if not x.table:
+            return False
+        mine = {kw for kw, _, _ in x.row_keys}
+        if any(self._key_values(kw, q, sent)[0] for kw in mine):
+            return False
+        others = {kw for g in self.prep.table_dim(x.table, x.unit.dim) for kw, _, _ in g.row_keys} - mine
+        return any(self._key_values(kw, q, sent)[0] for kw in sorted(others))
 
     def _system_conflict(self, x: Fig, sent: Sentence, q: Quantity) -> bool:
         """The claim names another system of the report (`OpenBLAS`) and not the one of the figure's section (`ACL`);
@@ -646,8 +659,14 @@ class Matching:
             # A bare count (8 卡, 并发 8) rests on a unitless figure only where the sentence talks about the same thing.
             own = {num_text(value)}
             cands = [x for x in cands if (x.unit.dim and unit.dim) or _talks_about(sent.tokens - own, x)]
+            if not q.unit:
+                counted = counted_word(self._text, q.end)
+                cands = [x for x in cands if not _counts_another(counted, x)]
         cands = [x for x in cands if not self._rounded_by_chance(x, value, unit, sent)
                  and not self._stray_prose(x, value, sent)]  # fmt: skip
+        term = label_term(self._text, q.num_start)
+        if term and cands:
+            cands = [x for x in cands if not self._labelled_elsewhere(x, term)]
         if not cands:
             return None
         ctx = sent.tokens
@@ -696,6 +715,13 @@ class Matching:
                 # claim names (a bare `6.26 元` of the front page where the sentence speaks of a target price)
                 return self._unnamed(unnamed, q, value, unit, sent, scope)
         fitting = named
+        if fitting and all(self._unnamed_part(x, sent) for x in fitting):
+            x = fitting[0]
+            total = max(self._row_cells(x), key=lambda g: g.base)
+            return Verdict("mismatch", source_of(total), fig=total,
+                           message=f"{say(total)}; {shown(x)} is {labels_of(x.f)}, a part of it the sentence does not "
+                                   f"name")  # fmt: skip
+        fitting = [x for x in fitting if not self._unnamed_part(x, sent)]
         if fitting:
             x = fitting[0]
             shared = (ctx - {num_text(value)}) & x.tokens or x.row_terms & self._claim_context(sent)
@@ -716,6 +742,28 @@ class Matching:
         x, g = rivals[0]
         return Verdict("mismatch", source_of(g), fig=g,
                         message=f"{say(g)}; {shown(x)} is {labels_of(x.f) or 'another figure'}")  # fmt: skip
+
+    def _unnamed_part(self, x: Fig, sent: Sentence) -> bool:
+        """A part of a breakdown row (`Allocate` of `TPI`) whose column the claim's own sentence (or the heading above)
+        does not name: `ACL/GPU takes 0.1822 s` states the row's total, not its allocation time."""
+        if not x.part:
+            return False
+        self._claim_context(sent)  # (fills _claim_near)
+        return stems(x.col_tokens).isdisjoint(self._claim_near[id(sent)])
+
+    def _labelled_elsewhere(self, x: Fig, term: str) -> bool:
+        """A prose figure whose sentence lacks the term the claim prints right before its number (`目标价 6.26 元`),
+        where the report prints that term right before another number of the unit (`目标价38.50元`): the term labels
+        that number, not this one (`EPS分别为6.02/6.26/6.52元`)."""
+        if x.table or x.f.kind not in ("prose", "kv") or not context_tokens(term).isdisjoint(x.own_tokens):
+            return False
+        seen: dict[tuple[str, str, str], bool] = self.__dict__.setdefault("_labelled", {})  # (once per check)
+        key = (x.f.report, x.unit.dim, term)
+        hit = seen.get(key)
+        if hit is None:
+            hit = seen[key] = any(y is not x and y.f.kind in ("prose", "kv") and _printed_before(y, term)
+                                       for y in self.prep.figs_of(x.f.report, x.unit.dim))  # fmt: skip
+        return hit
 
     def _printed_number(self, q: Quantity) -> frozenset[str]:
         """The words of the number as printed (`8,462` → `8`, `462`): a figure quoting that number shares no word of
@@ -779,6 +827,7 @@ class Matching:
         ):
             return None
         key = str(int(abs(value))) + ("x" if mult else "")
+        counted = None if q.unit else counted_word(self._text, q.end)
         for rid in scope:
             for x, lab, own in self.prep.ints(rid).get(key, ()):  # own: the label's words but the key
                 if len(lab) > _KEY_LABEL_MAX:
@@ -787,6 +836,8 @@ class Matching:
                     continue
                 if not pct and not key_in_label(key.rstrip("x"), lab):
                     continue  # (`5.4.2 Bandwidth …`, `2. 数据结构开销`, `<6%`: no key 2, 2 or 6 of the label)
+                if not x.table and _counts_other_in(counted, lab, key):
+                    continue  # (`公司 38 年` is no row key of `较 38 线提升`)
                 if (own and sent.tokens & own) or (not own and len(sent.tokens & x.tokens) >= 2):
                     src = Source(report=rid, figure="", page=x.f.page, value=value, unit=q.unit, quote=lab,
                                  version=x.f.version, page_label=x.f.page_label, labels=[lab])  # fmt: skip
@@ -910,6 +961,16 @@ _KEY_NUM = r"(?<![\d.])(\d+)(?![\d.]*\d|[A-Za-z%])"
 _KEY_TO = rf"(?:\s*(?:to|至|增至|增加到|降至|升至|提升至|->|→|–|~)\s*{_KEY_NUM})?"  # `batch 从 4 增至 16`
 
 
+# A later clause that gives the key another value without repeating it: `TopK 为 5 时 3.87 s,为 100 时约 3.75 s`.
+_ELIDED_KEY = re.compile(r"[,;\uff0c\uff1b]\s*(?:为|是|取)\s*(\d+)(?![\d.])\s*时")
+
+
+def _elided_key_values(text: str, pat: re.Pattern[str]) -> list[str]:
+    """The values `_ELIDED_KEY` clauses give after the key's first match in `text`."""
+    first = pat.search(text)
+    return [m.group(1) for m in _ELIDED_KEY.finditer(text, first.end())] if first else []
+
+
 @lru_cache(maxsize=512)
 def _key_pattern(kw: str) -> re.Pattern[str]:
     """`batch=16`, `batch 16`, `batch to 16`, `batch from 1 to 4`, `并发为 8`, `8 并发`: the key word with its numbers
@@ -917,7 +978,7 @@ def _key_pattern(kw: str) -> re.Pattern[str]:
     if kw == "year":  # `2024 年`, `in 2024`, `2026E`
         return re.compile(r"(?<![\d.])((?:19|20)\d\d)(?:\s*年|[AEF]?(?![\d.%]))()()")
     if kw.isascii():
-        return re.compile(rf"(?<![A-Za-z]){kw}[a-z]*\s*(?:[=:\uff1a]|\bto\b|\bof\b|\bis\b|\bfrom\b|从)?\s*{_KEY_NUM}{_KEY_TO}()",
+        return re.compile(rf"(?<![A-Za-z]){kw}[a-z]*\s*(?:[=:\uff1a]|\bto\b|\bof\b|\bis\b|\bfrom\b|从|为|是)?\s*{_KEY_NUM}{_KEY_TO}()",
                           re.I)  # fmt: skip
     return re.compile(
         rf"{kw}[\u3400-\u9fff]{{0,2}}\s*(?:[=:\uff1a]|为|是|从|由)?\s*{_KEY_NUM}{_KEY_TO}|{_KEY_NUM}\s*{kw}"
@@ -963,6 +1024,71 @@ def _significant(raw: str) -> int:
     digits = "".join(c for c in raw if c.isdigit() or c == ".")
     whole, _, frac = digits.partition(".")
     return len((whole + frac).lstrip("0")) if frac else len(whole.lstrip("0").rstrip("0"))
+
+
+# The word a bare number counts: the CJK character right after it (`22 年`, `35 线`) or an English plural noun
+# (`16 threads`); particles and classifiers that stand after any number (`8 下`, `4 个`) count nothing by themselves.
+_COUNTED_AFTER = re.compile(r"[ \u00a0]*(?:([\u3400-\u9fff])|([A-Za-z]{2,}s)\b)")
+_NOT_COUNTED = frozenset("的时下中之后前以为和与及或等左右内上个多余约次")
+
+
+def counted_word(text: str, end: int) -> str | None:
+    """What the number ending at `end` counts, by the word right after it; None when no word stands there."""
+    m = _COUNTED_AFTER.match(text, end)
+    if m is None or (m.group(1) or "") in _NOT_COUNTED:
+        return None
+    return m.group(1) or m.group(2).lower()[:-1]
+
+
+def _counts_another(counted: str | None, x: Fig) -> bool:
+    """Whether a prose figure counts something else than the claim's bare number: `公司 22 年 35 季度` is no `35 线` of
+    the report (the term right after a number labels it). Every occurrence of the figure's number in its sentence
+    must count another thing in the same script (`16 组` vs `16 groups` is a translation, not a conflict)."""
+    if counted is None or x.table or x.f.kind not in ("prose", "kv") or not x.raw_num:
+        return False
+    return _counts_other_in(counted, x.f.quote, x.raw_num)
+
+
+def _counts_other_in(counted: str | None, text: str, raw: str) -> bool:
+    """Whether every occurrence of number `raw` in `text` counts another thing than `counted` (see _counts_another)."""
+    if counted is None:
+        return False
+    cjk = not counted.isascii()
+    seen = False
+    for m in re.finditer(rf"(?<![\d.,]){re.escape(raw)}(?![\d]|[.,]\d)", text):
+        theirs = counted_word(text, m.end())
+        if theirs is None or theirs == counted or (not theirs.isascii()) != cjk:
+            return False
+        seen = True
+    return seen
+
+
+# The words right before a number that label it: a CJK run of two or more characters, past the members of a list the
+# number ends (`EPS 分别为 6.02/6.26`) and the verbs and particles between a term and its value (`为`, `约`, `达`).
+_LABEL_BEFORE = re.compile(r"([\u3400-\u9fff]{2,}?)(?:[为是约达至的超仅在了]|\s)*(?:[\d.,]+\s*[/、]\s*)*$")
+_LABEL_FILLER = frozenset(["分别", "对应", "预计", "约为", "达到", "同比"])
+
+
+def label_term(text: str, num_start: int) -> str | None:
+    """The term a claim prints right before its number (`目标价 38.50 元` → `目标价`), None without one."""
+    m = _LABEL_BEFORE.search(text, max(0, num_start - 40), num_start)
+    if m is None:
+        return None
+    term = m.group(1)
+    return None if term in _LABEL_FILLER else term
+
+
+def _printed_before(y: Fig, term: str) -> bool:
+    """Whether figure `y`'s sentence prints `term` right before its number (spaces and particles aside)."""
+    quote = y.f.quote
+    i = quote.find(term)
+    while i >= 0:
+        rest = quote[i + len(term) : i + len(term) + 8]
+        m = re.match(r"(?:[为是约达至的超仅在了:：]|\s)*", rest)
+        if m and rest[m.end() :].startswith(y.raw_num):
+            return True
+        i = quote.find(term, i + 1)
+    return False
 
 
 def _talks_about(words: frozenset[str], x: Fig) -> bool:

@@ -111,6 +111,12 @@ class Fig:
         return frozenset()
 
     @lazy
+    def part(self) -> bool:
+        """Whether it is a part of a breakdown row (`Allocate`, `Run`, `Config` beside the `TPI` they add up to), set by
+        `_mark_parts`: only a claim naming its column means it."""
+        return False
+
+    @lazy
     def chart_run(self) -> bool:
         """Whether it is a value of a glued run of chart labels (set by `_demote_chart_runs`): it says no bar."""
         return False
@@ -384,6 +390,7 @@ def _prepare_report(rid: str, figures: list[Figure], pages: list[Page]) -> Repor
     for members in rp.by_table.values():
         _split_glued(members)
         _row_terms(members)
+        _mark_parts(members)
         _lend(members)
     return rp
 
@@ -540,6 +547,11 @@ def stems(tokens: Iterable[str]) -> frozenset[str]:
     return frozenset(t[:-1] if len(t) > 3 and t[-1] == "s" and t.isascii() and t.isalpha() else t for t in tokens)
 
 
+def _shared_stems(words: Iterable[frozenset[str]]) -> frozenset[str]:
+    """The words, stemmed, that every row's labels share: `face` of `single face` and `two faces` tells no row apart."""
+    return frozenset.intersection(*(stems(w) for w in words))
+
+
 def _row_terms(members: list[Fig]) -> None:
     """Each cell's row terms: the words of its labels that name neither its column nor the whole table (caption,
     section) and that not every row's labels share (`batch` of `batch 1`); and which cells are the extremes of their
@@ -557,13 +569,13 @@ def _row_terms(members: list[Fig]) -> None:
             own[id(x)] = frozenset().union(*(context_tokens(lab) for lab in labs)) | (x.tokens - said)
     if not own:
         return
-    common = frozenset.intersection(*own.values())
+    common = _shared_stems(own.values())
     cols: dict[tuple[frozenset[str], str], list[Fig]] = {}
     for x in members:
         if id(x) not in own:
             continue
         # (a unit in a row label, `PB(倍)`, names no row: the claim carries it anyway)
-        x.row_terms = stems(t for t in own[id(x)] - common - x.col_tokens if t.isascii() or known_unit(t) is None)
+        x.row_terms = stems(t for t in own[id(x)] - x.col_tokens if t.isascii() or known_unit(t) is None) - common
         cols.setdefault((x.col or frozenset(), x.unit.dim), []).append(x)
     by_row: dict[str, list[Fig]] = {}
     for x in members:
@@ -585,6 +597,38 @@ def _row_terms(members: list[Fig]) -> None:
         hi, lo = max(x.f.value for x in col), min(x.f.value for x in col)
         for x in col:
             x.extreme = ("max" if x.f.value == hi else "") + ("min" if x.f.value == lo else "")
+
+
+_SUM_TOL = 0.02  # a total printed beside its rounded parts: their sum within 2 %
+
+
+def _mark_parts(members: list[Fig]) -> None:
+    """Mark the part cells of a table whose rows break a total down (`TPI` = `Allocate` + `Run` + `Config` + `Copy`):
+    a column holds the largest cell of every row it is in, and equals the sum of its row's other cells of its unit in
+    at least half of the rows with three or more of them (rounding aside; a chance sum is rare in several rows)."""
+    rows: dict[tuple[str, str], list[Fig]] = {}
+    for x in members:
+        if x.row is not None and x.col and x.unit.dim:
+            rows.setdefault((x.row, x.unit.dim), []).append(x)
+    wide = [cells for cells in rows.values() if len(cells) >= 3]
+    if not wide:
+        return
+    sums: dict[frozenset[str], int] = {}
+    for cells in wide:
+        top = max(cells, key=lambda x: x.base)
+        rest = sum(x.base for x in cells if x is not top)
+        if top.base > 0 and abs(top.base - rest) <= _SUM_TOL * top.base:
+            sums[top.col or frozenset()] = sums.get(top.col or frozenset(), 0) + 1
+    for col, n in sums.items():
+        if 2 * n < len(wide):
+            continue
+        held = [cells for cells in rows.values() if any(x.col == col for x in cells)]
+        if all(max(cells, key=lambda x: x.base).col == col for cells in held):
+            for cells in held:
+                for x in cells:
+                    if x.col != col:
+                        x.part = True
+            return
 
 
 # Prepared reports by the identity of their figure and page lists (held here, so an id is never reused while cached):

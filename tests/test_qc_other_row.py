@@ -1,0 +1,71 @@
+"""A number backed only by a figure whose row the sentence names: another row's value (issue 14, chance control).
+
+Expected figures read from the PDFs (pdftotext -layout): oaid_caffe_hrt_perf_report.pdf p.7 Table 2 (TPI, Allocate,
+Run, Config, Copy in s): 1st ACL/GPU 2.4794 0.1822 0.0648 1.5011 0.7269; Avg. Time ACL/GPU 0.1542 (Run 0.0127, Copy
+0.1406). oaid_facerecognition_rk3399_perf_report.pdf p.6 Table 4.1 (single A53, ms/frame): 480P 32*32 single face
+detection 540, extraction 1172; 480P 48*48 two faces detection 307. mineru_broker_research_report_zh.pdf p.1: `公司 22
+年 1 季度产能712 万公里`, `40 线、38 线向 36 线、35 线`. yatha_hotword_perf_report_zh.pdf p.8–9: TopK 5 3.87s (+6.0%),
+TopK 20 ~3.65s, TopK 100 ~3.75s (+3.6%); 窗口大小 600s 3.65s. broker_report_metrics_table_zh.pdf p.1: `对应EPS分别为
+6.02/6.26/6.52元`, `目标价38.50元`, `52周最高/最低 41.88 / 28.63元`.
+"""
+
+from __future__ import annotations
+
+from real_support import check_body, verdicts
+
+from qc.context import context_tokens
+
+CAFFE = "oaid_caffe_hrt_perf_report.pdf"
+FACE = "oaid_facerecognition_rk3399_perf_report.pdf"
+BROKER = "mineru_broker_research_report_zh.pdf"
+YATHA = "yatha_hotword_perf_report_zh.pdf"
+METRICS = "broker_report_metrics_table_zh.pdf"
+OK = ("verified", "derived")
+
+
+def test_a_word_every_row_shares_in_some_form_names_no_row() -> None:
+    # `single face` and `two faces`: `face` is in every row label once stemmed, so it names neither row
+    body = ("Feature extraction: on a single A53, one face at 32*32 takes 1172 ms/frame to extract, against {} "
+            "ms/frame for detection [source: R3].")  # fmt: skip
+    assert verdicts(FACE, body.format(540), lang="en")["540 ms/frame"] == "verified"
+    assert verdicts(FACE, body.format(307), lang="en")["307 ms/frame"] not in OK  # the 48*48 two-faces row
+
+
+def test_a_part_of_a_breakdown_row_backs_only_a_claim_naming_its_column() -> None:
+    body = "The first loop is slow on the GPU: ACL/GPU takes {} s, of which 1.5011 s is Config [source: R3]."
+    v = verdicts(CAFFE, body.format("2.4794"), lang="en")
+    assert v["2.4794 s"] == "verified" and v["1.5011 s"] == "verified"  # the total; Config named
+    wrong = next(n for n in check_body(CAFFE, body.format("0.1822"), lang="en").numbers if n.text == "0.1822 s")
+    assert wrong.status == "mismatch" and "2.4794" in wrong.message, wrong.message  # Allocate: the row's total
+    assert verdicts(CAFFE, "- MIXED: 0.0319 s per inference [source: R3].", lang="en")["0.0319 s"] not in OK  # Run
+    assert verdicts(CAFFE, "- MIXED: 0.5348 s per inference [source: R3].", lang="en")["0.5348 s"] == "verified"
+
+
+def test_an_ordinal_in_words_names_the_row_labelled_by_it() -> None:
+    body = "The first loop is slow on the GPU: ACL/GPU takes {} s, of which 1.5011 s is Config [source: R3]."
+    assert verdicts(CAFFE, body.format("0.1542"), lang="en")["0.1542 s"] not in OK  # the Avg. Time row's TPI
+    assert {"1st", "2nd", "10th"} <= context_tokens("首次运行, the second run, 第十轮")
+    assert "10th" not in context_tokens("第十一次")  # (the eleventh)
+
+
+def test_a_bare_number_counts_the_word_after_it() -> None:
+    body = "公司 22 年 {} 季度金刚线产能 712 万公里,年化产能超 2500 万公里【出处:R3】。"
+    assert verdicts(BROKER, body.format(1))["1"] == "verified"
+    assert verdicts(BROKER, body.format(35))["35"] not in OK  # `35 线` of the report counts wire gauges
+    assert verdicts(BROKER, body.format(40))["40"] not in OK
+
+
+def test_a_key_the_sentence_gives_rules_out_rows_of_another_key() -> None:
+    body = "- TopK:TopK 为 5 时总耗时 3.87 s(+6.0%),为 100 时约 {} s(+3.6%)【出处:R3 实测】。"
+    v = verdicts(YATHA, body.format("3.75"))
+    assert v["3.87 s"] == "verified" and v["约 3.75 s"] == "verified" and v["+3.6%"] == "verified"
+    assert verdicts(YATHA, body.format("3.65"))["约 3.65 s"] not in OK  # 窗口大小 600s's (and TopK 20's)
+    assert verdicts(YATHA, "- TopK 为 5 时总耗时 3.62 s【出处:R3 实测】。")["3.62 s"] not in OK  # TopK 10's
+
+
+def test_a_term_right_before_a_number_labels_that_number() -> None:
+    # the report prints 目标价 right before 38.50: an EPS of its forecast sentence is no target price
+    body = "当前股价对应 2025 年 PE 约 6.0 倍、PB 约 0.95 倍,目标价 {} 元【出处:R3】。"
+    assert verdicts(METRICS, body.format("38.50"))["38.50 元"] == "verified"
+    for wrong in ("6.26", "6.52", "28.63"):
+        assert verdicts(METRICS, body.format(wrong))[f"{wrong} 元"] not in OK, wrong
