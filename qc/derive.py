@@ -387,6 +387,28 @@ class Derivations(Matching):
                             f"but the sentence says it {'fell' if said == 'down' else 'rose'} (two values swapped?)",
                 )  # fmt: skip
 
+    def _span_orders(self, sent: Sentence, qs: list[Quantity], verdicts: list[Verdict]) -> None:
+        """`the word error rate ranges from 1.36% to 20%`, `介于 A 和 B 之间`, `从 A 到 B 不等`: a span its words state
+        runs from the lowest to the highest (its two values swapped run the other way)."""
+        live = [(k, q) for k, q in enumerate(qs) if not q.exempt and not q.is_range and q.value is not None]
+        text = self._text
+        for (_, a), (k, b) in pairwise(live):
+            if verdicts[k].status not in ("verified", "derived") or a.unit != b.unit:
+                continue
+            if (a.value or 0) <= (b.value or 0):
+                continue
+            gap = text[a.end : b.start]
+            ranged = _SPAN_TO.fullmatch(gap) and _SPAN_FROM.search(text, max(sent.start, a.start - 24), a.start)
+            ranged = ranged or (_SPAN_AND.fullmatch(gap) and _SPAN_BETWEEN.search(text, max(sent.start, a.start - 12),
+                                                                                  a.start))  # fmt: skip
+            ranged = ranged or (_BARE_TO_CJK.fullmatch(gap) and _SPAN_END_CJK.match(text, b.end, sent.end))
+            if ranged:
+                verdicts[k] = Verdict(
+                    "mismatch", verdicts[k].source, fig=verdicts[k].fig,
+                    message=f"a span runs from its lowest to its highest value, but {a.text.strip()} is above "
+                            f"{b.text.strip()} (two values swapped?)",
+                )  # fmt: skip
+
     def _changes(self, sent: Sentence, qs: list[Quantity], verdicts: list[Verdict]) -> None:
         """`从 10.17 s 降至 7.53 s(降低 26%)`: a percentage or ratio after a from→to pair in its clause is that change."""
         live = [(k, q) for k, q in enumerate(qs) if not q.exempt]  # (a number's place in qs: no two are equal)
@@ -481,7 +503,9 @@ def _rounding(a: Quantity, b: Quantity, unit: Unit) -> float:
     return max((abs(c - mid) for c in corners), default=0.0)
 
 
-_VERB_DOWN = re.compile(r"\bcut|\breduc|\bdecreas|\bfell\b|\bfalls?\b|\bdrop|\blowered\b|降|减|缩短", re.I)
+_VERB_DOWN = re.compile(
+    r"\bcut|\breduc|\bsav(?:e|es|ed|ing)\b|\bdecreas|\bfell\b|\bfalls?\b|\bdrop|\blowered\b|降|减|缩短", re.I
+)
 _VERB_UP = re.compile(r"\brais|\bincreas|\brose\b|\brises?\b|\bgr[eo]w|提升|提高|增|升", re.I)
 _BARE_CMP = re.compile(r"([高多大快低少小慢])\s*(?:了|出|约|近|达)?\s*$")
 _SAID_DOWN = re.compile(r"降|减|缩短")
@@ -578,6 +602,16 @@ _OPERANDS_AFTER = re.compile(
 # Between the two numbers of a from→to pair, dates and names blanked: a change word in one clause
 # (`14.49% 降至 2026 年的 13.78%`, `0.8 元/kwh 降至 2022 年 Q1 的 0.39 元/kwh`).
 _PAIR_GAP = re.compile(rf"[^,\uff0c;\uff1b。\d]*?(?:{CHANGE_RE.pattern})[^,\uff0c;\uff1b。\d]*?")
+
+
+# The words that make a from→to pair a span, not a change: `ranges from`, `varies between`, `介于…之间`, `…不等`.
+_SPAN_FROM = re.compile(r"\b(?:rang(?:e|es|ed|ing)|var(?:y|ies|ied|ying)|spann?(?:s|ed|ing)?)[ \u00a0]+from[ \u00a0]*$",
+                        re.I)  # fmt: skip
+_SPAN_TO = re.compile(r"[ \u00a0]*to[ \u00a0]*", re.I)
+_SPAN_BETWEEN = re.compile(r"(?:\bbetween|介于)[ \u00a0]*$", re.I)
+_SPAN_AND = re.compile(r"[ \u00a0]*(?:and|和|与|至|到|-)[ \u00a0]*", re.I)
+_BARE_TO_CJK = re.compile(r"[ \u00a0]*(?:至|到|~|～)[ \u00a0]*")
+_SPAN_END_CJK = re.compile(r"[ \u00a0]*(?:不等|之间)")
 
 
 def between(text: str, qs: list[Quantity], a: Quantity, b: Quantity) -> str:
