@@ -352,6 +352,7 @@ class _Checker(Derivations):
         self._ratios(sent, qs, verdicts, scope)
         self._directions(sent, qs, verdicts)
         self._span_orders(sent, qs, verdicts)
+        self._parts_of_wholes(sent, qs, verdicts)
         return scope, verdicts
 
     def _row_of_mates(self, sent: Sentence, qs: list[Quantity], verdicts: list[Verdict]) -> None:

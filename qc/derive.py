@@ -371,6 +371,8 @@ class Derivations(Matching):
                 # `loading from 691 s to 112 s (6.2x faster)`: a time that gets faster falls
                 m2 = _SPEED_AFTER.match(text, b.end, min(sent.end, b.end + 40))
                 said = None if m2 is None else "down" if m2.group(1) else "up"
+                if not said and _GAIN_BEFORE.search(text, sent.start, a.start):
+                    said = "down"  # `the gain is 1.74x, from 932.70 ms to 534.80 ms`: a time that gains speed falls
             if a.value == b.value:  # `2.84 ms → 2.84 ms，降低 41.2%`: the pair says no change, its words say one
                 if said:
                     verdicts[k] = Verdict(
@@ -408,6 +410,27 @@ class Derivations(Matching):
                     message=f"a span runs from its lowest to its highest value, but {a.text.strip()} is above "
                             f"{b.text.strip()} (two values swapped?)",
                 )  # fmt: skip
+
+    def _parts_of_wholes(self, sent: Sentence, qs: list[Quantity], verdicts: list[Verdict]) -> None:
+        """`the FC layers take 2.8777 s of the first loop's 3.2593 s`, `2.4794 s, of which 1.5011 s is Config`: a part
+        its words put inside a whole of its unit is no larger than that whole (the two swapped are)."""
+        live = [(k, q) for k, q in enumerate(qs) if not q.exempt and not q.is_range and q.value is not None]
+        text = self._text
+        for (i, a), (k, b) in pairwise(live):
+            if a.unit != b.unit or not a.unit or verdicts[i].status not in ("verified", "derived"):
+                continue
+            if verdicts[k].status not in ("verified", "derived"):
+                continue
+            gap = text[a.end : b.start]
+            part, whole = (a, b) if _OF_WHOLE.fullmatch(gap) else (b, a) if _OF_WHICH.fullmatch(gap) else (None, None)
+            if part is None or whole is None or abs(part.value or 0) <= abs(whole.value or 0):
+                continue
+            j = i if part is a else k
+            verdicts[j] = Verdict(
+                "mismatch", verdicts[j].source, fig=verdicts[j].fig,
+                message=f"{part.text.strip()} is said to be part of {whole.text.strip()}, but is larger (two values "
+                        f"swapped?)",
+            )  # fmt: skip
 
     def _changes(self, sent: Sentence, qs: list[Quantity], verdicts: list[Verdict]) -> None:
         """`从 10.17 s 降至 7.53 s(降低 26%)`: a percentage or ratio after a from→to pair in its clause is that change."""
@@ -612,6 +635,14 @@ _SPAN_BETWEEN = re.compile(r"(?:\bbetween|介于)[ \u00a0]*$", re.I)
 _SPAN_AND = re.compile(r"[ \u00a0]*(?:and|和|与|至|到|-)[ \u00a0]*", re.I)
 _BARE_TO_CJK = re.compile(r"[ \u00a0]*(?:至|到|~|～)[ \u00a0]*")
 _SPAN_END_CJK = re.compile(r"[ \u00a0]*(?:不等|之间)")
+
+
+# A gain stated as a multiple before a pair of times (`On AlexNet the gain is 1.74x, from …`): the times fall.
+_GAIN_BEFORE = re.compile(r"\b(?:gain|speed-?up)\b[^,;:.\d]{0,12}\d+(?:\.\d+)?[ \u00a0]*(?:x|×|times)\b[^\d]{0,12}$",
+                          re.I)  # fmt: skip
+# A part inside a whole of its unit: `2.8777 s of the first loop's 3.2593 s`; `2.4794 s, of which 1.5011 s`, `其中`.
+_OF_WHOLE = re.compile(r"[ \u00a0]+of[ \u00a0]+(?:the[ \u00a0]+)?[A-Za-z][^,;:()\d]{0,40}?['\u2019]s[ \u00a0]+", re.I)
+_OF_WHICH = re.compile(r"[ \u00a0]*[,\uff0c][ \u00a0]*(?:of which|其中)[ \u00a0]*", re.I)
 
 
 def between(text: str, qs: list[Quantity], a: Quantity, b: Quantity) -> str:

@@ -104,3 +104,20 @@ def test_a_caption_over_both_cells_is_no_word_of_either() -> None:
     assert _ok(_example(body.format("4.1 tok/s", "74.9 tok/s")), "4.1 tok/s", "74.9 tok/s")
     swapped = _example(body.format("74.9 tok/s", "4.1 tok/s"))
     assert swapped["74.9 tok/s"] == swapped["4.1 tok/s"] == "mismatch"
+
+
+def test_a_part_is_no_larger_than_its_whole() -> None:
+    # Table 2 (1st loop): ACL/GPU TPI 2.4794 s, Config 1.5011 s; ACL/NEON TPI 3.2593 s; Table 3: ACL/NEON FC 2.8777 s
+    body = ("ACL/GPU takes {} s, of which {} s is Config [source: R3]. On ACL/NEON, the FC layers take {} s of the first "
+            "loop's {} s [source: R3].")  # fmt: skip
+    assert _ok(verdicts(HRT, body.format("2.4794", "1.5011", "2.8777", "3.2593"), lang="en"),
+               "2.4794 s", "1.5011 s", "2.8777 s", "3.2593 s")  # fmt: skip
+    swapped = verdicts(HRT, body.format("1.5011", "2.4794", "3.2593", "2.8777"), lang="en")
+    assert swapped["2.4794 s"] == swapped["3.2593 s"] == "mismatch"
+
+
+def test_a_gain_of_times_falls() -> None:
+    # Table 1: AlexNet 932.70 ms (Original Caffe), 534.80 ms (Caffe-HRT), 1.74
+    body = "On AlexNet the gain is 1.74x, from {} to {} [source: R3]."
+    assert _ok(verdicts(HRT, body.format("932.70 ms", "534.80 ms"), lang="en"), "932.70 ms", "534.80 ms")
+    assert verdicts(HRT, body.format("534.80 ms", "932.70 ms"), lang="en")["932.70 ms"] == "mismatch"
