@@ -20,11 +20,13 @@ from qc.claims import (
     kinds,
     own_terms,
     per_frame,
+    plainly_crossed,
     printed_unit,
     respective,
     roles,
     sentence,
     sentences,
+    set_against,
     shift,
 )
 from qc.context import context_tokens, id_shapes, num_text, unnumbered
@@ -71,6 +73,7 @@ class _Checker(Derivations):
         self._stub: frozenset[str] = frozenset()
         self._own_table: list[tuple[str, str, Quantity]] = []  # the article table above: (row label, header, cell)
         self._before = ""
+        self._list_lead = ""  # the paragraph leading into the list being checked
         self._article_text = draft.text
         self._article_ids_made = None
         self._body_starts = line_starts(draft.body)
@@ -118,6 +121,8 @@ class _Checker(Derivations):
                 return bad
             if (one := _one_figure(parts)) is not None:
                 return one
+            if (split := _split_range(parts)) is not None:
+                return split
             status = "derived" if any(p.status == "derived" for p in parts) else "verified"
             deriv = "; ".join(p.derivation for p in parts if p.derivation) or None
             strength = min((p.strength for p in parts), key=STRENGTHS.index)  # a range is as strong as its weaker end
@@ -320,7 +325,7 @@ class _Checker(Derivations):
             """The picked live numbers with their own words and the roles the sentence's wording gives them."""
             nonlocal said
             if said is None:
-                said = roles(sent, [qs[k] for k in live], bl.text)
+                said = roles(sent, [qs[k] for k in live], bl.text, self._list_lead)
             words = own_terms(sent, [qs[live[i]] for i in picked], bl.text)
             return [(qs[live[i]], verdicts[live[i]], w | said.get(i, frozenset()), scope)
                     for i, w in zip(picked, words, strict=True)]  # fmt: skip
@@ -335,6 +340,7 @@ class _Checker(Derivations):
         if kept:
             self._kinds(claims(kept))
         self._sentence_mates(sent, qs, verdicts)
+        self._against_own_name(sent, qs, verdicts)
         one = [i for i, k in enumerate(live) if verdicts[k].status == "verified" and verdicts[k].fig is not None]
         if len(one) > 1 and len({id(verdicts[live[i]].fig) for i in one}) < len(one):
             self._one_figure_two_claims([(q, v, own) for q, v, own, _ in claims(one)])
@@ -354,6 +360,8 @@ class _Checker(Derivations):
         self._changes(sent, qs, verdicts)
         self._ratios(sent, qs, verdicts, scope)
         self._directions(sent, qs, verdicts)
+        self._span_orders(sent, qs, verdicts)
+        self._parts_of_wholes(sent, qs, verdicts)
         return scope, verdicts
 
     def _row_of_mates(self, sent: Sentence, qs: list[Quantity], verdicts: list[Verdict]) -> None:
@@ -417,13 +425,16 @@ class _Checker(Derivations):
         # a report sentence stating two of the numbers' values tells them apart by its clauses (elsewhere a clause
         # can lack the subject an earlier sentence named: its words alone decide nothing)
         said = Counter(k for f in figs for k in {_quote_key(x) for x in f})  # in how many numbers' figures
-        for i, j in crossed([(own, [(x.tokens, _clause_tokens(x) if said[_quote_key(x)] > 1 else x.col_tokens)
-                                    for x in f]) for (_, _, _, own, _), f in zip(live, figs, strict=True)]):  # fmt: skip
+        shared = _shared_setting(figs)
+        items = [(own, [(_swap_words(x, shared), _clause_tokens(x) if said[_quote_key(x)] > 1 else x.col_tokens)
+                        for x in f]) for (_, _, _, own, _), f in zip(live, figs, strict=True)]  # fmt: skip
+        for i, j in crossed(items):
             (qi, vi, fi, oi, _), (qj, vj, fj, oj, _) = live[i], live[j]
             if fi.unit.dim != fj.unit.dim or fi.base == fj.base or qi.value == qj.value:
                 continue  # (`持续 2 分钟时约 2 秒`: two numbers printed alike swap into the same sentence)
-            if not fi.unit.dim and (fi.table is None or fi.table != fj.table):
-                continue  # bare numbers (`6`-layer, a 0.934 score) are one kind of quantity only within one table
+            if not fi.unit.dim and (fi.table is None or fi.table != fj.table) and not plainly_crossed(items, i, j):
+                continue  # bare numbers (`6`-layer, a 0.934 score) are one kind of quantity only within one table,
+                # unless each one's words name the other's figure better than its own
             # the figure to name: of the other number's value, the one the number's own words fit best
             for q, v, mine, theirs in (
                 (qi, vi, fi, max(figs[j], key=lambda x: len((oi - oj) & x.tokens))),
@@ -434,6 +445,25 @@ class _Checker(Derivations):
                     f"{say(theirs)}: the words around {q.text.strip()} name that figure; {shown(mine)} is "
                     f"{labels_of(mine.f, 3) or 'another figure'} (two values swapped?)"
                 )
+
+    def _against_own_name(self, sent: Sentence, qs: list[Quantity], verdicts: list[Verdict]) -> None:
+        """`8596 more than tool&agent's 6729`: a number its sentence sets against a name (`than X`, `比 X`) right after
+        it is not X's own figure; verified by a cell of X's row, where another number of the sentence follows for X,
+        it is a mismatch."""
+        text = self._text
+        for k, (q, v) in enumerate(zip(qs, verdicts, strict=True)):
+            x = v.fig
+            if q.exempt or v.status != "verified" or x is None or not x.table:
+                continue
+            name = set_against(text, q.end, sent.end)
+            if name is None or not any(o.start > q.end and not o.exempt for o in qs[k + 1 :]):
+                continue
+            words = context_tokens(name)
+            if not words or not words <= x.own_tokens:
+                continue
+            v.status, v.strength = "mismatch", ""
+            v.message = (f"{say(x)}: that is {name}'s, but the sentence sets {q.text.strip()} against {name} (two values "
+                         f"swapped?)")  # fmt: skip
 
     def _sentence_mates(self, sent: Sentence, qs: list[Quantity], verdicts: list[Verdict]) -> None:
         """`与本地缓存相比,全局缓存使命中率最多提升 136%,prefill 计算时间最多减少 92%`: where another number of the
@@ -575,6 +605,7 @@ class _Checker(Derivations):
         prev: Block | None = None
         for bl in body_blocks(self.draft.body):
             self._before = prev.text if prev is not None and prev.kind == bl.kind == "item" else ""
+            self._list_lead = _list_lead(self._list_lead, prev, bl)
             self.run_block(bl)
             prev = bl
             if bl.kind == "heading":  # the blocks below a heading stand under it (and no more below its table)
@@ -612,6 +643,33 @@ def _clause_tokens(x: Fig) -> frozenset[str]:
     start = max((e for _, e in seps if e <= at[0]), default=0)
     end = min((b for b, _ in seps if b >= at[0] + len(x.raw_num)), default=len(quote))
     return context_tokens(quote[start:end])
+
+
+def _list_lead(lead: str, prev: Block | None, bl: Block) -> str:
+    """The paragraph a list item stands under: the one right before its list, kept through the list's items."""
+    if bl.kind != "item" or prev is None:
+        return ""
+    return prev.text if prev.kind == "para" else lead if prev.kind == "item" else ""
+
+
+def _setting(x: Fig) -> frozenset[str]:
+    """The words a figure has from where it stands (its table's caption, its section heading), not its own labels."""
+    return x.tokens - x.own_tokens
+
+
+def _shared_setting(figs: list[list[Fig]]) -> frozenset[str]:
+    """The setting words of one number's figures that another number's figures have too (`表 4-3 对比无外存重算基线`
+    over both cells, a section `Effective Request Capacity` over two report sentences): they name every figure
+    there, so they tell none of the numbers apart."""
+    sets = [frozenset().union(*(_setting(x) for x in f)) for f in figs]
+    alls = [frozenset().union(*(x.tokens for x in f)) for f in figs]
+    return frozenset().union(*(s & a for i, s in enumerate(sets) for j, a in enumerate(alls) if i != j))
+
+
+def _swap_words(x: Fig, shared: frozenset[str]) -> frozenset[str]:
+    """A figure's words for the swap check: its own labels' and those of its setting no other number's figure shares
+    (a caption's `基线` is no baseline's word where it stands over the new system's cell too)."""
+    return x.own_tokens | (_setting(x) - shared)
 
 
 def _swappable(claims: list[tuple[Quantity, Verdict]]) -> list[int]:
@@ -659,6 +717,22 @@ def _one_figure(parts: list[Verdict]) -> Verdict | None:
         return None
     return Verdict("mismatch", parts[0].source, fig=a,
                    message=f"both ends of the range are {shown(a)} ({labels_of(a.f, 3)}): no span of the report")  # fmt: skip
+
+
+def _split_range(parts: list[Verdict]) -> Verdict | None:
+    """A range whose ends rest on table cells of neither one row nor columns sharing a label (`26–40%` of a TTFT fall
+    and a throughput gain; `7.53–35.73 s` of the new system's and the baseline's TTFT) spans no one measure: a
+    mismatch naming its upper end's cell."""
+    a, b = parts[0].fig, parts[-1].fig
+    if len(parts) < 2 or a is None or b is None or any(p.status != "verified" for p in parts):
+        return None
+    if not (a.table and b.table and a.col and b.col) or not a.col.isdisjoint(b.col):
+        return None  # (a column group beside the header, `value size 1MB` over `p50/ms`, is no other column)
+    if a.table == b.table and a.row == b.row:
+        return None
+    return Verdict("mismatch", parts[-1].source, fig=b,
+                   message=f"the range's ends are {shown(a)} ({labels_of(a.f, 4)}) and {shown(b)} "
+                           f"({labels_of(b.f, 4)}): two measures, not one span")  # fmt: skip
 
 
 def _finite(v: float | None) -> bool:

@@ -163,6 +163,17 @@ _CMP_NAME = re.compile(
     r"([A-Za-z][A-Za-z0-9_&.+-]*[A-Za-z0-9_+])",
     re.I,
 )
+# `6729 more than tool&agent's 8596`: the name a comparative right after a number sets that number against
+_SET_AGAINST = re.compile(r"[^,;:。\uff0c\uff1b\uff1a\d()\uff08\uff09]{0,24}?" + _CMP_NAME.pattern, re.I)
+
+
+def set_against(text: str, end: int, stop: int) -> str | None:
+    """The name a comparative right after a number (ending at `end`, within `text[:stop]`) sets it against:
+    `tool&agent` in `6729 more than tool&agent's 8596`, `brpc` in `20228649 比 brpc 的 4987564 高`."""
+    m = _SET_AGAINST.match(text, end, stop)
+    return m.group(1) if m is not None else None
+
+
 _NAMED_BASE = re.compile(r"([A-Za-z][A-Za-z0-9]+)[ \u00a0]*(?:baseline|基线)", re.I)
 BASELINE = frozenset({"基线", "baseline"})  # the words of a baseline's labels (the glossary makes one of the other)
 
@@ -250,11 +261,12 @@ def wording(text: str) -> tuple[str | None, bool]:
     return ("down" if down and not up else "up" if up and not down else None), bool(_GAP.search(text))
 
 
-def roles(sent: Sentence, qs: list[Quantity], text: str) -> dict[int, frozenset[str]]:
+def roles(sent: Sentence, qs: list[Quantity], text: str, list_lead: str = "") -> dict[int, frozenset[str]]:
     """Words a pair's wording gives its numbers (by index in `qs`): `from A to B` makes A the baseline's and B the
     new one's, `A instead of B` (against, than, vs) B the baseline's. The baseline's words are `baseline`, `基线`, the
     name the sentence gives it (`an NFS baseline`) and the side after `vs` of the sentence's `X vs Y`; the new one's
-    the side before it."""
+    the side before it. Two names joined by an arrow before the sentence's first pair, or else in `list_lead` (the
+    paragraph leading into a list item), name the two sides of each arrow or from→to pair in that order."""
     out: dict[int, frozenset[str]] = {}
     pairs: list[tuple[int, bool]] = []  # (index of the first number, whether it is `from A to B`)
     for k in range(len(qs) - 1):
@@ -271,6 +283,7 @@ def roles(sent: Sentence, qs: list[Quantity], text: str) -> dict[int, frozenset[
         elif _VERSUS.match(gap) or _VS_CJK.fullmatch(gap):
             pairs.append((k, False))
     _respective(sent, qs, text, out)
+    _declared_order(sent, qs, text, list_lead, out)
     if not pairs:
         return out
     # (the full sentence up to this clause: `…: patch vs. default path: bandwidth from A to B; TTFT from C to D`)
@@ -294,6 +307,31 @@ def roles(sent: Sentence, qs: list[Quantity], text: str) -> dict[int, frozenset[
         a_words, b_words = (old, new) if from_to else (new, old)
         out[k], out[k + 1] = out.get(k, frozenset()) | a_words, out.get(k + 1, frozenset()) | b_words
     return out
+
+
+# `(brpc → coro_rpc)`: two names in the order the pairs that follow give their values
+_NAME = r"[A-Za-z\u4e00-\u9fff][\w&.+\-\u4e00-\u9fff]{0,29}"
+_DECLARED = re.compile(rf"({_NAME})[ \u00a0]*(?:→|->|⟶|=>)[ \u00a0]*({_NAME})")
+_ARROW = re.compile(r"[ \u00a0]*(?:→|->|⟶|=>)[ \u00a0]*")
+
+
+def _declared_order(sent: Sentence, qs: list[Quantity], text: str, lead: str,
+                    out: dict[int, frozenset[str]]) -> None:  # fmt: skip
+    """`各消息大小的极限 QPS(brpc → coro_rpc):` over `- 4B:4987564 → 20228649`: where the sentence before its first
+    pair, or else the paragraph leading into its list, names two systems joined by an arrow, each value of an arrow
+    pair (`A → B`, `从 A 到 B`) takes the name in that place."""
+    pairs = [k for k in range(len(qs) - 1) if _ARROW.fullmatch(text, qs[k].end, qs[k + 1].start)
+             or (_BEFORE_AFTER.fullmatch(text[qs[k].end : qs[k + 1].start])
+                 and _FROM.search(text, max(sent.start, qs[k].start - 16), qs[k].start))]  # fmt: skip
+    if not pairs:
+        return
+    m = _DECLARED.search(text, sent.start, qs[pairs[0]].start) or _DECLARED.search(lead)
+    if m is None or m.group(1).lower() == m.group(2).lower():
+        return
+    first, second = context_tokens(m.group(1)), context_tokens(m.group(2))
+    first, second = first - second, second - first
+    for k in pairs:
+        out[k], out[k + 1] = out.get(k, frozenset()) | first, out.get(k + 1, frozenset()) | second
 
 
 _AND = re.compile(r"[^,;:。,;:\d]{0,8}?(?:\band\b|和|与|至|到)[^,;:。,;:\d]{0,4}", re.I)
@@ -357,6 +395,16 @@ def crossed(items: list[tuple[frozenset[str], list[tuple[frozenset[str], frozens
             if aj + bi > ai + bj and aj >= ai and bi >= bj:
                 out.append((i, j))
     return out
+
+
+def plainly_crossed(items: list[tuple[frozenset[str], list[tuple[frozenset[str], frozenset[str]]]]], i: int,
+                    j: int) -> bool:  # fmt: skip
+    """Whether numbers i and j of `items` (as `crossed` takes them) are each named better by the other's figures than
+    by their own, both strictly (`recall is 10,000 … a subset of 0.80 images`): what a swap of two bare numbers of
+    different kinds needs, where no shared table says they measure one thing."""
+    (oi, fi), (oj, fj) = items[i], items[j]
+    a, b = oi - oj, oj - oi
+    return bool(fi and fj) and _fit(a, fj) > _fit(a, fi) and _fit(b, fi) > _fit(b, fj)
 
 
 def _fit(words: frozenset[str], figs: list[tuple[frozenset[str], frozenset[str]]]) -> int:

@@ -416,6 +416,8 @@ class Derivations(Matching):
                 # `loading from 691 s to 112 s (6.2x faster)`: a time that gets faster falls
                 m2 = _SPEED_AFTER.match(text, b.end, min(sent.end, b.end + 40))
                 said = None if m2 is None else "down" if m2.group(1) else "up"
+                if not said and _GAIN_BEFORE.search(text, sent.start, a.start):
+                    said = "down"  # `the gain is 1.74x, from 932.70 ms to 534.80 ms`: a time that gains speed falls
             if a.value == b.value:  # `2.84 ms → 2.84 ms，降低 41.2%`: the pair says no change, its words say one
                 if said:
                     verdicts[k] = Verdict(
@@ -431,6 +433,49 @@ class Derivations(Matching):
                     message=f"from {a.text.strip()} to {b.text.strip()} is a {'rise' if rose else 'fall'}, "
                             f"but the sentence says it {'fell' if said == 'down' else 'rose'} (two values swapped?)",
                 )  # fmt: skip
+
+    def _span_orders(self, sent: Sentence, qs: list[Quantity], verdicts: list[Verdict]) -> None:
+        """`the word error rate ranges from 1.36% to 20%`, `介于 A 和 B 之间`, `从 A 到 B 不等`: a span its words state
+        runs from the lowest to the highest (its two values swapped run the other way)."""
+        live = [(k, q) for k, q in enumerate(qs) if not q.exempt and not q.is_range and q.value is not None]
+        text = self._text
+        for (_, a), (k, b) in pairwise(live):
+            if verdicts[k].status not in ("verified", "derived") or a.unit != b.unit:
+                continue
+            if (a.value or 0) <= (b.value or 0):
+                continue
+            gap = text[a.end : b.start]
+            ranged = _SPAN_TO.fullmatch(gap) and _SPAN_FROM.search(text, max(sent.start, a.start - 24), a.start)
+            ranged = ranged or (_SPAN_AND.fullmatch(gap) and _SPAN_BETWEEN.search(text, max(sent.start, a.start - 12),
+                                                                                  a.start))  # fmt: skip
+            ranged = ranged or (_BARE_TO_CJK.fullmatch(gap) and _SPAN_END_CJK.match(text, b.end, sent.end))
+            if ranged:
+                verdicts[k] = Verdict(
+                    "mismatch", verdicts[k].source, fig=verdicts[k].fig,
+                    message=f"a span runs from its lowest to its highest value, but {a.text.strip()} is above "
+                            f"{b.text.strip()} (two values swapped?)",
+                )  # fmt: skip
+
+    def _parts_of_wholes(self, sent: Sentence, qs: list[Quantity], verdicts: list[Verdict]) -> None:
+        """`the FC layers take 2.8777 s of the first loop's 3.2593 s`, `2.4794 s, of which 1.5011 s is Config`: a part
+        its words put inside a whole of its unit is no larger than that whole (the two swapped are)."""
+        live = [(k, q) for k, q in enumerate(qs) if not q.exempt and not q.is_range and q.value is not None]
+        text = self._text
+        for (i, a), (k, b) in pairwise(live):
+            if a.unit != b.unit or not a.unit or verdicts[i].status not in ("verified", "derived"):
+                continue
+            if verdicts[k].status not in ("verified", "derived"):
+                continue
+            gap = text[a.end : b.start]
+            part, whole = (a, b) if _OF_WHOLE.fullmatch(gap) else (b, a) if _OF_WHICH.fullmatch(gap) else (None, None)
+            if part is None or whole is None or abs(part.value or 0) <= abs(whole.value or 0):
+                continue
+            j = i if part is a else k
+            verdicts[j] = Verdict(
+                "mismatch", verdicts[j].source, fig=verdicts[j].fig,
+                message=f"{part.text.strip()} is said to be part of {whole.text.strip()}, but is larger (two values "
+                        f"swapped?)",
+            )  # fmt: skip
 
     def _changes(self, sent: Sentence, qs: list[Quantity], verdicts: list[Verdict]) -> None:
         """`从 10.17 s 降至 7.53 s(降低 26%)`: a percentage or ratio after a from→to pair in its clause is that change."""
@@ -588,7 +633,9 @@ def _rounding(a: Quantity, b: Quantity, unit: Unit) -> float:
     return max((abs(c - mid) for c in corners), default=0.0)
 
 
-_VERB_DOWN = re.compile(r"\bcut|\breduc|\bdecreas|\bfell\b|\bfalls?\b|\bdrop|\blowered\b|降|减|缩短", re.I)
+_VERB_DOWN = re.compile(
+    r"\bcut|\breduc|\bsav(?:e|es|ed|ing)\b|\bdecreas|\bfell\b|\bfalls?\b|\bdrop|\blowered\b|降|减|缩短", re.I
+)
 _VERB_UP = re.compile(r"\brais|\bincreas|\brose\b|\brises?\b|\bgr[eo]w|\blift|\bboost|提升|提高|增|升", re.I)
 _BARE_CMP = re.compile(r"([高多大快低少小慢])\s*(?:了|出|约|近|达)?\s*$")
 _SAID_DOWN = re.compile(r"降|减|缩短")
@@ -685,6 +732,24 @@ _OPERANDS_AFTER = re.compile(
 # Between the two numbers of a from→to pair, dates and names blanked: a change word in one clause
 # (`14.49% 降至 2026 年的 13.78%`, `0.8 元/kwh 降至 2022 年 Q1 的 0.39 元/kwh`).
 _PAIR_GAP = re.compile(rf"[^,\uff0c;\uff1b。\d]*?(?:{CHANGE_RE.pattern})[^,\uff0c;\uff1b。\d]*?")
+
+
+# The words that make a from→to pair a span, not a change: `ranges from`, `varies between`, `介于…之间`, `…不等`.
+_SPAN_FROM = re.compile(r"\b(?:rang(?:e|es|ed|ing)|var(?:y|ies|ied|ying)|spann?(?:s|ed|ing)?)[ \u00a0]+from[ \u00a0]*$",
+                        re.I)  # fmt: skip
+_SPAN_TO = re.compile(r"[ \u00a0]*to[ \u00a0]*", re.I)
+_SPAN_BETWEEN = re.compile(r"(?:\bbetween|介于)[ \u00a0]*$", re.I)
+_SPAN_AND = re.compile(r"[ \u00a0]*(?:and|和|与|至|到|-)[ \u00a0]*", re.I)
+_BARE_TO_CJK = re.compile(r"[ \u00a0]*(?:至|到|~|～)[ \u00a0]*")
+_SPAN_END_CJK = re.compile(r"[ \u00a0]*(?:不等|之间)")
+
+
+# A gain stated as a multiple before a pair of times (`On AlexNet the gain is 1.74x, from …`): the times fall.
+_GAIN_BEFORE = re.compile(r"\b(?:gain|speed-?up)\b[^,;:.\d]{0,12}\d+(?:\.\d+)?[ \u00a0]*(?:x|×|times)\b[^\d]{0,12}$",
+                          re.I)  # fmt: skip
+# A part inside a whole of its unit: `2.8777 s of the first loop's 3.2593 s`; `2.4794 s, of which 1.5011 s`, `其中`.
+_OF_WHOLE = re.compile(r"[ \u00a0]+of[ \u00a0]+(?:the[ \u00a0]+)?[A-Za-z][^,;:()\d]{0,40}?['\u2019]s[ \u00a0]+", re.I)
+_OF_WHICH = re.compile(r"[ \u00a0]*[,\uff0c][ \u00a0]*(?:of which|其中)[ \u00a0]*", re.I)
 
 
 def between(text: str, qs: list[Quantity], a: Quantity, b: Quantity) -> str:
