@@ -644,23 +644,7 @@ def write_offline(brief: Brief, index: EvidenceIndex, avoid: Avoid = frozenset()
                 items.append(sentence(item, pt.reports, w.lang))
             if pt.table is not None and len(tables) < SECTION_TABLES:
                 table = _typeset(pt.table, w)
-                topic = _topic(pt.pick.group, w)
-                caption = pt.pick.group.caption.strip()
-                # (a table's own number, `Table 5.2`, which QC reads as a name; never a section's `2. Benchmark …`)
-                numbered = w.name(caption) if _TABLE_NUMBER.match(caption) else ""
-                # The caption's lead; told for another question, the same caption over another section's table
-                # (`Table 5.2` of OpenBLAS beside ACL's `Table 4.2`) as printed, its number telling the reader
-                # which; else (or no caption) the table's columns.
-                cols = w("list_joiner").join(table.columns[1:])
-                leads = [table.lead] if topic else []
-                if topic and numbered:
-                    leads.append(sentence(w("table_lead", topic=numbered), [pt.reports[0]], w.lang))
-                leads.append(sentence(w("table_lead_cols", topic=topic, cols=cols), [pt.reports[0]], w.lang))
-                # A lead QC could not back in an earlier round is left out like any sentence (a table without
-                # one is left out); a lead told already (the same table on every page) would repeat its sentence.
-                fitting = [s for s in leads if backed(s.text, avoid) and _unique([s], set(seen))]
-                if fitting and _unique(fitting[:1], seen) and _new_rows(table, seen):
-                    table.lead = fitting[0]
+                if _fresh_lead(table, pt.pick.group, w, avoid, seen) and _new_rows(table, seen):
                     tables.append(table)
         intro, items = _unique(intro, seen, body), _unique(items, seen, body)
         if items and lead:  # (only over items not told already: a pointer to no list would dangle)
@@ -681,13 +665,13 @@ def write_offline(brief: Brief, index: EvidenceIndex, avoid: Avoid = frozenset()
         if not items and not tables and not any(numbers_in(s.text) for s in intro) and mine:
             for p in mine:
                 fallback = _Part(p, w, asks[qi].extreme, force_table=True, avoid=avoid).table
-                if fallback is not None and _new_rows(typeset := _typeset(fallback, w), seen):
+                if fallback is not None and _told_anew(typeset := _typeset(fallback, w), p.group, w, avoid, seen):
                     tables.append(typeset)
                     break
         if not intro and not items and not tables:  # the reports' headline figures, in a table
             for p in headlines(brief, index):
                 headline = _Part(p, w, "", force_table=True, avoid=avoid).table
-                if headline is not None and _new_rows(typeset := _typeset(headline, w), seen):
+                if headline is not None and _told_anew(typeset := _typeset(headline, w), p.group, w, avoid, seen):
                     tables.append(typeset)
                     break
         if not intro and not items and not tables:
@@ -805,6 +789,35 @@ def _typeset(table: Table, w: Lang) -> Table:
     cells = [[sentence(c, [], w.lang).text for c in row] for row in table.rows]
     head = [sentence(c, [], w.lang).text for c in table.columns]
     return Table(lead=lead, columns=head, rows=cells)
+
+
+def _fresh_lead(table: Table, g: Group, w: Lang, avoid: Avoid, seen: set[str]) -> bool:
+    """Give `table` a lead no earlier sentence of the draft says (and mark it said); False when there is none.
+
+    The caption's lead; told for another question, the same caption over another section's table (`Table 5.2` of
+    OpenBLAS beside ACL's `Table 4.2`) as printed, its number telling the reader which; else (or no caption) the
+    table's columns. A lead QC could not back in an earlier round is left out like any sentence."""
+    topic = _topic(g, w)
+    caption = g.caption.strip()
+    # (a table's own number, `Table 5.2`, which QC reads as a name; never a section's `2. Benchmark …`)
+    numbered = w.name(caption) if _TABLE_NUMBER.match(caption) else ""
+    reports = table.lead.reports or [g.report]
+    cols = w("list_joiner").join(table.columns[1:])
+    leads = [table.lead] if topic else []
+    if topic and numbered:
+        leads.append(sentence(w("table_lead", topic=numbered), reports, w.lang))
+    leads.append(sentence(w("table_lead_cols", topic=topic, cols=cols), reports, w.lang))
+    fitting = [s for s in leads if backed(s.text, avoid) and _unique([s], set(seen))]
+    if not fitting:
+        return False
+    table.lead = fitting[0]
+    _unique(fitting[:1], seen)
+    return True
+
+
+def _told_anew(table: Table, g: Group, w: Lang, avoid: Avoid, seen: set[str]) -> bool:
+    """A fallback table goes in when it tells rows not told yet, under a lead not said yet."""
+    return _new_rows(table, seen) and _fresh_lead(table, g, w, avoid, seen)
 
 
 def _unique(sentences: list[Sentence], seen: set[str], body: list[Said] | None = None) -> list[Sentence]:

@@ -553,10 +553,27 @@ def _named(chosen: list[Pick], a: Ask, pairs: dict[str, str]) -> list[Pick]:
         return chosen
     titles = [both_terms(f"{p.group.caption} {p.group.section}", pairs) for p in chosen]
     named = titles[0] & a.terms
-    if not named:
+    if named:
+        top = _parent(chosen[0].group)
+        keep = [not top or bool(t & a.terms) or _parent(p.group) != top for p, t in zip(chosen, titles, strict=True)]
+        chosen, titles = (
+            [p for p, k in zip(chosen, keep, strict=True) if k],
+            [t for t, k in zip(titles, keep, strict=True) if k],
+        )
+    return _told_apart(chosen, titles, a)
+
+
+def _told_apart(chosen: list[Pick], titles: list[set[str]], a: Ask) -> list[Pick]:
+    """Of tables with the same rows, those whose caption names what the question asks about and the others' lack
+    (`单个 A72` → `on Single A72`, not `on Two A72`, whose `single face` rows would otherwise be read as the answer)."""
+    tables = [i for i, p in enumerate(chosen) if p.group.rows]
+    if len(tables) < 2:
         return chosen
-    top = _parent(chosen[0].group)
-    return [p for p, t in zip(chosen, titles, strict=True) if t & a.terms or not top or _parent(p.group) != top]
+    common = set.intersection(*(titles[i] for i in tables))
+    told = {i: (titles[i] - common) & a.terms for i in tables}
+    if not any(told.values()):
+        return chosen
+    return [p for i, p in enumerate(chosen) if i not in told or told[i]]
 
 
 def _parent(g: Group) -> str:
