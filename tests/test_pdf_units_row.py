@@ -153,7 +153,10 @@ def test_a_vertically_centred_header_wrapped_over_lines_half_a_line_apart_is_one
 
 def test_header_lines_a_full_line_apart_stay_lines_of_their_own() -> None:
     # Bottom-aligned wrapped headers (`Throughput` / `(MB/sec)`) stand a line apart: the second line is the first's.
-    header = [["", "", "", "Response", "Transaction", "Throughput", ""], ["", "模块", "Avail (%)", "time (sec)", "rate", "(MB/sec)", "Conc"]]
+    header = [
+        ["", "", "", "Response", "Transaction", "Throughput", ""],
+        ["", "模块", "Avail (%)", "time (sec)", "rate", "(MB/sec)", "Conc"],
+    ]
     body = [row[1:] for row in BODY]
     rows: list[Row] = [(712.0, [(x, t) for x, t in zip(X, header[0], strict=True) if t])]
     rows.append((700.0, [(x, t) for x, t in zip(X, header[1], strict=True) if t]))
