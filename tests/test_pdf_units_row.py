@@ -107,3 +107,63 @@ def test_a_header_line_of_count_words_is_no_units_row() -> None:
     body = [["A", "12.5", "3.1"], ["B", "14.2", "3.4"]]
     figs = _figures(_table(header, [60.0, 150.0, 260.0], body))
     assert "Throughput GPUs" in _one(figs, 12.5).labels and "Latency Nodes" in _one(figs, 3.4).labels
+
+
+def _grid(header: list[tuple[float, list[str]]], pitch: float) -> list[Row]:
+    """Header lines at their own heights (y, cells by X), then BODY one row `pitch` apart under the last of them."""
+    rows: list[Row] = [(y, [(x, t) for x, t in zip(X, line, strict=True) if t]) for y, line in header]
+    y = header[-1][0]
+    for line in BODY:
+        y -= pitch
+        rows.append((y, list(zip(X, line, strict=True))))
+    return rows
+
+
+def test_a_padded_word_grid_takes_its_header_rows_a_row_pitch_apart() -> None:
+    # Word's cell spacing stands rows 2.6 lines apart, the header and units rows as far as the data rows.
+    header = [
+        (726.0, ["编号", "模块", "Availability", "Response time", "Transaction rate", "Throughput", "Concurrency"]),
+        (700.0, ["", "单位", "%", "sec", "trans/sec", "MB/sec", "无"]),
+    ]
+    figs = _figures(_grid(header, 26.0))
+    rate = _one(figs, 401.93)
+    assert rate.unit == "trans/s" and "登录页面" in rate.labels and "Transaction rate" in rate.labels
+    assert not [f for f in figs if f.value in (1, 2, 3)] and "1" not in rate.labels
+    assert _one(figs, 97.60).unit == "" and "Concurrency" in _one(figs, 97.60).labels
+
+
+def test_a_vertically_centred_header_wrapped_over_lines_half_a_line_apart_is_one_row() -> None:
+    # Word centres each header cell: `编`/`号` and `Response`/`time` on two lines, the one-line cells between them.
+    header = [
+        (742.0, ["编", "", "", "Response", "Transaction", "", ""]),
+        (734.5, ["", "模块", "Availability", "", "", "Throughput", "Concurrency"]),
+        (727.0, ["号", "", "", "time", "rate", "", ""]),
+        (700.0, ["", "单位", "%", "sec", "trans/sec", "MB/sec", "无"]),
+    ]
+    for pitch in (26.0, 14.0):  # padded, and at plain line spacing under a units row close below the header
+        rows = _grid(header, pitch) if pitch > 20 else _grid([*header[:3], (713.0, header[3][1])], pitch)
+        figs = _figures(rows)
+        rate = _one(figs, 401.93)
+        assert rate.unit == "trans/s" and "登录页面" in rate.labels and "Transaction rate" in rate.labels, rate.labels
+        assert "Response time" in _one(figs, 0.24).labels and _one(figs, 0.24).unit == "s"
+        assert "Availability" in _one(figs, 99.91).labels and _one(figs, 97.60).unit == ""
+        assert not [f for f in figs if f.value in (1, 2, 3)]
+        assert all("编" not in " ".join(f.labels) and "Response Transaction" not in " ".join(f.labels) for f in figs)
+
+
+def test_header_lines_a_full_line_apart_stay_lines_of_their_own() -> None:
+    # Bottom-aligned wrapped headers (`Throughput` / `(MB/sec)`) stand a line apart: the second line is the first's.
+    header = [
+        ["", "", "", "Response", "Transaction", "Throughput", ""],
+        ["", "模块", "Avail (%)", "time (sec)", "rate", "(MB/sec)", "Conc"],
+    ]
+    body = [row[1:] for row in BODY]
+    rows: list[Row] = [(712.0, [(x, t) for x, t in zip(X, header[0], strict=True) if t])]
+    rows.append((700.0, [(x, t) for x, t in zip(X, header[1], strict=True) if t]))
+    y = 700.0
+    for line in body:
+        y -= 14.0
+        rows.append((y, list(zip(X[1:], line, strict=True))))
+    figs = _figures(rows)
+    assert "Throughput (MB/sec)" in _one(figs, 9.84).labels and _one(figs, 9.84).unit == "MB/s"
+    assert "Response time (sec)" in _one(figs, 0.24).labels

@@ -65,6 +65,8 @@ def _html(report: dict[str, Any]) -> str:
         f"<h1>{html.escape(report['title'])}</h1>",
     ]
     for block in report["blocks"]:
+        if block.get("new_page"):
+            out.append("<div style='break-before:page'></div>")
         if "h" in block:
             out.append(f"<h2>{html.escape(block['h'])}</h2>")
         elif "p" in block:
@@ -79,8 +81,9 @@ def _html(report: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
-def _cell_html(tag: str, cell: Any, numeric: bool = False, valign: str = "") -> str:
-    attrs = f" style='vertical-align:{valign}'" if valign else ""
+def _cell_html(tag: str, cell: Any, numeric: bool = False, valign: str = "", pad: float = 0.0) -> str:
+    style = (f"vertical-align:{valign};" if valign else "") + (f"padding:{pad}pt 5.4pt;line-height:1.5" if pad else "")
+    attrs = f" style='{style}'" if style else ""
     if isinstance(cell, dict):
         attrs += f" colspan='{cell['span']}'" if cell.get("span") else ""
         attrs += f" rowspan='{cell['rows']}'" if cell.get("rows") else ""
@@ -100,13 +103,18 @@ def _html_table(table: dict[str, Any], fixed: bool = False) -> str:
     else:
         out.append(f"<table{width}><caption>{html.escape(table['caption'])}</caption>")
     out.append("<thead>")
+    # `cell_pad`: Word's spacing before and after each cell's paragraph (pt), rows standing ~2.5 lines apart
+    pad = float(table.get("cell_pad", 0.0))
     for row in table["header"]:
         # `header_valign: bottom`: header text at the foot of its cell, as Word's "Align Bottom" sets it
         valign = table.get("header_valign", "")
-        out.append("<tr>" + "".join(_cell_html("th", c, valign=valign) for c in row) + "</tr>")
+        out.append("<tr>" + "".join(_cell_html("th", c, valign=valign, pad=pad) for c in row) + "</tr>")
     out.append("</thead><tbody>")
     for row in _rows(table):
-        cells = [_cell_html("td", c, numeric=bool(_NUMERIC.fullmatch(_text(c))) and n > 0) for n, c in enumerate(row)]
+        cells = [
+            _cell_html("td", c, numeric=bool(_NUMERIC.fullmatch(_text(c))) and n > 0, pad=pad)
+            for n, c in enumerate(row)
+        ]
         out.append("<tr>" + "".join(cells) + "</tr>")
     out.append("</tbody></table>")
     return "\n".join(out)

@@ -199,11 +199,13 @@ def find_tables(lines: list[Line], page_width: float) -> list[Table]:
         pending: list[Line] = []
         k = i - 1
         top = i - 1
-        while k >= 0 and k not in used and len(header) + len(pending) < 4:
+        while k >= 0 and k not in used and grid_rows([*pending, *header]) < 4:
             cand = lines[k]
             below = (pending or header or [lines[i]])[0]
             limit = (2.0 if len(cand.segs) > 1 else 1.7) if header or pending else 3.4
-            if cand.y - below.y > limit * max(cand.size, below.size):
+            # A padded Word grid stands its header rows as far apart as its data rows (one row pitch and more).
+            padded = bool(header) and cand.y - below.y < 1.15 * pitch and _is_header(cand, page_width)
+            if cand.y - below.y > limit * max(cand.size, below.size) and not padded:
                 break
             if is_caption(cand.text) or is_heading(cand.text) or _sentence(cand.text.rstrip("。.")):
                 break
@@ -742,12 +744,50 @@ _SERIAL = re.compile(r"序号|编号|^No\.?$|\bNo\.|^#$|^(?:ID|S/?N|Index)$")
 _UNITS_HEAD = re.compile(r"(?:单位|Units?|unit)\s*[:：]?")
 
 
+def _centred(a: Line, b: Line) -> bool:
+    # Lines of one paragraph stand a full line apart; half a line apart they are cells of one centred header row.
+    return a.y - b.y < 0.9 * max(a.size, b.size)
+
+
+def grid_rows(header: list[Line]) -> int:
+    """How many header rows the lines make, the lines of one vertically centred row counted once."""
+    return sum(1 for k, line in enumerate(header) if k + 1 == len(header) or not _centred(line, header[k + 1]))
+
+
+def centred_header_rows(header: list[Line]) -> list[Line]:
+    """A header row whose cells are vertically centred and wrapped over different numbers of lines (Word: `编` /
+    `号` and `Response` / `time` beside one-line `模块 | Availability`) prints as lines half a line apart, the
+    one-line cells between the lines of the wrapped ones: one line, each cell's pieces (overlapping in x) joined."""
+    out: list[Line] = []
+    run: list[Line] = []
+    for line in [*header, None]:
+        if line is not None and (not run or _centred(run[-1], line)):
+            run.append(line)
+            continue
+        if len(run) == 1:
+            out.append(run[0])
+        elif run:
+            cells: list[Seg] = []
+            for sg in (sg for ln in run for sg in ln.segs):
+                hits = [c for c in cells if min(c.x1, sg.x1) - max(c.x0, sg.x0) > 0]
+                if len(hits) == 1:
+                    c = hits[0]
+                    c.x0, c.x1, c.text = min(c.x0, sg.x0), max(c.x1, sg.x1), _join_label(c.text, sg.text)
+                else:
+                    cells.append(Seg(sg.x0, sg.x1, sg.text, sg.size))
+            size = max(ln.size for ln in run)
+            out.append(Line(sum(ln.y for ln in run) / len(run), size, sorted(cells, key=lambda c: c.x0)))
+        run = [line] if line is not None else []
+    return out
+
+
 def unwrap_header_cells(header: list[Line]) -> list[Line]:
     """A header cell wrapped over two lines whose second line stands beside the other header cells (`编` over `号 |
     模块 | Availability`, the row bottom-aligned or centred) is one cell: a one-cell line over the first cell of the
     header line right below it, within that cell's extent and aligned with it, joins it. (Only the first column:
-    a group header stands over the value columns, never alone over the label column.)"""
-    out = list(header)
+    a group header stands over the value columns, never alone over the label column.) Centred rows are joined
+    first (`centred_header_rows`)."""
+    out = centred_header_rows(header)
     k = 0
     while k + 1 < len(out):
         line, below = out[k], out[k + 1]
