@@ -80,3 +80,9 @@ def test_a_list_marker_or_a_sentence_after_a_point_is_no_decimal() -> None:
     )
     texts = [[s.text for s in ln.segs] for ln in lines]
     assert texts == [["1.", "57"], ["12. 5 次"], ["x", "481. 57"]]
+
+
+def test_the_space_may_end_the_run_before_the_digits() -> None:
+    # `(481. ) (57)`: the space printed at the end of the point's run, the digits' run touching it.
+    ln = lines_of(_runs([(60.0, "x"), (200.0, "481. "), (230.0, "57")]))[0]
+    assert [s.text for s in ln.segs] == ["x", "481.57"]

@@ -59,8 +59,8 @@ def lines_of(runs: list[tuple[float, float, float, float, str]]) -> list[Line]:
             a, b = x0 + off * width, x0 + (off + len(part)) * width
             # A single printed space between this part and its run's edge: where the run's box starts or ends.
             lead = x0 if off == 1 and text[0] == " " else None
-            trail = x1 if off + len(part) == len(text) - 1 and text[-1] == " " else None
-            items.append((a, b, y, size, part, (a + _blank_lead(raw, off, width, size), lead, trail)))
+            tail = x1 if off + len(part) == len(text) - 1 and text[-1] == " " else None
+            items.append((a, b, y, size, part, (a + _blank_lead(raw, off, width, size), lead, tail)))
     explicit = chars > 0 and blanks >= 0.03 * chars
     items.sort(key=lambda r: (-r[2], r[5][0]))
     lines: list[Line] = []
