@@ -44,8 +44,8 @@ def lines_of(runs: list[tuple[float, float, float, float, str]]) -> list[Line]:
     items = []
     spaces: list[tuple[float, float, float]] = []  # (x0, x1, y) of printed spaces
     chars = blanks = 0
-    for x0, x1, y, size, text in runs:
-        text = normalize(text)
+    for x0, x1, y, size, raw in runs:
+        text = normalize(raw)
         chars += len(text)
         width = (x1 - x0) / max(len(text), 1)
         for m in re.finditer(r"\s+", text):
@@ -56,25 +56,35 @@ def lines_of(runs: list[tuple[float, float, float, float, str]]) -> list[Line]:
         # Runs that hold wide internal gaps (two or more spaces) are several cells: split them proportionally.
         parts = [(m.start(), m.group(0)) for m in re.finditer(r"\S+(?: \S+)*", text)]
         for off, part in parts:
-            items.append((x0 + off * width, x0 + (off + len(part)) * width, y, size, part))
+            a, b = x0 + off * width, x0 + (off + len(part)) * width
+            # A single printed space between this part and its run's edge: where the run's box starts or ends.
+            lead = x0 if off == 1 and text[0] == " " else None
+            tail = x1 if off + len(part) == len(text) - 1 and text[-1] == " " else None
+            items.append((a, b, y, size, part, (a + _blank_lead(raw, off, width, size), lead, tail)))
     explicit = chars > 0 and blanks >= 0.03 * chars
-    items.sort(key=lambda r: (-r[2], r[0]))
+    items.sort(key=lambda r: (-r[2], r[5][0]))
     lines: list[Line] = []
-    for x0, x1, y, size, text in items:
+    # id(seg) -> where its ink starts (the key segments are ordered by) and its run's box beyond a single space
+    meta: dict[int, tuple[float, float | None, float | None]] = {}
+    for x0, x1, y, size, text, info in items:
         line = next((ln for ln in reversed(lines[-3:]) if _same_line(ln, y, size, x0, x1)), None)
         if line is None:
             line = Line(y, size)
             lines.append(line)
-        line.segs.append(Seg(x0, x1, text, size))
+        seg = Seg(x0, x1, text, size)
+        meta[id(seg)] = info
+        line.segs.append(seg)
         if size > line.size:
             line.y, line.size = y, size  # a line stands where its body text does, not where a superscript does
     for line in lines:
-        line.segs.sort(key=lambda s: s.x0)
+        line.segs.sort(key=lambda s: meta[id(s)][0])
         # Printed spaces matter only where two runs sit close enough to be merged.
         merge = any(b.x0 - a.x1 < 0.9 * b.size for a, b in itertools.pairwise(line.segs))
         gaps = [(a, b) for a, b, y in spaces if abs(y - line.y) <= 0.45 * line.size] if explicit and merge else []
         merged: list[Seg] = []
         widest: list[float | None] = []  # per merged segment: the widest gap it was joined over (None: one run)
+        split_point: list[bool] = []  # per merged segment: a decimal point was joined to its digits over one space
+        trail: float | None = None  # the box end of the last run merged, past a single trailing space
         for s in line.segs:
             if merged:
                 prev = merged[-1]
@@ -86,14 +96,41 @@ def lines_of(runs: list[tuple[float, float, float, float, str]]) -> list[Line]:
                     and not (explicit and _unspaced_gap(prev, s, gaps, tight))
                 ):
                     sep = "" if gap < 0.15 * s.size else " "
+                    lead = meta[id(s)][1]
+                    touch = (lead is not None and abs(lead - prev.x1) < 0.15 * s.size) or (
+                        trail is not None and abs(s.x0 - trail) < 0.15 * s.size
+                    )
+                    if sep and touch and _LONE_POINT.fullmatch(prev.text) and s.text[:1].isdigit():
+                        split_point[-1] = True
+                    trail = meta[id(s)][2]
                     merged[-1] = Seg(prev.x0, max(prev.x1, s.x1), prev.text + sep + s.text, max(prev.size, s.size))
                     widest[-1] = max(widest[-1] or 0.0, gap)
                     continue
             merged.append(Seg(s.x0, s.x1, s.text.strip(), s.size))
             widest.append(None)
+            split_point.append(False)
+            trail = meta[id(s)][2]
+        for i, s in enumerate(merged):
+            if split_point[i] and _SPLIT_DECIMAL.fullmatch(s.text):
+                s.text = s.text.replace(". ", ".")
         line.segs = [s for s in merged if s.text.strip()]
     lines.sort(key=lambda ln: -ln.y)
     return [ln for ln in lines if ln.segs]
+
+
+# Full-width opening punctuation prints its ink in the right half of its em box; Word and WPS squeeze that blank half
+# under the glyph before it (标点挤压), so the box can start left of that glyph: `reques` `（` `t` `ms` `）`.
+_FULLWIDTH_OPENERS = "（［｛〔【〖〘〚「『《〈“‘"
+# A cell that is one number whose decimal point a single printed space parts from its digits (`481. 57`, a Word
+# glyph run split after the point), as opposed to a list marker (`1.` then a tab) or a sentence going on after it.
+_LONE_POINT = re.compile(r"[+\-]?\d{1,3}(?:,\d{3})*\.|[+\-]?\d+\.")
+_SPLIT_DECIMAL = re.compile(r"[+\-]?\d[\d,]*\. \d+")
+
+
+def _blank_lead(raw: str, off: int, width: float, size: float) -> float:
+    """How far right of its box a part of a run starting at `off` starts inking: half a full-width opener, else 0."""
+    ch = raw[off : off + 1]
+    return 0.5 * min(width, size) if ch and ch in _FULLWIDTH_OPENERS and width >= 0.8 * size else 0.0
 
 
 def _same_line(line: Line, y: float, size: float, x0: float, x1: float) -> bool:

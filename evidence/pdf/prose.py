@@ -152,6 +152,15 @@ def _glued_in(raw: str, plain: str) -> bool:
     return re.search(rf"\d[,.]?{re.escape(raw)}|{re.escape(raw)}[,.]?\d", plain) is not None
 
 
+def _split_in(raw: str, plain: str) -> bool:
+    """`raw`, a decimal, printed in plain text with one space after its point (`481. 57`): a glyph run that the
+    positions joined back into one cell (`lines_of`)."""
+    if "." not in raw:
+        return False
+    split = re.escape(raw).replace(r"\.", r"\. ", 1)
+    return re.search(rf"(?<![\d.,]){split}(?![\d.,]\d)", plain) is not None
+
+
 def _token(raw: str) -> str:
     # `480B` is `480` bytes or 480 billion depending on its label: one token either way for the cross-checks.
     return raw.removesuffix("B")
@@ -193,7 +202,7 @@ def page_figures(
             # Cross-check with plain text: a number plain mode never printed is a fusion of neighbours; drop it. Plain
             # text may itself glue neighbouring cells (browsers print no space between them): the digits must then
             # stand in it as printed.
-            if plain_tokens[_token(raw.raw)] <= 0 and not _glued_in(raw.raw, plain):
+            if plain_tokens[_token(raw.raw)] <= 0 and not _glued_in(raw.raw, plain) and not _split_in(raw.raw, plain):
                 continue
             plain_tokens[_token(raw.raw)] -= 1
             consumed[_token(raw.raw)] += 1
