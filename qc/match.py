@@ -885,7 +885,7 @@ class Matching:
         names the version or condition, it states no quantity."""
         if not (bl.kind == "heading" or _QUESTION_FIELD.fullmatch(bl.field)):
             return None
-        if (q.value is None or q.unit or q.magnitude or q.approx or q.bound or q.sign or q.count or q.is_range):
+        if q.value is None or q.unit or q.magnitude or q.approx or q.bound or q.sign or q.count or q.is_range:
             return None
         printed = re.compile(rf"(?<![\d.,]){re.escape(bl.text[q.num_start : q.num_end])}(?![A-Za-z0-9,]|\.\d)")
         for rp in self.prep.holding(scope):

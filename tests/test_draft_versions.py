@@ -54,5 +54,5 @@ def test_a_connective_between_two_names_reads_in_english() -> None:
     en = Lang("en")
     assert en.label("表 2 v1.8 与 v2.0 指标对比") == "2 v1.8 vs v2.0 metric"  # a comparison: A vs B
     assert en.label("不同并发数下的响应时间与吞吐量") == "concurrency response time and throughput"
-    assert en.label("首 token 延迟与吞吐") .count(" and ") == 1
+    assert en.label("首 token 延迟与吞吐").count(" and ") == 1
     assert Lang("zh").label("v1.8 与 v2.0 对比") == "v1.8 与 v2.0 对比"
