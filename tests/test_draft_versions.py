@@ -56,3 +56,11 @@ def test_a_connective_between_two_names_reads_in_english() -> None:
     assert en.label("不同并发数下的响应时间与吞吐量") == "concurrency response time and throughput"
     assert en.label("首 token 延迟与吞吐").count(" and ") == 1
     assert Lang("zh").label("v1.8 与 v2.0 对比") == "v1.8 与 v2.0 对比"
+
+
+def test_a_table_of_metrics_down_its_rows_leads_with_the_kind_asked(gateway: EvidenceIndex) -> None:
+    # `平均响应时间 | p99 响应时间 | TPS` rows of the version table: throughput asked, the TPS pair leads.
+    q = "How much did throughput improve over version 2.4?"
+    text, _ = _draft(gateway, "en", [q])
+    lead = text.split(f"## {q}")[1].strip().splitlines()[0]
+    assert lead.startswith("TPS from 5,020 to 7,310"), lead
