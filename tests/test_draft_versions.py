@@ -13,6 +13,7 @@ from pipeline.brief import Brief
 from pipeline.drafting import fileformat
 from pipeline.drafting.lang import Lang
 from pipeline.drafting.offline import write_offline
+from pipeline.drafting.prose import prose_groups
 from pipeline.drafting.verdict import judge
 from qc.draft import parse_draft
 from qc.index import EvidenceIndex
@@ -64,3 +65,10 @@ def test_a_table_of_metrics_down_its_rows_leads_with_the_kind_asked(gateway: Evi
     text, _ = _draft(gateway, "en", [q])
     lead = text.split(f"## {q}")[1].strip().splitlines()[0]
     assert lead.startswith("TPS from 5,020 to 7,310"), lead
+
+
+def test_a_prose_comparison_of_bare_numbers_named_by_a_quantity_word(gateway: EvidenceIndex) -> None:
+    # `开启 TLS 卸载后，并发数 100 时的 TPS 从 7,310 降至 6,720。`: TPS names the pair, printed without a unit.
+    comps = [c for g in prose_groups(gateway, "G1", []) for c in g.comparisons]
+    assert [(c.row, c.before.raw, c.after.raw) for c in comps] == [("开启 TLS 卸载", "7,310", "6,720")]
+    assert "TPS" in comps[0].metric
