@@ -72,3 +72,12 @@ def test_a_prose_comparison_of_bare_numbers_named_by_a_quantity_word(gateway: Ev
     comps = [c for g in prose_groups(gateway, "G1", []) for c in g.comparisons]
     assert [(c.row, c.before.raw, c.after.raw) for c in comps] == [("开启 TLS 卸载", "7,310", "6,720")]
     assert "TPS" in comps[0].metric
+
+
+def test_a_second_header_line_of_numbered_names_is_no_row() -> None:
+    # Caffe-HRT p.23: `AlexNet | … | ResNet | ResNet | Reset` over `(s) | … | Net(s) | 18(s) | 34(s) | 50(s)`: the
+    # models ResNet 18/34/50 (each column in seconds), not a row of 18 s, 34 s and 50 s.
+    figures = parsed_index(PDF.parent.parent / "oaid_caffe_hrt_perf_report.pdf", "H1").figures["H1"]
+    page = [f for f in figures if f.page == 23 and f.kind == "cell"]
+    assert not [f.raw for f in page if f.value in (18, 34, 50)]
+    assert any("ResNet 18(s)" in f.labels for f in page if f.raw == "1.0980"), [f.labels for f in page][:3]
