@@ -165,6 +165,9 @@ class _Checker(Derivations):
             term = self._verbatim(bl, q, scope)
             if term:
                 return self._verbatim_verdict(term, value, unit)
+        if not endpoint and (name := self._question_name(bl, q, scope)):
+            lab, x = name
+            return Verdict("exempt", message=f"identifier: {x.f.report} p.{x.f.page} names “{lab}”")
         others = [r for r in self.index.reports if r not in scope]
         out = [x for x in matches(self.prep, value, step, unit, others) if self._bound_ok(q, x)]
         if out:

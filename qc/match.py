@@ -879,6 +879,24 @@ class Matching:
                     return cand, page
         return None
 
+    def _question_name(self, bl: Block, q: Quantity, scope: list[str]) -> tuple[str, Fig] | None:
+        """A bare number of a question (a section heading, an FAQ question) that a cited report prints as the name of a
+        table's column or row (`和 3.1 相比` over `指标 | 3.1（基线） | 3.2`, `over version 3.1`): the reader's question
+        names the version or condition, it states no quantity."""
+        if not (bl.kind == "heading" or _QUESTION_FIELD.fullmatch(bl.field)):
+            return None
+        if q.value is None or q.unit or q.magnitude or q.approx or q.bound or q.sign or q.count or q.is_range:
+            return None
+        printed = re.compile(rf"(?<![\d.,]){re.escape(bl.text[q.num_start : q.num_end])}(?![A-Za-z0-9,]|\.\d)")
+        for rp in self.prep.holding(scope):
+            for x in rp.figs:
+                if x.f.report not in scope or not x.table:
+                    continue
+                for lab in sorted(x.col or ()) + ([x.row] if x.row else []):
+                    if len(lab) <= _KEY_LABEL_MAX and printed.search(lab):
+                        return lab, x
+        return None
+
     def _nearest(self, q: Quantity, value: float, unit: Unit, sent: Sentence, scope: list[str],
                  exclude: Fig | None = None) -> Fig | None:  # fmt: skip
         """The figure of a cited report that the sentence most likely meant (same kind of unit, most shared labels)."""
@@ -928,6 +946,7 @@ _HIGHEST = stems(["peak", "highest", "maximum", "max", "largest", "top", "best",
                   "最快"])  # fmt: skip
 _LOWEST = stems(["lowest", "minimum", "min", "smallest", "least", "最低", "最小", "最少"])
 _KEY_LABEL_MAX = 48
+_QUESTION_FIELD = re.compile(r"faq\.\d+\.q")
 # A label's integer that is part of a section number (`5.4.2`), a leading ordinal (`2. 数据结构开销`) or a
 # percentage (`<6%`): none of them names a row.
 _NOT_A_KEY = re.compile(r"\.\d|\s*%")

@@ -141,6 +141,7 @@ def find_tables(lines: list[Line], page_width: float) -> list[Table]:
     tables: list[Table] = []
     i = 0
     used: set[int] = set()
+    named: set[int] = set()  # lines read as a header of number-like names
     while i < len(lines):
         if not is_row(lines[i], page_width):
             i += 1
@@ -165,6 +166,9 @@ def find_tables(lines: list[Line], page_width: float) -> list[Table]:
             ):
                 break  # a header row after a gap starts the next table (two tables under one heading, no caption)
             j += 1
+        if len(rows) >= 3 and rows[0] == i and rows[1] == i + 1 and named_columns(lines[i], lines[i + 1 : j]):
+            named.add(i)
+            rows, i = rows[1:], i + 1  # `指标 | 3.1（基线） | 3.2 | 变化`: the columns' names, not a row
         # Lines after the last row belong to the table only when they sit right under it (a wrapped last cell).
         last = rows[-1]
         j = last + 1
@@ -211,7 +215,7 @@ def find_tables(lines: list[Line], page_width: float) -> list[Table]:
                 break
             if _NOT_HEADER.match(cand.text):
                 break  # the source note or layout tag of the block above (`资料来源:公司公告`, `[Table_Finance]`)
-            if _is_header(cand, page_width) or (header and len(cand.text) < 40):
+            if _is_header(cand, page_width) or (header and len(cand.text) < 40) or (k == i - 1 and k in named):
                 header[0:0] = [cand, *pending]
                 pending = []
                 top = k - 1
@@ -233,6 +237,36 @@ def find_tables(lines: list[Line], page_width: float) -> list[Table]:
             used.update(range(k + 1, j))
         i = j
     return tables
+
+
+_BARE_NAME = re.compile(r"[vV]?\d+(?:\.\d+)+|[vV]?\d+")  # a version or a plain number, no unit, no separator
+_REMARK = re.compile(r"\s*[(（]([^()（）]{1,20})[)）]$")
+
+
+def named_columns(line: Line, below: list[Line]) -> bool:
+    """The first line of a run is its header when it names the columns with numbers (`指标 | 3.1（基线） | 3.2 | 变化`,
+    `Metric | 2.0 (baseline) | 2.1`): a word over the row labels, bare numbers (no unit, no thousands separator),
+    and a word over a column of numbers below (`变化`) or a number set off with a remark (`（基线）`) — cells a row of
+    results does not print."""
+    first, rest = line.segs[0].text.strip(), line.segs[1:]
+    if re.search(r"\d", first) or number_cell(first) or not below:
+        return False
+    remark = word_over_numbers = False
+    for sg in rest:
+        t = sg.text.strip()
+        m = _REMARK.search(t)
+        bare = t[: m.start()] if m else t
+        if _BARE_NAME.fullmatch(bare):
+            remark = remark or bool(m and re.search(r"[^\W\d_]", m.group(1)))
+            continue
+        if re.search(r"\d", t) or number_cell(t):
+            return False  # a measured number (a unit, a percentage, `3,610`): a row of results
+        word_over_numbers = word_over_numbers or all(
+            any(min(c.x1, sg.x1) > max(c.x0, sg.x0) and number_cell(c.text) and re.search(r"\d", c.text)
+                for c in b.segs[1:])
+            for b in below
+        )  # fmt: skip
+    return remark or word_over_numbers
 
 
 def _over_values(line: Line, row: Line) -> bool:

@@ -23,6 +23,10 @@ COUNTED = re.compile(r"(\d+)x([a-z]+\d*)")
 CAMEL = re.compile(r"(?<=[a-z]{2})(?=[A-Z][a-z])")
 RATIO_UNITS = frozenset({"x", "倍", "×"})
 UNIT_NOTE = re.compile(r"\s*[((]\s*单位\s*[::][^))]*[))]")
+# `A 与 B` between two terms the glossary left in Latin (a CJK run around it is untranslated text): `A and B`, or
+# `A vs B` in a label that compares (`v1.8 与 v2.0 指标对比`).
+CONNECTIVE = re.compile(r"(?<=[A-Za-z0-9)）])\s*(?:以及|与|和|及|跟)\s*(?=[A-Za-z0-9(（])")
+COMPARES = re.compile(r"对比|比较|相比|\bvs\.?(?!\w)", re.IGNORECASE)
 KEEP = ("\x02", "\x03")  # brackets around report labels inside generated text (removed before output)
 
 
@@ -54,9 +58,11 @@ class Lang:
         if self.lang == "zh" or not CJK.search(text):
             return text
         text = UNIT_NOTE.sub("", text)  # `(单位:秒)`: each number carries its unit
+        joiner = " vs " if COMPARES.search(text) else " and "
         for zh, en in self._glossary:
             if zh in text:
                 text = text.replace(zh, f" {en} ")
+        text = CONNECTIVE.sub(joiner, text)
         if CJK.search(text) and LATIN_WORD.search(CJK_RUN.sub(" ", text)):
             # A bilingual label (`待机功耗 Standby power`) or one the glossary half translated: its English words.
             text = CJK_RUN.sub(" ", text)

@@ -450,6 +450,11 @@ class _Part:
                     c for c in g.comparisons if c not in named and not {c.row, c.metric, _after_key(c)} & self.taken
                 ]
                 g = Group(g.report, g.order, g.caption, g.section, g.text, comparisons=named, rows=g.rows)
+        # Metrics down the rows (`平均响应时间 | p99 | TPS` of a version comparison): the kind asked leads.
+        asked = [c for c in g.comparisons if figure_kinds(c.after) & self.pick.kinds]
+        if asked and len(asked) < len(g.comparisons):
+            rest = [c for c in g.comparisons if c not in asked]
+            g = Group(g.report, g.order, g.caption, g.section, g.text, comparisons=asked + rest, rows=g.rows)
         series = _series(g, w)
         first = g.comparisons[0]
         lead = bool(want and not series and len(g.comparisons) > 1)

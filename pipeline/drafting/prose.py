@@ -26,6 +26,7 @@ TO = re.compile(
 CONDITION = (
     re.compile(r"在\s*([^,\uff0c。;\uff1b]{1,20}?)\s*(?:下|时|中)\s*[,\uff0c]"),
     re.compile(r"^(?:At|With|Under|For|In)\s+([^,;.]{1,30}?)\s*,", re.IGNORECASE),
+    re.compile(r"((?:开启|启用|打开|关闭|禁用)\s*[^,\uff0c。;\uff1b]{1,16}?)\s*后\s*[,\uff0c]"),  # `开启 TLS 卸载后,`
 )
 METRIC_SPAN = 12  # characters before `从`/`from` a quantity word is looked for in
 
@@ -102,8 +103,9 @@ def _comparison(text: str, figs: list[Figure]) -> Comparison | None:
     sweep = ""  # `from 4 KB to 1 MB objects`: a sweep of the condition, which then names the comparison's row
     for k, (a, _, a_end) in enumerate(spans[:-1]):
         b, b_start, _ = spans[k + 1]
-        if not a.unit or parse_unit(a.unit).dim != parse_unit(b.unit).dim or a.value <= 0 or b.value <= 0:
-            continue
+        if parse_unit(a.unit).dim != parse_unit(b.unit).dim or (a.unit != b.unit and not a.unit) or a.value <= 0 \
+                or b.value <= 0:  # fmt: skip
+            continue  # (two bare numbers compare when a quantity word names them: `TPS 从 5,290 降至 4,870`)
         if a.value == b.value or not FROM.search(text[: spans[k][1]]):
             continue
         between = text[a_end:b_start].replace(a.unit, "")
@@ -113,7 +115,7 @@ def _comparison(text: str, figs: list[Figure]) -> Comparison | None:
         start = FROM.search(text[: spans[k][1]])
         metric = _named(text[: start.start()], _metric(text[: start.start()])) if start else ""
         if not metric:
-            sweep = sweep or f"{a.raw} {a.unit} → {b.raw} {b.unit}"
+            sweep = sweep or (f"{a.raw} {a.unit} → {b.raw} {b.unit}" if a.unit else "")
             continue
         change = next(
             (f for f, _, _ in spans[k + 2 :] if f.unit in RATIO_UNITS or f.unit == "%"),
