@@ -375,7 +375,7 @@ class Matching:
         # (`4MB 对象在 batch=16 时 …,约为 batch=4(12.251 ms)的 4.3 倍`: the second clause is still about 4MB).
         kinds = id_shapes(mine)
         drop |= {t for t in earlier if (shape := _id_shape(t)) is None or shape in kinds}
-        return sent.tokens - (drop - mine)
+        return sent.tokens - _with_glossary(drop - mine, mine)
 
     def _rival_in(self, ctx: frozenset[str], f: Fig, q: Quantity, value: float, step: float, unit: Unit,
                   sent: Sentence, endpoint: bool, strict: bool = False) -> Fig | None:  # fmt: skip
@@ -654,7 +654,7 @@ class Matching:
                 if (noun := parse_unit(word)).dim.startswith("count:"):
                     unit = noun
                     break
-        cands = [x for x in matches(self.prep, value, step, unit, scope) if self._bound_ok(q, x)]
+        cands = [x for x in matches(self.prep, value, step, unit, scope, rounded=q.approx) if self._bound_ok(q, x)]
         if not unit.dim or unit.dim.startswith("count:"):
             # A bare count (8 卡, 并发 8) rests on a unitless figure only where the sentence talks about the same thing.
             own = {num_text(value)}
@@ -902,6 +902,13 @@ class Matching:
 
 _FAMILY = re.compile(r"([a-z]{2,})#")  # the shape of a row label that is a name and a number (`resnet50`)
 _PART = re.compile(r",(?!\d{3}(?!\d))|[,;:\uff0c\uff1b\uff1a]|\band\b|\bwhile\b|以及|并且")  # CLAUSE without `、`
+
+
+def _with_glossary(drop: set[str] | frozenset[str], mine: frozenset[str]) -> frozenset[str]:
+    """Words to drop from a sentence's words, with the glossary's other names for them (`total` → `合计`, `总计`)
+    that the sentence's words hold without a place: an other clause's `total` leaves none of them behind, unless the
+    number's own clause names them too."""
+    return frozenset(drop) | (context_tokens(" ".join(sorted(drop))) - context_tokens(" ".join(sorted(mine))))
 
 
 def _bare_decimal(q: Quantity) -> bool:
