@@ -371,12 +371,11 @@ class Matching:
         if not drop and not earlier:
             return sent.tokens
         mine = words(bounds)
-        later = _glossary_of(drop - mine, mine)  # (a lead clause before may still speak for it: `, of which 1.33 s`)
         # An identifier key of a kind the clause does not name itself carries over from the clauses before it
         # (`4MB 对象在 batch=16 时 …,约为 batch=4(12.251 ms)的 4.3 倍`: the second clause is still about 4MB).
         kinds = id_shapes(mine)
         drop |= {t for t in earlier if (shape := _id_shape(t)) is None or shape in kinds}
-        return sent.tokens - (drop - mine) - later
+        return sent.tokens - (drop - mine)
 
     def _rival_in(self, ctx: frozenset[str], f: Fig, q: Quantity, value: float, step: float, unit: Unit,
                   sent: Sentence, endpoint: bool, strict: bool = False) -> Fig | None:  # fmt: skip
@@ -903,13 +902,6 @@ class Matching:
 
 _FAMILY = re.compile(r"([a-z]{2,})#")  # the shape of a row label that is a name and a number (`resnet50`)
 _PART = re.compile(r",(?!\d{3}(?!\d))|[,;:\uff0c\uff1b\uff1a]|\band\b|\bwhile\b|以及|并且")  # CLAUSE without `、`
-
-
-def _glossary_of(drop: set[str] | frozenset[str], mine: frozenset[str]) -> frozenset[str]:
-    """The glossary's other names (`total` → `合计`, `总计`) of words a later clause holds, which a sentence's words
-    hold without a place: that clause's `total` leaves none of them behind, unless the number's own clause names them
-    too."""
-    return context_tokens(" ".join(sorted(drop))) - context_tokens(" ".join(sorted(mine)))
 
 
 def _bare_decimal(q: Quantity) -> bool:
