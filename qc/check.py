@@ -21,6 +21,7 @@ from qc.claims import (
     own_terms,
     per_frame,
     plainly_crossed,
+    possessor,
     printed_unit,
     respective,
     roles,
@@ -435,6 +436,8 @@ class _Checker(Derivations):
             (qi, vi, fi, oi, _), (qj, vj, fj, oj, _) = live[i], live[j]
             if fi.unit.dim != fj.unit.dim or fi.base == fj.base or qi.value == qj.value:
                 continue  # (`持续 2 分钟时约 2 秒`: two numbers printed alike swap into the same sentence)
+            if self._owned(qi, fi, fj) or self._owned(qj, fj, fi):
+                continue  # (`the load test's 567 ms` under a `Load test` heading: its owner named, no swap is plain)
             if not fi.unit.dim and (fi.table is None or fi.table != fj.table) and not plainly_crossed(items, i, j):
                 continue  # bare numbers (`6`-layer, a 0.934 score) are one kind of quantity only within one table,
                 # unless each one's words name the other's figure better than its own
@@ -448,6 +451,14 @@ class _Checker(Derivations):
                     f"{say(theirs)}: the words around {q.text.strip()} name that figure; {shown(mine)} is "
                     f"{labels_of(mine.f, 3) or 'another figure'} (two values swapped?)"
                 )
+
+    def _owned(self, q: Quantity, mine: Fig, theirs: Fig) -> bool:
+        """Whether a possessive right before `q` (`the load test's 567 ms`) names the setting of its own figure `mine`
+        (a table row, a section heading) and not that of `theirs`: the number is plainly its owner's, whatever other
+        words of its sentence (or the other figure's report sentence, `3.1 times that of the load test`) say."""
+        name = possessor(self._text, q.start, 0)
+        words = context_tokens(name) if name else frozenset()
+        return bool(words) and words <= _setting_words(mine) and not words <= _setting_words(theirs)
 
     def _against_own_name(self, sent: Sentence, qs: list[Quantity], verdicts: list[Verdict]) -> None:
         """`8596 more than tool&agent's 6729`: a number its sentence sets against a name (`than X`, `比 X`) right after
@@ -653,6 +664,13 @@ def _list_lead(lead: str, prev: Block | None, bl: Block) -> str:
     if bl.kind != "item" or prev is None:
         return ""
     return prev.text if prev.kind == "para" else lead if prev.kind == "item" else ""
+
+
+def _setting_words(x: Fig) -> frozenset[str]:
+    """The words of where a figure stands: all its labels but a report sentence's own text (a prose figure's first
+    label), so a name that sentence merely compares it with is none of them."""
+    labs = x.f.labels if x.table else x.f.labels[1:]
+    return frozenset().union(*(context_tokens(lab) for lab in labs))
 
 
 def _setting(x: Fig) -> frozenset[str]:

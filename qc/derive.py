@@ -8,7 +8,7 @@ from itertools import pairwise
 from typing import Any, TypeVar, cast
 
 from qc.blocks import CLAUSE
-from qc.claims import COMPARATIVE, Sentence, wording
+from qc.claims import COMPARATIVE, Sentence, two_ends, wording
 from qc.context import context_tokens, fmt, id_shapes, num_text
 from qc.match import Matching, Verdict
 from qc.numbers import CHANGE_RE, Quantity
@@ -500,6 +500,8 @@ class Derivations(Matching):
             # past a comma only where its clause names nothing but the change: `…增至 3,684 百万元,同比增长 135.1%`)
             if not (CHANGE_RE.fullmatch(text, a.end, b.start) or _PAIR_GAP.fullmatch(between(text, qs, a, b))):
                 continue
+            if two_ends(text, a, b, sent.start):
+                continue  # (`Login rises to 0.787 s and the total to 4.137 s`: two subjects, no from→to pair)
             bare = ok and CLAUSE.search(text, a.end, q.start)
             if bare and not _BARE_CHANGE.fullmatch(text, b.end, q.start):
                 continue

@@ -654,7 +654,7 @@ class Matching:
                 if (noun := parse_unit(word)).dim.startswith("count:"):
                     unit = noun
                     break
-        cands = [x for x in matches(self.prep, value, step, unit, scope) if self._bound_ok(q, x)]
+        cands = [x for x in matches(self.prep, value, step, unit, scope, rounded=q.approx) if self._bound_ok(q, x)]
         if not unit.dim or unit.dim.startswith("count:"):
             # A bare count (8 卡, 并发 8) rests on a unitless figure only where the sentence talks about the same thing.
             own = {num_text(value)}

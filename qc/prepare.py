@@ -766,13 +766,13 @@ def prepare(index: EvidenceIndex) -> Prep:
 
 
 def _matches_any_unit(
-    prep: Prep, holding: list[ReportPrep], wanted: frozenset[str] | None, v: float, step: float
+    prep: Prep, holding: list[ReportPrep], wanted: frozenset[str] | None, v: float, step: float, rounded: bool = False
 ) -> list[Fig]:
     """`matches` for a number without a unit: figures of every dimension, listed dimension by dimension (in the
     index's order of dimensions), each by value, as one query per dimension would list them."""
     tol_bare = step / 2 * (1 + 1e-9) + 1e-12  # against figures without a unit: within the printed precision
-    # a bare integer stands for a measured figure only when printed exactly
-    tol_unit = 1e-9 * max(v, 1.0) if step >= 1 else tol_bare
+    # a bare integer stands for a measured figure only when printed exactly, or rounded where its words say so
+    tol_unit = 1e-9 * max(v, 1.0) if step >= 1 and not rounded else tol_bare
     hits: list[Fig] = []
     for rp in holding:
         for (bases, figs), tol in ((rp.by_dim.get("", ([], [])), tol_bare), (rp.with_unit, tol_unit)):
@@ -795,8 +795,10 @@ def _page_lines(text: str) -> list[tuple[str, tuple[str, frozenset[int]]]]:
     return out
 
 
-def matches(prep: Prep, value: float, step: float, unit: Unit, reports: Iterable[str] | None) -> list[Fig]:
-    """Figures equal to `value` within the printed precision (`step`), in compatible units."""
+def matches(prep: Prep, value: float, step: float, unit: Unit, reports: Iterable[str] | None,
+            rounded: bool = False) -> list[Fig]:  # fmt: skip
+    """Figures equal to `value` within the printed precision (`step`), in compatible units; a bare integer the words
+    say is `rounded` (`约 486`) stands for a measured figure within its precision too (`485.86 trans/sec`)."""
     if reports is None:
         holding, wanted = prep.reports, None
     else:
@@ -807,7 +809,7 @@ def matches(prep: Prep, value: float, step: float, unit: Unit, reports: Iterable
         wanted = None
     v = abs(value)
     if not unit.dim:
-        return _matches_any_unit(prep, holding, wanted, v, step)
+        return _matches_any_unit(prep, holding, wanted, v, step, rounded)
     out: list[Fig] = []
     for dim in (unit.dim, ""):
         factor = unit.factor if dim else 1.0

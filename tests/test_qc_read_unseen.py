@@ -1,0 +1,98 @@
+"""Correct sentences of shapes seen over unseen reports (issue #14), over hand-made reports: a possessive that names
+its number's own section (`the load test's 567 ms`), two subjects each `to` a value (no from→to pair), a rounding to
+the article's printed digits."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pdf_support import parsed_index, prose_index
+from real_support import check_body
+
+from qc.check import check_draft
+from qc.draft import parse_draft
+from qc.index import EvidenceIndex
+
+# a stress test's report sentence names the load test it is compared with: its words are no 567 ms's own
+RUNS = ["4.1 Load test", "With 200 users the average response time was 567 ms.", "4.2 Stress test",
+        "With 800 users the response time rose to 1,782 ms, 3.1 times that of the load test."]  # fmt: skip
+
+
+def _verdicts(index: EvidenceIndex, body: str, lang: str = "en") -> dict[str, str]:
+    text = f"---\ntitle: t\nlang: {lang}\ndate: 2026-07-10\nevidence: [R3]\nanswer: a\n---\n\n{body}\n"
+    return {n.text.strip(): n.status for n in check_draft(parse_draft(text, path="a.md"), index).numbers}
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> EvidenceIndex:
+    return prose_index(tmp_path_factory.mktemp("runs") / "runs.pdf", "R3", RUNS)
+
+
+def test_a_possessive_names_its_numbers_own_section(runs: EvidenceIndex) -> None:
+    said = "The average response time rose to 1,782 ms, about 3.1 times the load test's 567 ms [source: R3]."
+    got = _verdicts(runs, said)
+    assert got["1,782 ms"] == got["567 ms"] == "verified"
+    # the two times given to the other run's names are still a swap
+    swapped = "The load test's average response time was 1,782 ms and the stress test's 567 ms [source: R3]."
+    got = _verdicts(runs, swapped)
+    assert got["1,782 ms"] == got["567 ms"] == "mismatch"
+
+
+HEAD = ["Step", "Steady (s)", "Ramp-up (s)", "Change"]
+STEPS = [
+    ["Login", "0.702", "0.787", "12.10797%"],
+    ["Search", "2.261", "2.455", "8.58027%"],
+    ["Total", "3.764", "4.137", "9.92008%"],
+]
+
+
+@pytest.fixture(scope="module")
+def steps(tmp_path_factory: pytest.TempPathFactory) -> EvidenceIndex:
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+    from reportlab.pdfgen.canvas import Canvas
+
+    path: Path = tmp_path_factory.mktemp("steps") / "steps.pdf"
+    pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
+    c = Canvas(str(path), pagesize=A4, invariant=1)
+    c.setFont("STSong-Light", 10)
+    c.drawString(60, 760, "5 Ramp-up load")
+    c.drawString(60, 740, "Table 5-1 Step time against the benchmark")
+    c.setFont("Helvetica", 9)
+    y = 720.0
+    for line in [HEAD, *STEPS]:
+        for x, cell in zip((60, 160, 260, 360), line, strict=True):
+            c.drawString(x, y, cell)
+        y -= 16
+    c.showPage()
+    c.save()
+    return parsed_index(path, "R3")
+
+
+SUBJECTS = ("Under the ramp-up load, Login rises to 0.787 s and the total to 4.137 s, +9.92% against the benchmark "
+            "[source: R3].")  # fmt: skip
+
+
+def test_two_subjects_each_to_a_value_are_no_from_to_pair(steps: EvidenceIndex) -> None:
+    got = _verdicts(steps, SUBJECTS)
+    assert got["+9.92%"] == "verified"  # the report's printed change of the total, not 0.787 → 4.137 (425.67 %)
+    assert _verdicts(steps, SUBJECTS.replace("9.92", "9.94"))["+9.94%"] == "mismatch"
+    # a real from→to pair still states its change
+    pair = "Under the ramp-up load the total rises from 3.764 s to 4.137 s, +9.92% [source: R3]."
+    assert _verdicts(steps, pair)["+9.92%"] in ("verified", "derived")
+    assert _verdicts(steps, pair.replace("9.92", "19.92"))["+19.92%"] == "mismatch"
+
+
+UNIT_ROW = "office/unit_row_zh.pdf"  # Chromium load-test tables: `注册页面` 485.86 under `Transaction rate`, unit row
+
+
+def test_a_stated_rounding_of_a_bare_integer_rests_on_the_figure() -> None:
+    def got(body: str) -> str:
+        return {n.text.strip(): n.status for n in check_body(UNIT_ROW, body).numbers}[body.split("Transaction rate ")[1]
+                                                                                      .split("【")[0]]  # fmt: skip
+
+    assert got("注册页面 Transaction rate 约 486【出处:R3】。") == "verified"  # 485.86 rounded, as `约` says
+    assert got("注册页面 Transaction rate 约 487【出处:R3】。") != "verified"  # no rounding of 485.86
+    assert got("注册页面 Transaction rate 486【出处:R3】。") != "verified"  # unrounded words: the printed value only
