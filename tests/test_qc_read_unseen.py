@@ -85,7 +85,7 @@ def test_two_subjects_each_to_a_value_are_no_from_to_pair(steps: EvidenceIndex) 
     assert _verdicts(steps, pair.replace("9.92", "19.92"))["+19.92%"] == "mismatch"
 
 
-UNIT_ROW = "office/unit_row_zh.pdf"  # Chromium load-test tables: `注册页面` 485.86 under `Transaction rate`, unit row
+UNIT_ROW = "office/unit_row_zh.pdf"  # Chromium load-test tables: `注册页面` 468.31 under `Transaction rate`, unit row
 
 
 def test_a_stated_rounding_of_a_bare_integer_rests_on_the_figure() -> None:
@@ -93,6 +93,6 @@ def test_a_stated_rounding_of_a_bare_integer_rests_on_the_figure() -> None:
         return {n.text.strip(): n.status for n in check_body(UNIT_ROW, body).numbers}[body.split("Transaction rate ")[1]
                                                                                       .split("【")[0]]  # fmt: skip
 
-    assert got("注册页面 Transaction rate 约 486【出处:R3】。") == "verified"  # 485.86 rounded, as `约` says
-    assert got("注册页面 Transaction rate 约 487【出处:R3】。") != "verified"  # no rounding of 485.86
-    assert got("注册页面 Transaction rate 486【出处:R3】。") != "verified"  # unrounded words: the printed value only
+    assert got("注册页面 Transaction rate 约 468【出处:R3】。") == "verified"  # 468.31 rounded, as `约` says
+    assert got("注册页面 Transaction rate 约 469【出处:R3】。") != "verified"  # no rounding of 468.31
+    assert got("注册页面 Transaction rate 468【出处:R3】。") != "verified"  # unrounded words: the printed value only
