@@ -242,11 +242,11 @@ class Derivations(Matching):
             if not ratios or any(self._ratio_fits(q, r, hi, lo) for r, (hi, lo) in ratios):
                 continue
             r, (hi, lo) = ratios[0]
-            verdicts[k] = Verdict(
-                "mismatch", v.source, fig=v.fig,
-                message=f"{hi.text.strip()} / {lo.text.strip()} = {fmt(r)}×, not {q.text.strip()} "
-                        f"({v.message}: a figure of another comparison)",
-            )  # fmt: skip
+            verdicts[k] = _overruled(
+                v,
+                f"{hi.text.strip()} / {lo.text.strip()} = {fmt(r)}×, not {q.text.strip()} "
+                f"({v.message}: a figure of another comparison)",
+            )
 
     def _ratio_fits(self, q: Quantity, r: float, hi: Quantity, lo: Quantity) -> bool:
         """Whether ratio `r` of `hi` over `lo` is `q` (within both's printed precision; `faster` read both ways)."""
@@ -420,19 +420,19 @@ class Derivations(Matching):
                     said = "down"  # `the gain is 1.74x, from 932.70 ms to 534.80 ms`: a time that gains speed falls
             if a.value == b.value:  # `2.84 ms → 2.84 ms，降低 41.2%`: the pair says no change, its words say one
                 if said:
-                    verdicts[k] = Verdict(
-                        "mismatch", verdicts[k].source, fig=verdicts[k].fig,
-                        message=f"from {a.text.strip()} to {b.text.strip()} is no change, but the sentence says it "
-                                f"{'fell' if said == 'down' else 'rose'} (a value repeated?)",
-                    )  # fmt: skip
+                    verdicts[k] = _overruled(
+                        verdicts[k],
+                        f"from {a.text.strip()} to {b.text.strip()} is no change, but the sentence says it "
+                        f"{'fell' if said == 'down' else 'rose'} (a value repeated?)",
+                    )
                 continue
             rose = (b.value or 0.0) > (a.value or 0.0)
             if said and (said == "up") != rose:
-                verdicts[k] = Verdict(
-                    "mismatch", verdicts[k].source, fig=verdicts[k].fig,
-                    message=f"from {a.text.strip()} to {b.text.strip()} is a {'rise' if rose else 'fall'}, "
-                            f"but the sentence says it {'fell' if said == 'down' else 'rose'} (two values swapped?)",
-                )  # fmt: skip
+                verdicts[k] = _overruled(
+                    verdicts[k],
+                    f"from {a.text.strip()} to {b.text.strip()} is a {'rise' if rose else 'fall'}, "
+                    f"but the sentence says it {'fell' if said == 'down' else 'rose'} (two values swapped?)",
+                )
 
     def _span_orders(self, sent: Sentence, qs: list[Quantity], verdicts: list[Verdict]) -> None:
         """`the word error rate ranges from 1.36% to 20%`, `介于 A 和 B 之间`, `从 A 到 B 不等`: a span its words state
@@ -450,11 +450,11 @@ class Derivations(Matching):
                                                                                   a.start))  # fmt: skip
             ranged = ranged or (_BARE_TO_CJK.fullmatch(gap) and _SPAN_END_CJK.match(text, b.end, sent.end))
             if ranged:
-                verdicts[k] = Verdict(
-                    "mismatch", verdicts[k].source, fig=verdicts[k].fig,
-                    message=f"a span runs from its lowest to its highest value, but {a.text.strip()} is above "
-                            f"{b.text.strip()} (two values swapped?)",
-                )  # fmt: skip
+                verdicts[k] = _overruled(
+                    verdicts[k],
+                    f"a span runs from its lowest to its highest value, but {a.text.strip()} is above "
+                    f"{b.text.strip()} (two values swapped?)",
+                )
 
     def _parts_of_wholes(self, sent: Sentence, qs: list[Quantity], verdicts: list[Verdict]) -> None:
         """`the FC layers take 2.8777 s of the first loop's 3.2593 s`, `2.4794 s, of which 1.5011 s is Config`: a part
@@ -515,11 +515,11 @@ class Derivations(Matching):
             if not x or not y:
                 continue
             said = f"{fmt(abs(x - y) / x * 100)}%" if unit.dim == "%" else f"{fmt(max(x, y) / min(x, y))}×"
-            verdicts[k] = Verdict(
-                "mismatch", v.source, fig=v.fig,
-                message=f"from {a.text.strip()} to {b.text.strip()} is {said}, not {q.text.strip()}"
+            verdicts[k] = _overruled(
+                v,
+                f"from {a.text.strip()} to {b.text.strip()} is {said}, not {q.text.strip()}"
                 + (f" ({v.message})" if v.message else ""),
-            )  # fmt: skip
+            )
 
 
 # A clause that names the other side of its comparison (a ratio of its own, not of the sentence's two measures).
@@ -535,6 +535,11 @@ _BARE_CHANGE = re.compile(
     r"(?:rising|falling|dropping|growing)(?:[ \u00a0]+by)?)?[ \u00a0]*(?:了|约|达|为)?[ \u00a0]*",
     re.I,
 )
+
+
+def _overruled(v: Verdict, message: str) -> Verdict:
+    """`v`'s figure still stands, but what the sentence says of it does not hold: a mismatch keeping its source."""
+    return Verdict("mismatch", v.source, fig=v.fig, message=message)
 
 
 _SHARE = re.compile(r"率|占|比例|比重|份额|\bshare\b|\bproportion\b|utili[sz]ation|\bfraction\b", re.I)
