@@ -44,6 +44,7 @@ class Matching:
     _upto_ctx: dict[tuple[int, int], frozenset[str]]  # each number's _up_to_own, for the block being checked
     _row_keys: dict[int, str]  # a table cell's sentence (by id) → its row's integer cells (`batch=16`)
     _keys_seen: dict[tuple[str, int, int], tuple[frozenset[str], bool]]  # (key word, number span) → _key_values
+    _labelled: dict[tuple[str, str, str], bool]  # (report, dimension, term) → _labelled_elsewhere's report scan
     _lead: frozenset[str]  # the words of the heading or FAQ question the block stands under
     _lead_ids: dict[str, frozenset[str]]  # its identifier tokens by shape (`a72`, `p99`)
     _article_ids_made: dict[str, frozenset[str]] | None  # the identifier tokens of the whole draft, by shape
@@ -757,11 +758,10 @@ class Matching:
         that number, not this one (`EPS分别为6.02/6.26/6.52元`)."""
         if x.table or x.f.kind not in ("prose", "kv") or not context_tokens(term).isdisjoint(x.own_tokens):
             return False
-        seen: dict[tuple[str, str, str], bool] = self.__dict__.setdefault("_labelled", {})  # (once per check)
         key = (x.f.report, x.unit.dim, term)
-        hit = seen.get(key)
+        hit = self._labelled.get(key)
         if hit is None:
-            hit = seen[key] = any(y is not x and y.f.kind in ("prose", "kv") and _printed_before(y, term)
+            hit = self._labelled[key] = any(y is not x and y.f.kind in ("prose", "kv") and _printed_before(y, term)
                                        for y in self.prep.figs_of(x.f.report, x.unit.dim))  # fmt: skip
         return hit
 
@@ -1084,7 +1084,8 @@ def _counts_other_in(counted: str | None, text: str, raw: str) -> bool:
 
 # The words right before a number that label it: a CJK run of two or more characters, past the members of a list the
 # number ends (`EPS 分别为 6.02/6.26`) and the verbs and particles between a term and its value (`为`, `约`, `达`).
-_LABEL_BEFORE = re.compile(r"([\u3400-\u9fff]{2,}?)(?:[为是约达至的超仅在了]|\s)*(?:[\d.,]+\s*[/、]\s*)*$")
+_PARTICLES = "为是约达至的超仅在了"  # the verbs and particles between a term and its value
+_LABEL_BEFORE = re.compile(rf"([\u3400-\u9fff]{{2,}}?)(?:[{_PARTICLES}]|\s)*(?:[\d.,]+\s*[/、]\s*)*$")
 _LABEL_FILLER = frozenset(["分别", "对应", "预计", "约为", "达到", "同比"])
 
 
@@ -1103,7 +1104,7 @@ def _printed_before(y: Fig, term: str) -> bool:
     i = quote.find(term)
     while i >= 0:
         rest = quote[i + len(term) : i + len(term) + 8]
-        m = re.match(r"(?:[为是约达至的超仅在了:：]|\s)*", rest)
+        m = re.match(rf"(?:[{_PARTICLES}:：]|\s)*", rest)  # (a report's `目标价:38.50` too)
         if m and rest[m.end() :].startswith(y.raw_num):
             return True
         i = quote.find(term, i + 1)
