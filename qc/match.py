@@ -589,6 +589,8 @@ class Matching:
         if not x.ids:
             return False
         toks, ids = sent.tokens, sent.ids
+        if x.table and self._names_a_part(x, self._own_context(q, sent) if self._compares(q, sent) else toks):
+            return True
         if not any(shape in ids and not (keys & toks) for shape, keys in x.ids.items()):
             # a kind of key the sentence does not name at all is the heading's or question's (`## Two A72 cores`)
             lead = self._lead_ids
@@ -599,6 +601,19 @@ class Matching:
                 toks, ids = own, id_shapes(own)
                 return any(shape in ids and not (keys & toks) for shape, keys in x.ids.items())
         return True
+
+    def _names_a_part(self, x: Fig, toks: frozenset[str]) -> bool:
+        """A row keyed by a combination (`2xA72@1.80G+4xA53@1.42G`) of which the claim names only a part (`2xA72`),
+        where a row of the same column is keyed by exactly that part and neither the claim nor its heading or question
+        names the rest: the claim speaks of that row, not this one."""
+        for shape, keys in x.ids.items():
+            said = keys & toks
+            if len(keys) < 2 or not said or keys <= toks | self._lead:  # (the question may name the rest)
+                continue
+            for g in self.prep.table_dim(x.table, x.unit.dim):
+                if g.col == x.col and g is not x and (part := g.ids.get(shape)) and part <= said:
+                    return True
+        return False
 
     def _end_conflict(self, x: Fig, sent: Sentence, q: Quantity) -> bool:
         """`_conflict` for an end of a range, within the range's own clause only (the other clauses of the sentence

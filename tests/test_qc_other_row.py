@@ -6,7 +6,8 @@ Run, Config, Copy in s): 1st ACL/GPU 2.4794 0.1822 0.0648 1.5011 0.7269; Avg. Ti
 detection 540, extraction 1172; 480P 48*48 two faces detection 307. mineru_broker_research_report_zh.pdf p.1: `公司 22
 年 1 季度产能712 万公里`, `40 线、38 线向 36 线、35 线`. yatha_hotword_perf_report_zh.pdf p.8–9: TopK 5 3.87s (+6.0%),
 TopK 20 ~3.65s, TopK 100 ~3.75s (+3.6%); 窗口大小 600s 3.65s. broker_report_metrics_table_zh.pdf p.1: `对应EPS分别为
-6.02/6.26/6.52元`, `目标价38.50元`, `52周最高/最低 41.88 / 28.63元`.
+6.02/6.26/6.52元`, `目标价38.50元`, `52周最高/最低 41.88 / 28.63元`. oaid_cvgesture_rk3399_perf_report.pdf p.6 (simple
+background, FPS and ms): 2xA72@1.80G 27.1 37; 2xA72@1.80G+4xA53@1.42G 14.1 71.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ FACE = "oaid_facerecognition_rk3399_perf_report.pdf"
 BROKER = "mineru_broker_research_report_zh.pdf"
 YATHA = "yatha_hotword_perf_report_zh.pdf"
 METRICS = "broker_report_metrics_table_zh.pdf"
+GESTURE = "oaid_cvgesture_rk3399_perf_report.pdf"
 OK = ("verified", "derived")
 
 
@@ -69,3 +71,13 @@ def test_a_term_right_before_a_number_labels_that_number() -> None:
     assert verdicts(METRICS, body.format("38.50"))["38.50 元"] == "verified"
     for wrong in ("6.26", "6.52", "28.63"):
         assert verdicts(METRICS, body.format(wrong))[f"{wrong} 元"] not in OK, wrong
+
+
+def test_a_row_keyed_by_a_combination_is_not_the_row_of_its_part() -> None:
+    # `2xA72@1.80G+4xA53@1.42G` contains `2xA72@1.80G`, a row of its own: a claim naming only the part is that row's
+    body = "On a simple background 2xA72@1.80G reaches {} FPS [source: R3]."
+    assert verdicts(GESTURE, body.format("27.1"), lang="en")["27.1 FPS"] == "verified"
+    wrong = next(n for n in check_body(GESTURE, body.format("14.1"), lang="en").numbers if n.text == "14.1 FPS")
+    assert wrong.status == "mismatch" and "27.1" in wrong.message, wrong.message
+    both = "On a simple background 2xA72@1.80G+4xA53@1.42G reaches 14.1 FPS [source: R3]."
+    assert verdicts(GESTURE, both, lang="en")["14.1 FPS"] == "verified"  # the whole combination named
