@@ -589,7 +589,7 @@ class Matching:
         if not x.ids:
             return False
         toks, ids = sent.tokens, sent.ids
-        if x.table and self._names_a_part(x, self._own_context(q, sent) if self._compares(q, sent) else toks):
+        if self._names_a_part(x, self._own_context(q, sent) if self._compares(q, sent) else toks):
             return True
         if not any(shape in ids and not (keys & toks) for shape, keys in x.ids.items()):
             # a kind of key the sentence does not name at all is the heading's or question's (`## Two A72 cores`)
@@ -606,6 +606,8 @@ class Matching:
         """A row keyed by a combination (`2xA72@1.80G+4xA53@1.42G`) of which the claim names only a part (`2xA72`),
         where a row of the same column is keyed by exactly that part and neither the claim nor its heading or question
         names the rest: the claim speaks of that row, not this one."""
+        if not x.table:
+            return False
         for shape, keys in x.ids.items():
             said = keys & toks
             if len(keys) < 2 or not said or keys <= toks | self._lead:  # (the question may name the rest)
