@@ -572,7 +572,7 @@ class Matching:
             # a sentence naming none speaks of the system the sentences before it in its paragraph name
             before = context_tokens(self._text[: sent.start]) & names if sent.start else frozenset()
             return bool(before) and not (before & x.systems) and bool(before - x.tokens)
-        toks = self._own_context(q, sent) if self._compares(q, sent) else sent.tokens
+        toks = self._deciding_words(q, sent)
         # (an article table's stub header names the system of every row: `| 平台与场景(OpenBLAS) |`)
         said = toks & names or (self._stub & names if not sent.tokens & names else frozenset())
         return bool(said) and not (said & x.systems) and bool(said - x.tokens)
@@ -589,7 +589,7 @@ class Matching:
         if not x.ids:
             return False
         toks, ids = sent.tokens, sent.ids
-        if self._names_a_part(x, self._own_context(q, sent) if self._compares(q, sent) else toks):
+        if self._names_a_part(x, self._deciding_words(q, sent)):
             return True
         if not any(shape in ids and not (keys & toks) for shape, keys in x.ids.items()):
             # a kind of key the sentence does not name at all is the heading's or question's (`## Two A72 cores`)
@@ -601,6 +601,11 @@ class Matching:
                 toks, ids = own, id_shapes(own)
                 return any(shape in ids and not (keys & toks) for shape, keys in x.ids.items())
         return True
+
+    def _deciding_words(self, q: Quantity, sent: Sentence) -> frozenset[str]:
+        """The words that say which figure a number is: its own clause's in a sentence comparing figures, else the
+        sentence's."""
+        return self._own_context(q, sent) if self._compares(q, sent) else sent.tokens
 
     def _names_a_part(self, x: Fig, toks: frozenset[str]) -> bool:
         """A row keyed by a combination (`2xA72@1.80G+4xA53@1.42G`) of which the claim names only a part (`2xA72`),
