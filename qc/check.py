@@ -73,6 +73,7 @@ class _Checker(Derivations):
         self._fulls: list[tuple[int, frozenset[str], list[str]]] | None = None
         self._heading = False
         self._stub: frozenset[str] = frozenset()
+        self._label_cells: set[int] = set()  # the row-label cells (sentences by id) of the article table being checked
         self._own_table: list[tuple[str, str, Quantity]] = []  # the article table above: (row label, header, cell)
         self._before = ""
         self._list_lead = ""  # the paragraph leading into the list being checked
@@ -142,6 +143,8 @@ class _Checker(Derivations):
             v = self._label(q, value, sent, scope)
             if v:
                 return v
+        if not endpoint and id(sent) in self._label_cells and (v := self._relabelled(q, value, unit, sent, scope)):
+            return v
         v = self._direct(q, value, step, unit, sent, scope, endpoint)
         termish = counting or q.magnitude or not unit.dim
         if v and v.status != "verified" and termish and not endpoint and (term := self._verbatim(bl, q, scope)):
@@ -277,10 +280,13 @@ class _Checker(Derivations):
             stubs: dict[str, str] = {}  # each row's first cell (its label)
             for s, e, _, row in bl.cells:
                 stubs.setdefault(row, ftext[s:e].strip())
+            firsts = {row: s for s, _, _, row in reversed(bl.cells)}  # where each row's label cell starts
             for s, e, hdr, row in bl.cells:
                 # `| MiB/s |`, `| p50/ms |`, `| 带宽 (GB/s) |`, else the row label's: `| PB(倍) | 0.95 |`
                 hu = (header_unit(hdr) if hdr else None) or (header_unit(stubs[row]) if hdr else None) or NONE
                 sent = sentence(ftext, s, e, extra=f"{row} {hdr}")
+                if firsts[row] == s and hdr:
+                    self._label_cells.add(id(sent))
                 self._row_keys[id(sent)] = " ".join(keys.get(row, ()))
                 sent.text = row
                 qs = [q for q in extract(ftext[s:e])]
@@ -309,6 +315,7 @@ class _Checker(Derivations):
                                for q, v in zip(qs, vs, strict=True)
                                if not q.exempt and not q.is_range and v.status == "verified"]  # fmt: skip
             self._lead, self._lead_ids, self._stub = lead, lead_ids, frozenset()
+            self._label_cells.clear()
             return
         quantities = extract(ftext)
         sents = sentences(ftext)

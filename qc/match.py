@@ -15,7 +15,7 @@ from qc.context import context_tokens, id_shapes, norm, num_text, unnumbered
 from qc.context import id_shape as _id_shape
 from qc.index import EvidenceIndex
 from qc.models import Source
-from qc.numbers import CHANGE_RE, Quantity
+from qc.numbers import CHANGE_RE, Quantity, extract
 from qc.prepare import Fig, Prep, labels_of, matches, opposite_bound, row_labels, say, shown, source_of, stems
 from qc.units import Unit, parse_unit
 
@@ -866,6 +866,38 @@ class Matching:
                     return Verdict("verified", src, message=f"{rid} p.{x.f.page}: {lab}", strength="row key")
         return None
 
+    def _relabelled(self, q: Quantity, value: float, unit: Unit, sent: Sentence, scope: list[str]) -> Verdict | None:
+        """A number beside a name in an article table's row label (`| input3_double (2x) |`) quotes the label of the
+        report's row of that name: where the cited report labels that row with another number or unit (`2%` against
+        `input3_double (2x)`), the label is misquoted, whatever figure of that value stands elsewhere (a `2.0%` of
+        another page says nothing of this row)."""
+        cell = self._text[sent.start : q.start] + " " + self._text[q.end : sent.end]
+        name = frozenset(t for t in context_tokens(cell) if not t.isdigit())
+        if not name:
+            return None
+        best: list[tuple[str, Fig]] = []  # (label, a cell of its row) of the rows the name fits with fewest other words
+        fewest = _KEY_LABEL_MAX
+        for rid in scope:
+            for lab, (toks, x) in self.prep.row_names(rid).items():
+                if name <= toks and len(toks - name) <= fewest and _label_numbers(lab):
+                    if len(toks - name) < fewest:
+                        best, fewest = [], len(toks - name)
+                    best.append((lab, x))
+        if not best or any(self._quotes(lab, value, unit) for lab, _ in best):
+            return None
+        lab, x = best[0]
+        src = Source(report=x.f.report, figure="", page=x.f.page, value=value, unit=unit.name, quote=lab,
+                     version=x.f.version, page_label=x.f.page_label, labels=[lab])  # fmt: skip
+        return Verdict("mismatch", src, message=f"{x.f.report} p.{x.f.page} labels this row “{lab}”, not "
+                                                f"{q.text.strip()}")  # fmt: skip
+
+    @staticmethod
+    def _quotes(label: str, value: float, unit: Unit) -> bool:
+        """Whether the label prints the number in the unit's dimension (a bare number any of its numbers: `| input3 (1)
+        |` quotes `input3 (1x)`)."""
+        nums = _label_numbers(label)
+        return (value, unit.dim) in nums or (not unit.dim and any(v == value for v, _ in nums))
+
     def _verbatim(self, bl: Block, q: Quantity, reports: Iterable[str]) -> tuple[str, Page, str] | None:
         """The number with its neighbouring words (`4 盘 RAID0`, `DeepSeek-32B`) as printed in a report's text."""
         for cand, strict in _term_candidates(bl.text, q):
@@ -968,6 +1000,15 @@ _HIGHEST = stems(["peak", "highest", "maximum", "max", "largest", "top", "best",
                   "最快"])  # fmt: skip
 _LOWEST = stems(["lowest", "minimum", "min", "smallest", "least", "最低", "最小", "最少"])
 _KEY_LABEL_MAX = 48
+
+
+@lru_cache(maxsize=4096)
+def _label_numbers(label: str) -> frozenset[tuple[float, str]]:
+    """The numbers a row label prints, each with its unit's dimension (`input3_double (2x)` → (2, `x`))."""
+    return frozenset((q.value, parse_unit(q.unit).dim if q.unit else "") for q in extract(label)
+                     if q.value is not None and not q.exempt)  # fmt: skip
+
+
 _QUESTION_FIELD = re.compile(r"faq\.\d+\.q")
 # A label's integer that is part of a section number (`5.4.2`), a leading ordinal (`2. 数据结构开销`) or a
 # percentage (`<6%`): none of them names a row.

@@ -682,6 +682,7 @@ class Prep:
         self._ints: dict[str, dict[str, list[tuple[Fig, str, frozenset[str]]]]] = {}
         self._holding: dict[tuple[str, ...], tuple[list[ReportPrep], frozenset[str]]] = {}
         self._row_words: dict[str, frozenset[str]] = {}
+        self._row_names: dict[str, dict[str, tuple[frozenset[str], Fig]]] = {}
 
     def holding(self, rids: Iterable[str]) -> list[ReportPrep]:
         """The prepared reports whose figures may belong to `rids`, in index order."""
@@ -741,6 +742,20 @@ class Prep:
                 for key, lst in rp.ints.get(rid, {}).items():
                     out.setdefault(key, []).extend(lst)
             self._ints[rid] = out
+        return out
+
+    def row_names(self, rid: str) -> dict[str, tuple[frozenset[str], Fig]]:
+        """The row labels of report `rid`'s tables (`input3_double (2x)`): their words and a cell of the row, made
+        on first use."""
+        out = self._row_names.get(rid)
+        if out is None:
+            out = self._row_names[rid] = {}
+            for rp in self.holding([rid]):
+                for x in rp.figs:
+                    if x.f.report == rid and x.table:
+                        for lab in row_labels(x):
+                            if lab not in out:
+                                out[lab] = (context_tokens(lab), x)
         return out
 
     def figs_of(self, rid: str, dim: str) -> Iterable[Fig]:
