@@ -16,7 +16,19 @@ from qc.context import id_shape as _id_shape
 from qc.index import EvidenceIndex
 from qc.models import Source
 from qc.numbers import CHANGE_RE, Quantity, extract
-from qc.prepare import Fig, Prep, labels_of, matches, opposite_bound, row_labels, say, shown, source_of, stems
+from qc.prepare import (
+    Fig,
+    Prep,
+    labels_of,
+    matches,
+    opposite_bound,
+    own_labels,
+    row_labels,
+    say,
+    shown,
+    source_of,
+    stems,
+)
 from qc.units import Unit, parse_unit
 
 
@@ -586,6 +598,8 @@ class Matching:
             return True
         if x.systems and self._system_conflict(x, sent, q):
             return True
+        if self._other_heading(x, sent, q):
+            return True
         if not x.ids:
             return False
         toks, ids = sent.tokens, sent.ids
@@ -601,6 +615,20 @@ class Matching:
                 toks, ids = own, id_shapes(own)
                 return any(shape in ids and not (keys & toks) for shape, keys in x.ids.items())
         return True
+
+    def _other_heading(self, x: Fig, sent: Sentence, q: Quantity) -> bool:
+        """The report prints another value for `x`'s row and column under another caption or section (`4.1 Simple
+        background`, `4.2 Complex background`), and the claim names only that one's own words (`simple`): in the
+        number's own clause, else in the heading or question it stands under."""
+        siblings = self.prep.sibling_headings(x) if x.table else []
+        if not siblings:
+            return False
+        words, lead = stems(self._part_tokens(q, sent)), stems(self._lead)
+        for own, theirs in siblings:
+            said = words if words & (own | theirs) else lead
+            if said & theirs and not said & own:
+                return True
+        return False
 
     def _deciding_words(self, q: Quantity, sent: Sentence) -> frozenset[str]:
         """The words that say which figure a number is: its own clause's in a sentence comparing figures, else the
@@ -758,6 +786,8 @@ class Matching:
             x = cands[0]
             near = self._nearest(q, value, unit, sent, scope, exclude=x)
             keys = ", ".join(sorted(k for keys in x.ids.values() for k in keys))
+            if self._other_heading(x, sent, q):  # (its row is named; the heading it stands under is not)
+                keys = " ".join(lab for lab in x.f.labels if lab not in own_labels(x))
             msg = f"{shown(x)} in {x.f.report} is for {keys or labels_of(x.f, 3)}, which this sentence does not name"
             if near:
                 return Verdict("mismatch", source_of(near), fig=near, message=f"{say(near)}; {msg}")

@@ -542,6 +542,21 @@ def _split_glued(members: list[Fig]) -> None:
             x.tokens = x.tokens | more
 
 
+_SIBLING_WORDS = 6  # at most this many words tell two sibling headings apart (`简单背景`/`复杂背景`: four bigrams)
+
+
+def own_labels(x: Fig) -> frozenset[str]:
+    """A figure's labels but its captions and section headings: its row and column (or its sentence)."""
+    return frozenset(lab for lab in x.f.labels if not _IS_CAPTION.match(lab) and not _SECTION_LABEL.match(lab))
+
+
+def _heading_words(x: Fig) -> frozenset[str]:
+    """The words (stemmed) of a figure's captions and section headings, not their numbers (`表 7`)."""
+    words = frozenset().union(*(context_tokens(lab) for lab in x.f.labels
+                                if _IS_CAPTION.match(lab) or _SECTION_LABEL.match(lab)))  # fmt: skip
+    return stems(w for w in words if not w.isdigit())
+
+
 def stems(tokens: Iterable[str]) -> frozenset[str]:
     """Words compared without a plural `s` (`metal` names the `Metals` row)."""
     return frozenset(t[:-1] if len(t) > 3 and t[-1] == "s" and t.isascii() and t.isalpha() else t for t in tokens)
@@ -683,6 +698,7 @@ class Prep:
         self._holding: dict[tuple[str, ...], tuple[list[ReportPrep], frozenset[str]]] = {}
         self._row_words: dict[str, frozenset[str]] = {}
         self._row_names: dict[str, dict[str, tuple[frozenset[str], Fig]]] = {}
+        self._siblings: dict[str, dict[frozenset[str], set[tuple[frozenset[str], float]]]] = {}
 
     def holding(self, rids: Iterable[str]) -> list[ReportPrep]:
         """The prepared reports whose figures may belong to `rids`, in index order."""
@@ -756,6 +772,34 @@ class Prep:
                         for lab in row_labels(x):
                             if lab not in out:
                                 out[lab] = (context_tokens(lab), x)
+        return out
+
+    def sibling_headings(self, x: Fig) -> list[tuple[frozenset[str], frozenset[str]]]:
+        """Where `x`'s report prints another value for `x`'s row and column under another caption or section (`10.7`
+        FPS of `1xA72@1.80G` under `4.2 Complex background`, `x` under `4.1 Simple background`): per such heading, the
+        words (stemmed) of `x`'s headings that it lacks and its words that `x`'s lack, neither numbers nor words of
+        `x`'s own labels (`single` of a `single face` row says nothing of a `Single A72` table); made per report on
+        first use."""
+        rid = x.f.report
+        by_labels = self._siblings.get(rid)
+        if by_labels is None:
+            by_labels = self._siblings[rid] = {}
+            for rp in self.holding([rid]):
+                for g in rp.figs:
+                    if g.f.report == rid and (own := own_labels(g)):
+                        by_labels.setdefault(own, set()).add((_heading_words(g), g.base))
+        own = own_labels(x)
+        if not own:
+            return []
+        mine = _heading_words(x)
+        named = stems(frozenset().union(*(context_tokens(lab) for lab in own)))
+        out = []
+        for words, base in by_labels.get(own, ()):
+            own, theirs = (mine - words) - named, (words - mine) - named
+            # (headings that differ in more words than a condition's name are other kinds of table: `Table 3 … for
+            # each Layer` against `Table 4 GoogleNet Performance for configuration`)
+            if own and theirs and len(own | theirs) <= _SIBLING_WORDS and abs(base - x.base) > 1e-9 * max(1.0, x.base):
+                out.append((own, theirs))
         return out
 
     def figs_of(self, rid: str, dim: str) -> Iterable[Fig]:

@@ -81,3 +81,18 @@ def test_a_row_keyed_by_a_combination_is_not_the_row_of_its_part() -> None:
     assert wrong.status == "mismatch" and "27.1" in wrong.message, wrong.message
     both = "On a simple background 2xA72@1.80G+4xA53@1.42G reaches 14.1 FPS [source: R3]."
     assert verdicts(GESTURE, both, lang="en")["14.1 FPS"] == "verified"  # the whole combination named
+
+
+def test_a_table_printed_again_under_another_section_is_not_the_claims() -> None:
+    # p.6 `4.1 Simple background`: 1xA72@1.80G 14.3 FPS, 69 ms; p.7 `4.2 Complex background`: 1xA72@1.80G 10.7, 93.3
+    table = ("## Speed on a simple background\n\nFrame rate and detection time per core set [source: R3]:\n\n"
+             "| Cores | FPS | Detection time (ms) |\n|---|---|---|\n| 1xA72@1.80G | {} | {} |\n")  # fmt: skip
+    right = verdicts(GESTURE, table.format("14.3", "69"), lang="en")
+    assert (right["14.3"], right["69"]) == ("verified", "verified")
+    checked = {n.text: n for n in check_body(GESTURE, table.format("10.7", "93.3"), lang="en").numbers}
+    assert checked["10.7"].status == "mismatch" and "14.3" in checked["10.7"].message, checked["10.7"].message
+    assert checked["93.3"].status == "mismatch" and "69" in checked["93.3"].message, checked["93.3"].message
+    # naming the complex background, the same cells are right
+    other = table.format("10.7", "93.3").replace("simple", "complex")
+    right = verdicts(GESTURE, other, lang="en")
+    assert (right["10.7"], right["93.3"]) == ("verified", "verified")
