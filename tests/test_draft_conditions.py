@@ -123,6 +123,8 @@ def test_a_mean_plus_minus_sd_table_answers_with_its_means(flash: EvidenceIndex)
         ("v2.0 相比 v1.2 吞吐提升了多少?", "v1.2"),  # X 相比 Y: Y is the baseline
         ("How much did throughput improve over version 3.1?", "3.1"),
         ("How much faster than the ABQ?", "ABQ"),
+        ("How much faster is filtered search than in Vectra 3.6?", "Vectra 3.6"),  # a release, not the product
+        ("和 MySQL 5.7 相比 QPS 提升了多少?", "MySQL 5.7"),
         ("How does latency grow over 100 users?", ""),  # `over` a load is no baseline
     ],
 )

@@ -51,11 +51,13 @@ MAX_WORDS = re.compile(
 THAN = re.compile(
     r"(?:\bthan|\bvs\.?|\bversus|\bcompared? (?:with|to)|(?:improve(?:d|s|ment)?|gains?|faster|better|speed-?up)"
     r"\s+over|相比于?|相对于?|对比|较)\s*(?:in |on |with )?(?:the )?(?:(?:old |previous |prior )?(?:version|release) )?"
-    r"([A-Za-z0-9][\w./+-]*[A-Za-z0-9]|[A-Za-z])",
+    r"((?:[A-Za-z0-9][\w./+-]*[A-Za-z0-9]|[A-Za-z])(?:\s+v?\d+(?:\.\d+)+)?)",  # (a release: `Vectra 3.6`)
     re.IGNORECASE,
 )
 # `和 3.1 相比 p99 …`: in Chinese the baseline stands between 和/与/跟 and 相比, not after it (that is the metric).
-THAN_ZH = re.compile(r"[和与跟同]\s*([A-Za-z0-9][\w./+-]*[A-Za-z0-9]|[A-Za-z])\s*(?:版本?)?\s*(?:相比|比较|对比)")
+THAN_ZH = re.compile(
+    r"[和与跟同]\s*((?:[A-Za-z0-9][\w./+-]*[A-Za-z0-9]|[A-Za-z])(?:\s+v?\d+(?:\.\d+)+)?)\s*(?:版本?)?\s*(?:相比|比较|对比)"
+)
 RATIO_WORDS = re.compile(
     r"几倍|多少倍|倍数|加速比|how many times|\btimes (?:faster|slower|higher|lower|more|less|as)\b|speed-?up",
     re.IGNORECASE,

@@ -314,8 +314,8 @@ def _pairs(
     facts: list[Figure] = []
     for row in rows:
         base = [c for c in row.cells if c.col and baseline.search(c.col) and c.fig.unit not in RATIO_UNITS]
-        if not base:
-            continue
+        if not base or any(c.fig.unit == base[0].fig.unit for c in base[1:]):
+            continue  # (the name fits two columns of one quantity, `Vectra 4.0 QPS` and `Vectra 3.6 QPS`: no baseline)
         b = base[0]
         others = [c for c in row.cells if c is not b and c.fig.unit == b.fig.unit and c.col != b.col]
         if not others:
