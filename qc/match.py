@@ -777,9 +777,12 @@ class Matching:
     def _labelled_elsewhere(self, x: Fig, term: str) -> bool:
         """A prose figure whose sentence lacks the term the claim prints right before its number (`目标价 6.26 元`),
         where the report prints that term right before another number of the unit (`目标价38.50元`): the term labels
-        that number, not this one (`EPS分别为6.02/6.26/6.52元`)."""
+        that number, not this one (`EPS分别为6.02/6.26/6.52元`); so a claim's `EPS 分别为 6.02/38.50` or `最低价 38.50 元`
+        is no `目标价38.50元` where the report prints `EPS` or `最低` right before other numbers of the unit."""
         if x.table or x.f.kind not in ("prose", "kv") or not context_tokens(term).isdisjoint(x.own_tokens):
             return False
+        if _printed_before(x, term):
+            return False  # (`最高/最低 41.88 / 28.63元` of a key–value line whose key is `主要数据`)
         key = (x.f.report, x.unit.dim, term)
         hit = self._labelled.get(key)
         if hit is None:
@@ -926,9 +929,12 @@ class Matching:
             return None
         v = abs(value) * unit.factor
         best, best_key = None, None
+        term = label_term(self._text, q.num_start)
         for rid in scope:
             for x in self.prep.figs_of(rid, unit.dim):
                 if x is exclude or x.listed or x.chart_run:  # (a choice's number, a chart label: no fix to name)
+                    continue
+                if term and self._labelled_elsewhere(x, term):  # (`目标价38.50元` is no fix of a `最低价 38.50 元`)
                     continue
                 score = len(sent.tokens & x.tokens)
                 rel = abs(x.base - v) / max(x.base, v, 1e-12)
@@ -1104,15 +1110,20 @@ def _counts_other_in(counted: str | None, text: str, raw: str) -> bool:
     return seen
 
 
-# The words right before a number that label it: a CJK run of two or more characters, past the members of a list the
-# number ends (`EPS 分别为 6.02/6.26`) and the verbs and particles between a term and its value (`为`, `约`, `达`).
+# The words right before a number that label it: a CJK run of two or more characters, or a metric's acronym (`EPS`,
+# `PB`), past the members of a list the number ends (`EPS 分别为 6.02/6.26`), the fillers (`分别`, `对应`) and the
+# verbs and particles between a term and its value (`为`, `约`, `达`, a colon).
 _PARTICLES = "为是约达至的超仅在了"  # the verbs and particles between a term and its value
-_LABEL_BEFORE = re.compile(rf"([\u3400-\u9fff]{{2,}}?)(?:[{_PARTICLES}]|\s)*(?:[\d.,]+\s*[/、]\s*)*$")
 _LABEL_FILLER = frozenset(["分别", "对应", "预计", "约为", "达到", "同比"])
+_LABEL_BEFORE = re.compile(
+    rf"([\u3400-\u9fff]{{2,}}?|(?<![A-Za-z])[A-Z]{{2,5}}(?![a-z]))(?:{'|'.join(sorted(_LABEL_FILLER))}|[{_PARTICLES}:：]|\s)*"
+    rf"(?:[\d.,]+\s*[/、]\s*)*$"
+)
 
 
 def label_term(text: str, num_start: int) -> str | None:
-    """The term a claim prints right before its number (`目标价 38.50 元` → `目标价`), None without one."""
+    """The term printed right before a number (`目标价 38.50 元` → `目标价`, `EPS 分别为 6.02` → `EPS`), None without
+    one."""
     m = _LABEL_BEFORE.search(text, max(0, num_start - 40), num_start)
     if m is None:
         return None
@@ -1121,15 +1132,13 @@ def label_term(text: str, num_start: int) -> str | None:
 
 
 def _printed_before(y: Fig, term: str) -> bool:
-    """Whether figure `y`'s sentence prints `term` right before its number (spaces and particles aside)."""
+    """Whether figure `y`'s sentence prints `term` as the term right before its number (`label_term`), or a term that
+    one holds the other (`最低` of `52周最高/最低 41.88 / 28.63元` for a claim's `最低价`)."""
     quote = y.f.quote
-    i = quote.find(term)
-    while i >= 0:
-        rest = quote[i + len(term) : i + len(term) + 8]
-        m = re.match(rf"(?:[{_PARTICLES}:：]|\s)*", rest)  # (a report's `目标价:38.50` too)
-        if m and rest[m.end() :].startswith(y.raw_num):
+    for m in re.finditer(rf"(?<![\d.,]){re.escape(y.raw_num)}(?![\d]|[.,]\d)", quote):
+        theirs = label_term(quote, m.start())
+        if theirs is not None and (term in theirs or theirs in term):
             return True
-        i = quote.find(term, i + 1)
     return False
 
 

@@ -81,3 +81,18 @@ def test_a_row_keyed_by_a_combination_is_not_the_row_of_its_part() -> None:
     assert wrong.status == "mismatch" and "27.1" in wrong.message, wrong.message
     both = "On a simple background 2xA72@1.80G+4xA53@1.42G reaches 14.1 FPS [source: R3]."
     assert verdicts(GESTURE, both, lang="en")["14.1 FPS"] == "verified"  # the whole combination named
+
+
+def test_a_claims_metric_term_rules_out_a_figure_the_report_prints_under_another_term() -> None:
+    # the claim's own metric (`EPS`, `最低价`) is a term the report prints right before other numbers of its unit
+    # (`对应EPS分别为6.02/6.26/6.52元`, `52周最高/最低 41.88 / 28.63元`): `目标价38.50元` backs neither
+    eps = "预计 2025-2027 年 EPS 分别为 6.02/{}/6.52 元【出处:R3】。"
+    assert verdicts(METRICS, eps.format("6.26"))["6.26"] == "verified"
+    for wrong in ("38.50", "28.63"):
+        assert verdicts(METRICS, eps.format(wrong))[wrong] not in OK, wrong
+    low = "52 周最高价 41.88 元、最低价 {} 元【出处:R3】。"
+    assert verdicts(METRICS, low.format("28.63"))["28.63 元"] == "verified"
+    for wrong in ("38.50", "6.52"):
+        n = next(n for n in check_body(METRICS, low.format(wrong)).numbers if n.text == f"{wrong} 元")
+        assert n.status not in OK, wrong
+        assert f"says {wrong}" not in n.message, n.message  # the fix named is another figure, not the same value
