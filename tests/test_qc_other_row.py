@@ -7,7 +7,9 @@ detection 540, extraction 1172; 480P 48*48 two faces detection 307. mineru_broke
 年 1 季度产能712 万公里`, `40 线、38 线向 36 线、35 线`. yatha_hotword_perf_report_zh.pdf p.8–9: TopK 5 3.87s (+6.0%),
 TopK 20 ~3.65s, TopK 100 ~3.75s (+3.6%); 窗口大小 600s 3.65s. broker_report_metrics_table_zh.pdf p.1: `对应EPS分别为
 6.02/6.26/6.52元`, `目标价38.50元`, `52周最高/最低 41.88 / 28.63元`. oaid_cvgesture_rk3399_perf_report.pdf p.6 (simple
-background, FPS and ms): 2xA72@1.80G 27.1 37; 2xA72@1.80G+4xA53@1.42G 14.1 71.
+background, FPS and ms): 2xA72@1.80G 27.1 37; 2xA72@1.80G+4xA53@1.42G 14.1 71. yatha_hotword_perf_report_zh.pdf p.10,
+the raw output `Run 1: 总耗时 =4.41s, 用户态 =3.20s, 系统态 =0.50s, …`, `Run 2: 总耗时 =3.63s, 用户态 =3.18s, 系统态 =0.49s`;
+`用户态时间 3.15s 0.06s 1.9%`; `后续运行稳定：用户态时间标准差仅 0.06s`.
 """
 
 from __future__ import annotations
@@ -96,3 +98,14 @@ def test_a_claims_metric_term_rules_out_a_figure_the_report_prints_under_another
         n = next(n for n in check_body(METRICS, low.format(wrong)).numbers if n.text == f"{wrong} 元")
         assert n.status not in OK, wrong
         assert f"says {wrong}" not in n.message, n.message  # the fix named is another figure, not the same value
+
+
+def test_a_figure_printed_after_a_term_of_its_own_is_named_by_that_term() -> None:
+    # a run log's `系统态 =0.49s` is named by 系统态, not by the rest of its line: no `用户态时间标准差` (the log prints
+    # 用户态 before other seconds), nor a `总耗时平均`
+    body = "5 次运行的总耗时平均 {} s,变异系数 9.3%;用户态时间标准差仅 {} s【出处:R3 实测】。"
+    v = verdicts(YATHA, body.format("3.78", "0.06"))
+    assert v["3.78 s"] == "verified" and v["0.06 s"] == "verified"
+    assert verdicts(YATHA, body.format("3.78", "0.49"))["0.49 s"] not in OK
+    assert verdicts(YATHA, body.format("0.49", "0.06"))["0.49 s"] not in OK
+    assert verdicts(YATHA, "首次运行偏慢,总耗时 4.41 s【出处:R3 实测】。")["4.41 s"] == "verified"  # Run 1's 总耗时
