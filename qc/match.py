@@ -45,7 +45,7 @@ class Matching:
     _row_keys: dict[int, str]  # a table cell's sentence (by id) → its row's integer cells (`batch=16`)
     _keys_seen: dict[tuple[str, int, int], tuple[frozenset[str], bool]]  # (key word, number span) → _key_values
     _labelled: dict[tuple[str, str, str], bool]  # (report, dimension, term) → _labelled_elsewhere's report scan
-    _mates: dict[tuple[str, str], Fig | None]  # (figure id, term) → _named_by_a_mate
+    _mates: dict[tuple[str, str], list[Fig]]  # (figure id, term) → _better_mates
     _lead: frozenset[str]  # the words of the heading or FAQ question the block stands under
     _lead_ids: dict[str, frozenset[str]]  # its identifier tokens by shape (`a72`, `p99`)
     _article_ids_made: dict[str, frozenset[str]] | None  # the identifier tokens of the whole draft, by shape
@@ -783,10 +783,10 @@ class Matching:
         report sentence the term printed right before each number names it: where another number of the unit stands
         after a term that fits the claim's better than this number's own (`总额达372.53 亿元,其中已使用额度252.06 亿元`;
         a run log's `用户态 =3.20s, 系统态 =0.49s`), the claim's term names that number, not this one (unless the claim's
-        sentence states that number too: two numbers swapped are told as such)."""
+        sentence states every such number too: two numbers swapped are told as such)."""
         if x.table or x.f.kind not in ("prose", "kv"):
             return False
-        if (mate := self._named_by_a_mate(x, term)) is not None and not self._states(sent, mate):
+        if any(not self._states(sent, y) for y in self._better_mates(x, term)):
             return True
         if not context_tokens(term).isdisjoint(x.own_tokens) or _printed_before(x, term):
             return False  # (`最高/最低 41.88 / 28.63元` of a key–value line whose key is `主要数据`)
@@ -797,9 +797,10 @@ class Matching:
                                        for y in self.prep.figs_of(x.f.report, x.unit.dim))  # fmt: skip
         return hit
 
-    def _named_by_a_mate(self, x: Fig, term: str) -> Fig | None:
-        """Another number of the unit in prose figure `x`'s own sentence that stands right after a term sharing more
-        words with `term` than any term printed right before `x`'s number (see _labelled_elsewhere)."""
+    def _better_mates(self, x: Fig, term: str) -> list[Fig]:
+        """The other numbers of the unit in prose figure `x`'s own sentence that stand right after the term sharing the
+        most words with `term`, where that is more than any term printed right before `x`'s number shares (see
+        _labelled_elsewhere)."""
         key = (x.f.id, term)
         if key not in self._mates:
             words = context_tokens(term)
@@ -807,10 +808,10 @@ class Matching:
             def fit(y: Fig) -> int:
                 return max((len(words & context_tokens(t)) for t in printed_terms(y)), default=0)
 
-            mine = fit(x)
-            self._mates[key] = next((y for y in self.prep.figs_of(x.f.report, x.unit.dim) if y.f.kind in ("prose", "kv")
-                                     and not y.table and y.f.quote == x.f.quote and y.f.page == x.f.page
-                                     and y.raw_num != x.raw_num and fit(y) > mine), None)  # fmt: skip
+            fits = [(fit(y), y) for y in self.prep.figs_of(x.f.report, x.unit.dim) if y.f.kind in ("prose", "kv")
+                    and not y.table and y.f.quote == x.f.quote and y.f.page == x.f.page and y.raw_num != x.raw_num]  # fmt: skip
+            best = max((k for k, _ in fits), default=0)
+            self._mates[key] = [y for k, y in fits if k == best] if best > fit(x) else []
         return self._mates[key]
 
     @staticmethod
