@@ -3,7 +3,8 @@
 Expected figures read from the PDFs (pdftotext -layout): oaid_caffe_hrt_perf_report.pdf p.7 Table 2 (TPI, Allocate,
 Run, Config, Copy in s): 1st ACL/GPU 2.4794 0.1822 0.0648 1.5011 0.7269; Avg. Time ACL/GPU 0.1542 (Run 0.0127, Copy
 0.1406). oaid_facerecognition_rk3399_perf_report.pdf p.6 Table 4.1 (single A53, ms/frame): 480P 32*32 single face
-detection 540, extraction 1172; 480P 48*48 two faces detection 307. mineru_broker_research_report_zh.pdf p.1: `公司 22
+detection 540, extraction 1172; 480P 64*64 single face detection 185; 480P 32*32 two faces detection 573; 480P 48*48
+two faces detection 307. mineru_broker_research_report_zh.pdf p.1: `公司 22
 年 1 季度产能712 万公里`, `40 线、38 线向 36 线、35 线`. yatha_hotword_perf_report_zh.pdf p.8–9: TopK 5 3.87s (+6.0%),
 TopK 20 ~3.65s, TopK 100 ~3.75s (+3.6%); 窗口大小 600s 3.65s. broker_report_metrics_table_zh.pdf p.1: `对应EPS分别为
 6.02/6.26/6.52元`, `目标价38.50元`, `52周最高/最低 41.88 / 28.63元`. oaid_cvgesture_rk3399_perf_report.pdf p.6 (simple
@@ -110,3 +111,15 @@ def test_a_figure_printed_after_a_term_of_its_own_is_named_by_that_term() -> Non
     assert verdicts(YATHA, body.format("3.78", "0.49"))["0.49 s"] not in OK
     assert verdicts(YATHA, body.format("0.49", "0.06"))["0.49 s"] not in OK
     assert verdicts(YATHA, "首次运行偏慢,总耗时 4.41 s【出处:R3 实测】。")["4.41 s"] == "verified"  # Run 1's 总耗时
+
+
+def test_a_count_word_and_a_size_carry_to_the_later_clause_of_a_comparison() -> None:
+    # `one face at 32*32` keys the sentence: the detection time set against it is of that row too, not 32*32 two
+    # faces' 573 nor 64*64 single face's 185
+    body = ("Feature extraction: on a single A53, one face at 32*32 takes 1172 ms/frame to extract, against {} "
+            "ms/frame for detection [source: R3].")  # fmt: skip
+    assert verdicts(FACE, body.format(540), lang="en")["540 ms/frame"] == "verified"
+    for wrong in (573, 185):
+        n = next(n for n in check_body(FACE, body.format(wrong), lang="en").numbers if n.text == f"{wrong} ms/frame")
+        assert n.status == "mismatch" and "540" in n.message, n.message
+    assert {"1xface", "32x32"} <= context_tokens("one face at 32*32") and "2xface" in context_tokens("two faces")
