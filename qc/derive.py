@@ -552,8 +552,10 @@ def _overruled(v: Verdict, message: str) -> Verdict:
 
 
 # A clause that is only a name before its number (`AlexNet's by 43%`, `, 延迟 30%`): the verb is elided.
-_ELIDED = re.compile(r"(?:[\s,;\uff0c\uff1b、]|\band\b|以及|和|及)*[A-Za-z\u3400-\u9fff][\w.\-]*(?:['\u2019]s)?"
-                     r"(?:[ \u00a0]+by)?[ \u00a0]*")
+_ELIDED = re.compile(
+    r"(?:[\s,;\uff0c\uff1b、]|\band\b|以及|和|及)*[A-Za-z\u3400-\u9fff][\w.\-]*(?:['\u2019]s)?"
+    r"(?:[ \u00a0]+by)?[ \u00a0]*"
+)
 _SHARE = re.compile(r"率|占|比例|比重|份额|\bshare\b|\bproportion\b|utili[sz]ation|\bfraction\b", re.I)
 
 

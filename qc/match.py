@@ -821,7 +821,9 @@ class Matching:
             if o.exempt or o.value is None:
                 continue
             u = parse_unit(o.unit) if o.unit else NONE
-            if u.dim == y.unit.dim and abs(abs(o.value) * (u.factor if u.dim else 1.0) - y.base) <= 1e-9 * max(1.0, y.base):
+            if u.dim == y.unit.dim and abs(abs(o.value) * (u.factor if u.dim else 1.0) - y.base) <= 1e-9 * max(
+                1.0, y.base
+            ):
                 return True
         return False
 
