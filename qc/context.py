@@ -104,6 +104,12 @@ def context_tokens(text: str) -> frozenset[str]:
     # `1A72@1.99G`, `2xA53`: a core count before a part name; the name alone is the term the article uses
     out.update(m.group(1) for w in words if w[0].isdigit() and (m := _COUNTED.fullmatch(w)))
     out.update(core_counts(t, words))
+    if words:
+        # a test case's size (`32*32`, `64×64`) and a count word before a noun (`one face`, `two faces`) are keys:
+        # `32x32`, `1xface` (a `single face` row is no `two faces` one)
+        out.update(f"{m.group(1)}x{m.group(2)}" for m in _SIZE_KEY.finditer(t))
+        out.update(f"{_COUNT_WORDS[m.group(1)]}x{_stem_noun(m.group(2))}" for m in _COUNT_NOUN.finditer(t)
+                   if m.group(2) not in _STOP)  # fmt: skip
     # `2022E`, `2024A`: a broker's estimate or actual column is that year (`2022 年` in prose)
     out.update(w[:4] for w in words if len(w) == 5 and w[4] in "aef" and _YEAR.fullmatch(w, 0, 4))
     out -= _DROP
@@ -137,6 +143,15 @@ def core_counts(low: str, words: list[str]) -> set[str]:
             n = m.group(1) or m.group(2) or m.group(3)
             out.add(f"{int(n) if n.isdigit() else _COUNT_WORDS[n.rstrip('个') or n]}x{m.group(4)}")
     return out
+
+
+_SIZE_KEY = re.compile(r"(?<![\d.])(\d{1,4})[ \u00a0]*[*×x][ \u00a0]*(\d{1,4})(?![\d.])")
+_COUNT_NOUN = re.compile(r"\b(one|single|two|dual|three|four|quad|six|eight)[ \u00a0-]+([a-z]{3,})\b")
+
+
+def _stem_noun(word: str) -> str:
+    """`faces` → `face`: the singular of a counted noun, for a count key."""
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
 
 
 _LABEL_COUNT = re.compile(r"(\d{1,2})x?([a-z]{1,3}\d{2,4})")

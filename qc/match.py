@@ -29,7 +29,7 @@ from qc.prepare import (
     source_of,
     stems,
 )
-from qc.units import Unit, parse_unit
+from qc.units import NONE, Unit, parse_unit
 
 
 @dataclass
@@ -57,6 +57,7 @@ class Matching:
     _row_keys: dict[int, str]  # a table cell's sentence (by id) → its row's integer cells (`batch=16`)
     _keys_seen: dict[tuple[str, int, int], tuple[frozenset[str], bool]]  # (key word, number span) → _key_values
     _labelled: dict[tuple[str, str, str], bool]  # (report, dimension, term) → _labelled_elsewhere's report scan
+    _mates: dict[tuple[str, str], list[Fig]]  # (figure id, term) → _better_mates
     _lead: frozenset[str]  # the words of the heading or FAQ question the block stands under
     _lead_ids: dict[str, frozenset[str]]  # its identifier tokens by shape (`a72`, `p99`)
     _article_ids_made: dict[str, frozenset[str]] | None  # the identifier tokens of the whole draft, by shape
@@ -717,7 +718,7 @@ class Matching:
                  and not self._stray_prose(x, value, sent)]  # fmt: skip
         term = label_term(self._text, q.num_start)
         if term and cands:
-            cands = [x for x in cands if not self._labelled_elsewhere(x, term)]
+            cands = [x for x in cands if not self._labelled_elsewhere(x, term, sent)]
         if not cands:
             return None
         ctx = sent.tokens
@@ -804,18 +805,57 @@ class Matching:
         self._claim_context(sent)  # (fills _claim_near)
         return stems(x.col_tokens).isdisjoint(self._claim_near[id(sent)])
 
-    def _labelled_elsewhere(self, x: Fig, term: str) -> bool:
+    def _labelled_elsewhere(self, x: Fig, term: str, sent: Sentence) -> bool:
         """A prose figure whose sentence lacks the term the claim prints right before its number (`目标价 6.26 元`),
         where the report prints that term right before another number of the unit (`目标价38.50元`): the term labels
-        that number, not this one (`EPS分别为6.02/6.26/6.52元`)."""
-        if x.table or x.f.kind not in ("prose", "kv") or not context_tokens(term).isdisjoint(x.own_tokens):
+        that number, not this one (`EPS分别为6.02/6.26/6.52元`); so a claim's `EPS 分别为 6.02/38.50` or `最低价 38.50 元`
+        is no `目标价38.50元` where the report prints `EPS` or `最低` right before other numbers of the unit. Within one
+        report sentence the term printed right before each number names it: where another number of the unit stands
+        after a term that fits the claim's better than this number's own (`总额达372.53 亿元,其中已使用额度252.06 亿元`;
+        a run log's `用户态 =3.20s, 系统态 =0.49s`), the claim's term names that number, not this one (unless the claim's
+        sentence states every such number too: two numbers swapped are told as such)."""
+        if x.table or x.f.kind not in ("prose", "kv"):
             return False
+        if any(not self._states(sent, y) for y in self._better_mates(x, term)):
+            return True
+        if not context_tokens(term).isdisjoint(x.own_tokens) or _printed_before(x, term):
+            return False  # (`最高/最低 41.88 / 28.63元` of a key–value line whose key is `主要数据`)
         key = (x.f.report, x.unit.dim, term)
         hit = self._labelled.get(key)
         if hit is None:
             hit = self._labelled[key] = any(y is not x and y.f.kind in ("prose", "kv") and _printed_before(y, term)
                                        for y in self.prep.figs_of(x.f.report, x.unit.dim))  # fmt: skip
         return hit
+
+    def _better_mates(self, x: Fig, term: str) -> list[Fig]:
+        """The other numbers of the unit in prose figure `x`'s own sentence that stand right after the term sharing the
+        most words with `term`, where that is more than any term printed right before `x`'s number shares (see
+        _labelled_elsewhere)."""
+        key = (x.f.id, term)
+        if key not in self._mates:
+            words = context_tokens(term)
+
+            def fit(y: Fig) -> int:
+                return max((len(words & context_tokens(t)) for t in printed_terms(y)), default=0)
+
+            fits = [(fit(y), y) for y in self.prep.figs_of(x.f.report, x.unit.dim) if y.f.kind in ("prose", "kv")
+                    and not y.table and y.f.quote == x.f.quote and y.f.page == x.f.page and y.raw_num != x.raw_num]  # fmt: skip
+            best = max((k for k, _ in fits), default=0)
+            self._mates[key] = [y for k, y in fits if k == best] if best > fit(x) else []
+        return self._mates[key]
+
+    @staticmethod
+    def _states(sent: Sentence, y: Fig) -> bool:
+        """Whether a number of the sentence has figure `y`'s value (in its unit's base)."""
+        for o in sent.quantities:
+            if o.exempt or o.value is None:
+                continue
+            u = parse_unit(o.unit) if o.unit else NONE
+            if u.dim == y.unit.dim and abs(abs(o.value) * (u.factor if u.dim else 1.0) - y.base) <= 1e-9 * max(
+                1.0, y.base
+            ):
+                return True
+        return False
 
     def _printed_number(self, q: Quantity) -> frozenset[str]:
         """The words of the number as printed (`8,462` → `8`, `462`): a figure quoting that number shares no word of
@@ -988,9 +1028,12 @@ class Matching:
             return None
         v = abs(value) * unit.factor
         best, best_key = None, None
+        term = label_term(self._text, q.num_start)
         for rid in scope:
             for x in self.prep.figs_of(rid, unit.dim):
                 if x is exclude or x.listed or x.chart_run:  # (a choice's number, a chart label: no fix to name)
+                    continue
+                if term and self._labelled_elsewhere(x, term, sent):  # (`目标价38.50元` is no fix of `最低价 38.50 元`)
                     continue
                 score = len(sent.tokens & x.tokens)
                 rel = abs(x.base - v) / max(x.base, v, 1e-12)
@@ -1175,15 +1218,20 @@ def _counts_other_in(counted: str | None, text: str, raw: str) -> bool:
     return seen
 
 
-# The words right before a number that label it: a CJK run of two or more characters, past the members of a list the
-# number ends (`EPS 分别为 6.02/6.26`) and the verbs and particles between a term and its value (`为`, `约`, `达`).
+# The words right before a number that label it: a CJK run of two or more characters, or a metric's acronym (`EPS`,
+# `PB`), past the members of a list the number ends (`EPS 分别为 6.02/6.26`), the fillers (`分别`, `对应`) and the
+# verbs and particles between a term and its value (`为`, `约`, `达`, a colon, a log's `=`).
 _PARTICLES = "为是约达至的超仅在了"  # the verbs and particles between a term and its value
-_LABEL_BEFORE = re.compile(rf"([\u3400-\u9fff]{{2,}}?)(?:[{_PARTICLES}]|\s)*(?:[\d.,]+\s*[/、]\s*)*$")
 _LABEL_FILLER = frozenset(["分别", "对应", "预计", "约为", "达到", "同比"])
+_LABEL_BEFORE = re.compile(
+    rf"([\u3400-\u9fff]{{2,}}?|(?<![A-Za-z])[A-Z]{{2,5}}(?![a-z]))(?:{'|'.join(sorted(_LABEL_FILLER))}|[{_PARTICLES}:：=]|\s)*"
+    rf"(?:[\d.,]+\s*[/、]\s*)*$"
+)
 
 
 def label_term(text: str, num_start: int) -> str | None:
-    """The term a claim prints right before its number (`目标价 38.50 元` → `目标价`), None without one."""
+    """The term printed right before a number (`目标价 38.50 元` → `目标价`, `EPS 分别为 6.02` → `EPS`), None without
+    one."""
     m = _LABEL_BEFORE.search(text, max(0, num_start - 40), num_start)
     if m is None:
         return None
@@ -1191,17 +1239,18 @@ def label_term(text: str, num_start: int) -> str | None:
     return None if term in _LABEL_FILLER else term
 
 
-def _printed_before(y: Fig, term: str) -> bool:
-    """Whether figure `y`'s sentence prints `term` right before its number (spaces and particles aside)."""
+def printed_terms(y: Fig) -> list[str]:
+    """The terms figure `y`'s sentence prints right before its number (`label_term`; `系统态` of `系统态 =0.49s`)."""
     quote = y.f.quote
-    i = quote.find(term)
-    while i >= 0:
-        rest = quote[i + len(term) : i + len(term) + 8]
-        m = re.match(rf"(?:[{_PARTICLES}:：]|\s)*", rest)  # (a report's `目标价:38.50` too)
-        if m and rest[m.end() :].startswith(y.raw_num):
-            return True
-        i = quote.find(term, i + 1)
-    return False
+    found = (label_term(quote, m.start()) for m in re.finditer(rf"(?<![\d.,]){re.escape(y.raw_num)}(?![\d]|[.,]\d)",
+                                                                 quote)) if y.raw_num else ()  # fmt: skip
+    return [t for t in found if t is not None]
+
+
+def _printed_before(y: Fig, term: str) -> bool:
+    """Whether figure `y`'s sentence prints `term` as the term right before its number (`label_term`), or a term that
+    one holds the other (`最低` of `52周最高/最低 41.88 / 28.63元` for a claim's `最低价`)."""
+    return any(term in t or t in term for t in printed_terms(y))
 
 
 def _talks_about(words: frozenset[str], x: Fig) -> bool:

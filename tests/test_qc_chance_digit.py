@@ -10,6 +10,9 @@ Performance of different part on Single A72 (Detection / Extraction / Verificati
 face 134 747 0 882; p.8 Table 4.3 … on Two A72: 480P 48*48 single face 133 437 0 571.
 yatha_hotword_perf_report_zh.pdf p.7 (数据集 行数 总耗时 表观吞吐量 纯处理时间 实际吞吐量): input3_double (2x) 29,828 4.78s 6,240 行 / 秒
 2.14s 13,937 行 / 秒; p.5, the empty file's raw output: Run 1: 总耗时 =2.62s, 用户态 =2.15s, ….
+oaid_caffe_hrt_perf_report.pdf p.6 Table 1: AlexNet 932.70 534.80 1.74, MobileNet 305.00 292.80 1.04; p.23 Table 23 The
+TPI data for different CPU cores (AlexNet (s) GoogleNet (s) MobileNet (s) …): 4xA53 0.3181 0.6078 0.5532 …,
+2xA72+4xA53 0.2493 0.5355 0.2382 ….
 """
 
 from __future__ import annotations
@@ -31,6 +34,20 @@ def test_a_change_rests_on_a_long_row_only_where_the_sentence_names_both_columns
     assert verdicts(CAFFE, body.format("64%"), lang="en")["64%"] == "derived"  # (1387.70−494.00)/1387.70
     # (0.0371−0.0061)/0.0371 = 83.6%: Pooling against FC of the per-layer row, two columns no word names
     assert verdicts(CAFFE, body.format("84%"), lang="en")["84%"] not in OK
+
+
+def test_an_elided_clause_keeps_the_row_and_the_verb_of_the_clause_before_it() -> None:
+    body = ("In percent, GoogleNet's time per inference falls by 64%, AlexNet's by {} and MobileNet's by 4% "
+            "[source: R3].")  # fmt: skip
+    assert verdicts(CAFFE, body.format("43%"), lang="en")["43%"] == "derived"  # (932.70−534.80)/932.70 = 42.66%
+    # (0.5532−0.3181)/0.5532 = 42.5%: Table 23's 4xA53 row, AlexNet against MobileNet; the sentence names no 4xA53
+    # and the clause (`AlexNet's by`) only one of the two columns
+    assert verdicts(CAFFE, body.format("42%"), lang="en")["42%"] not in OK
+    # (932.70−534.80)/534.80 = 74.4%: a rise of the AlexNet row, where `falls by` is the elided verb
+    assert verdicts(CAFFE, body.format("74%"), lang="en")["74%"] not in OK
+    # (0.2493−0.2382)/0.2382 = 4.66%: 2xA72+4xA53's AlexNet over its MobileNet, a row the sentence does not name
+    wrong = body.replace("MobileNet's by 4%", "MobileNet's by 5%").format("43%")
+    assert verdicts(CAFFE, wrong, lang="en")["5%"] not in OK
 
 
 def test_a_section_number_is_no_row_key() -> None:

@@ -42,7 +42,11 @@ PAPER = _prose([(RATES, [(61, "GB/s", "61"), (142, "GB/s", "142")]),
 
 
 def test_a_respectively_list_pairs_each_number_with_its_name() -> None:
-    assert respective(RATES, "142") == (1, (61.0, 142.0), (frozenset({"2", "100"}), frozenset({"4", "200"})))
+    assert respective(RATES, "142") == (
+        1,
+        (61.0, 142.0),
+        (frozenset({"2", "100", "2x100"}), frozenset({"4", "200", "4x200"})),
+    )
     at, values, keys = respective(SAVINGS, "38")  # type: ignore[misc]
     assert at == 1 and values == (21.0, 38.0, 57.0) and keys is not None and "coding" in keys[1]
     assert respective("The engine reaches 61 GB/s on 2 nodes.", "61") is None  # no list

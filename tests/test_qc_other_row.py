@@ -3,11 +3,14 @@
 Expected figures read from the PDFs (pdftotext -layout): oaid_caffe_hrt_perf_report.pdf p.7 Table 2 (TPI, Allocate,
 Run, Config, Copy in s): 1st ACL/GPU 2.4794 0.1822 0.0648 1.5011 0.7269; Avg. Time ACL/GPU 0.1542 (Run 0.0127, Copy
 0.1406). oaid_facerecognition_rk3399_perf_report.pdf p.6 Table 4.1 (single A53, ms/frame): 480P 32*32 single face
-detection 540, extraction 1172; 480P 48*48 two faces detection 307. mineru_broker_research_report_zh.pdf p.1: `公司 22
+detection 540, extraction 1172; 480P 64*64 single face detection 185; 480P 32*32 two faces detection 573; 480P 48*48
+two faces detection 307. mineru_broker_research_report_zh.pdf p.1: `公司 22
 年 1 季度产能712 万公里`, `40 线、38 线向 36 线、35 线`. yatha_hotword_perf_report_zh.pdf p.8–9: TopK 5 3.87s (+6.0%),
 TopK 20 ~3.65s, TopK 100 ~3.75s (+3.6%); 窗口大小 600s 3.65s. broker_report_metrics_table_zh.pdf p.1: `对应EPS分别为
 6.02/6.26/6.52元`, `目标价38.50元`, `52周最高/最低 41.88 / 28.63元`. oaid_cvgesture_rk3399_perf_report.pdf p.6 (simple
-background, FPS and ms): 2xA72@1.80G 27.1 37; 2xA72@1.80G+4xA53@1.42G 14.1 71.
+background, FPS and ms): 2xA72@1.80G 27.1 37; 2xA72@1.80G+4xA53@1.42G 14.1 71. yatha_hotword_perf_report_zh.pdf p.10,
+the raw output `Run 1: 总耗时 =4.41s, 用户态 =3.20s, 系统态 =0.50s, …`, `Run 2: 总耗时 =3.63s, 用户态 =3.18s, 系统态 =0.49s`;
+`用户态时间 3.15s 0.06s 1.9%`; `后续运行稳定：用户态时间标准差仅 0.06s`.
 """
 
 from __future__ import annotations
@@ -96,3 +99,42 @@ def test_a_table_printed_again_under_another_section_is_not_the_claims() -> None
     other = table.format("10.7", "93.3").replace("simple", "complex")
     right = verdicts(GESTURE, other, lang="en")
     assert (right["10.7"], right["93.3"]) == ("verified", "verified")
+
+
+def test_a_claims_metric_term_rules_out_a_figure_the_report_prints_under_another_term() -> None:
+    # the claim's own metric (`EPS`, `最低价`) is a term the report prints right before other numbers of its unit
+    # (`对应EPS分别为6.02/6.26/6.52元`, `52周最高/最低 41.88 / 28.63元`): `目标价38.50元` backs neither
+    eps = "预计 2025-2027 年 EPS 分别为 6.02/{}/6.52 元【出处:R3】。"
+    assert verdicts(METRICS, eps.format("6.26"))["6.26"] == "verified"
+    for wrong in ("38.50", "28.63"):
+        assert verdicts(METRICS, eps.format(wrong))[wrong] not in OK, wrong
+    low = "52 周最高价 41.88 元、最低价 {} 元【出处:R3】。"
+    assert verdicts(METRICS, low.format("28.63"))["28.63 元"] == "verified"
+    for wrong in ("38.50", "6.52"):
+        n = next(n for n in check_body(METRICS, low.format(wrong)).numbers if n.text == f"{wrong} 元")
+        assert n.status not in OK, wrong
+        assert f"says {wrong}" not in n.message, n.message  # the fix named is another figure, not the same value
+
+
+def test_a_figure_printed_after_a_term_of_its_own_is_named_by_that_term() -> None:
+    # a run log's `系统态 =0.49s` is named by 系统态, not by the rest of its line: no `用户态时间标准差` (the log prints
+    # 用户态 before other seconds), nor a `总耗时平均`
+    # (the sentence states Run 1's 总耗时 4.41 s too: the log's other 总耗时 still name the `总耗时平均`, so no swap)
+    body = "5 次运行的总耗时平均 {} s,变异系数 9.3%;首次运行为 4.41 s,用户态时间标准差仅 {} s【出处:R3 实测】。"
+    v = verdicts(YATHA, body.format("3.78", "0.06"))
+    assert v["3.78 s"] == "verified" and v["0.06 s"] == "verified"
+    assert verdicts(YATHA, body.format("3.78", "0.49"))["0.49 s"] not in OK
+    assert verdicts(YATHA, body.format("0.49", "0.06"))["0.49 s"] not in OK
+    assert verdicts(YATHA, "首次运行偏慢,总耗时 4.41 s【出处:R3 实测】。")["4.41 s"] == "verified"  # Run 1's 总耗时
+
+
+def test_a_count_word_and_a_size_carry_to_the_later_clause_of_a_comparison() -> None:
+    # `one face at 32*32` keys the sentence: the detection time set against it is of that row too, not 32*32 two
+    # faces' 573 nor 64*64 single face's 185
+    body = ("Feature extraction: on a single A53, one face at 32*32 takes 1172 ms/frame to extract, against {} "
+            "ms/frame for detection [source: R3].")  # fmt: skip
+    assert verdicts(FACE, body.format(540), lang="en")["540 ms/frame"] == "verified"
+    for wrong in (573, 185):
+        n = next(n for n in check_body(FACE, body.format(wrong), lang="en").numbers if n.text == f"{wrong} ms/frame")
+        assert n.status == "mismatch" and "540" in n.message, n.message
+    assert {"1xface", "32x32"} <= context_tokens("one face at 32*32") and "2xface" in context_tokens("two faces")
