@@ -15,7 +15,7 @@ from pipeline.drafting import fileformat
 from pipeline.drafting.lang import Lang
 from pipeline.drafting.offline import _unit_token_off, write_offline
 from pipeline.drafting.select import Ask, ask, condition_rows, names_baseline
-from pipeline.drafting.tables import Cell, Group, Row, spread
+from pipeline.drafting.tables import Cell, Group, Row, against, spread
 from pipeline.drafting.verdict import judge
 from qc.draft import parse_draft
 from qc.index import EvidenceIndex
@@ -136,3 +136,17 @@ def test_a_table_printing_the_baseline_named_answers_before_one_that_does_not() 
     named = Group("R1", (1, 0), "表 3-1 3.1 与 3.2 对比", "", "3.1(基线) 3.2 TPS")
     assert names_baseline(named, "3.1") and not names_baseline(named, "3")
     assert not names_baseline(Group("R1", (1, 1), "", "", "LX-Gateway 3.12 TPS"), "3.1")
+
+
+def test_a_baseline_name_fitting_two_columns_of_one_quantity_compares_nothing() -> None:
+    # `Vectra 4.0 QPS | Vectra 3.6 QPS`: the product's name alone fits both, so neither is the baseline; the release
+    # names one, and the comparison runs from it (240) to the other (5,310)
+    keys = ["Cohere-1M"]
+    cells = [Cell(_fig(5310.0, "req/s", [*keys, "Vectra 4.0 QPS"]), "Vectra 4.0 QPS"),
+             Cell(_fig(240.0, "req/s", [*keys, "Vectra 3.6 QPS"]), "Vectra 3.6 QPS")]  # fmt: skip
+    g = Group("R1", (1, 0), "Table 2 Filtered search", "", "Vectra 4.0 QPS Vectra 3.6 QPS", rows=[Row(keys, cells)])
+    assert against(g, "Vectra") is None
+    compared = against(g, "Vectra 3.6")
+    assert compared is not None
+    (c,) = compared.comparisons
+    assert (c.before.value, c.after.value) == (240.0, 5310.0)
