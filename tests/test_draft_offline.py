@@ -278,6 +278,8 @@ def test_broken_label_text_is_garbage() -> None:
         "Qwen2.5-7B",
         "首 token 时间",
         "FX100 分层加载",
+        "IVF_PQ",  # an index type, as a vector-database report names it
+        "input3_double (2x)",
     ):
         assert not garbage(fine), fine
 
@@ -516,3 +518,11 @@ def test_a_second_table_lead_names_a_tables_number_never_a_sections() -> None:
 
     assert _TABLE_NUMBER.match("Table 5.2 Performance with OpenBLAS") and _TABLE_NUMBER.match("表 4-1 读带宽")
     assert not _TABLE_NUMBER.match("2. Benchmark Results") and not _TABLE_NUMBER.match("3、测试结果")
+
+
+def test_a_caption_is_named_without_its_number_and_dash() -> None:
+    from pipeline.drafting.offline import _caption
+    from pipeline.drafting.tables import Group
+
+    for caption in ("Table 1 – Search performance by index type", "表 3: Search performance by index type"):
+        assert _caption(Group("R1", (1, 0), caption, "", "")) == "Search performance by index type", caption

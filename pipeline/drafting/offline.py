@@ -17,6 +17,7 @@ from pipeline.drafting.lang import KEEP, RATIO_UNITS, Lang, gist, restates, sent
 from pipeline.drafting.schema import DraftSchema, FAQItem, Section, Sentence, Table
 from pipeline.drafting.select import Pick, asks_of, confidential, figure_kinds, headlines, select
 from pipeline.drafting.tables import (
+    CAPTION_NUMBER,
     KEYSEP,
     NUMBER,
     QUALIFIER,
@@ -165,9 +166,7 @@ _TABLE_NUMBER = re.compile(r"\s*(?:表|Table|Tab\.)\s*[A-Z]?\d", re.IGNORECASE)
 
 def _caption(g: Group) -> str:
     caption = re.sub(
-        r"^\s*(?:(?:表|Table|Tab\.)\s*[A-Z]?[\d.-]*\s*[::.]?|(?:\d+|[一二三四五六七八九十]+)\s*、|\d+(?:\.\d+)*\.?(?=\s))\s*",
-        "",
-        g.caption,
+        r"^\s*(?:(?:\d+|[一二三四五六七八九十]+)\s*、|\d+(?:\.\d+)*\.?(?=\s))\s*", "", CAPTION_NUMBER.sub("", g.caption)
     ).strip()
     return caption or re.sub(r"^\s*(?:[\d.]+|[一二三四五六七八九十]+(?=\s*、))\s*、?\s*", "", g.section).strip()
 

@@ -42,7 +42,9 @@ CONDITION = re.compile(
 )
 # Label text a parser broke (a code identifier, a word cut at a hyphen, CJK spaced out letter by letter, an
 # unbalanced bracket): no reader could read it, so the drafter never prints it.
-CODE_WORD = re.compile(r"\b[A-Za-z]+_[A-Za-z0-9_]+\b|[A-Za-z]-$|[A-Za-z]-\s|[;{}]\s*$")  # (`float x;`: a code line)
+CODE_WORD = re.compile(r"[A-Za-z]-$|[A-Za-z]-\s|[;{}]\s*$")  # (`float x;`: a code line)
+# Two snake_case words are code (`LD_PRELOAD get_alloc_func_addr`); one is a name (`IVF_PQ`, `input3_double (2x)`).
+SNAKE = re.compile(r"\b[A-Za-z]+_[A-Za-z0-9_]+\b")
 # A label a value ran into (`Standby power0.305W`): the parser fused a cell into its neighbour's header.
 FUSED = re.compile(r"[A-Za-z\u3400-\u9fff]\d+\.(?:\d{2,}|\d[A-Za-z°%])")
 PERIOD_KEY = re.compile(r"^\s*(?:FY\s*)?(?:19|20)\d{2}\s*[AEFHQ]?\d?\s*$", re.IGNORECASE)  # `2022E`, `FY2024`
@@ -139,7 +141,8 @@ def _is_key(cell: Cell, keys: list[str]) -> bool:
 def garbage(label: str) -> bool:
     """Is `label` a fragment a parser broke rather than words a reader could read?"""
     opened = label.count("(") + label.count("(") - label.count(")") - label.count(")")
-    return bool(CODE_WORD.search(label) or SPACED_CJK.search(label) or FUSED.search(label) or opened)
+    code = CODE_WORD.search(label) or len(SNAKE.findall(label)) > 1
+    return bool(code or SPACED_CJK.search(label) or FUSED.search(label) or opened)
 
 
 def condition(cell: Cell, keys: list[str]) -> bool:
@@ -290,7 +293,7 @@ def _factor(c: Comparison) -> float:
     return b / a if a < b else a / b
 
 
-CAPTION_NUMBER = re.compile(r"^\s*(?:表|Table|Tab\.)\s*[A-Z]?[\d.-]*\s*[::.]?\s*")
+CAPTION_NUMBER = re.compile(r"^\s*(?:表|Table|Tab\.)\s*[A-Z]?[\d.-]*\s*[::.–—-]?\s*")  # (`Table 1 – Search …`)
 
 
 def _caption_metric(caption: str) -> str:
