@@ -279,9 +279,10 @@ class _Checker(Derivations):
             self._lead_ids = id_shapes(self._lead)
             judged: list[tuple[Sentence, list[Quantity], list[str], list[Verdict], str, str]] = []
             stubs: dict[str, str] = {}  # each row's first cell (its label)
+            firsts: dict[str, int] = {}  # where each row's label cell starts
             for s, e, _, row in bl.cells:
                 stubs.setdefault(row, ftext[s:e].strip())
-            firsts = {row: s for s, _, _, row in reversed(bl.cells)}  # where each row's label cell starts
+                firsts.setdefault(row, s)
             for s, e, hdr, row in bl.cells:
                 # `| MiB/s |`, `| p50/ms |`, `| 带宽 (GB/s) |`, else the row label's: `| PB(倍) | 0.95 |`
                 hu = (header_unit(hdr) if hdr else None) or (header_unit(stubs[row]) if hdr else None) or NONE

@@ -931,8 +931,7 @@ class Matching:
                 if not x.table and _counts_other_in(counted, lab, key):
                     continue  # (`公司 38 年` is no row key of `较 38 线提升`)
                 if (own and sent.tokens & own) or (not own and len(sent.tokens & x.tokens) >= 2):
-                    src = Source(report=rid, figure="", page=x.f.page, value=value, unit=q.unit, quote=lab,
-                                 version=x.f.version, page_label=x.f.page_label, labels=[lab])  # fmt: skip
+                    src = _label_source(x, value, q.unit, lab)
                     return Verdict("verified", src, message=f"{rid} p.{x.f.page}: {lab}", strength="row key")
         return None
 
@@ -956,9 +955,7 @@ class Matching:
         if not best or any(self._quotes(lab, value, unit) for lab, _ in best):
             return None
         lab, x = best[0]
-        src = Source(report=x.f.report, figure="", page=x.f.page, value=value, unit=unit.name, quote=lab,
-                     version=x.f.version, page_label=x.f.page_label, labels=[lab])  # fmt: skip
-        return Verdict("mismatch", src, message=f"{x.f.report} p.{x.f.page} labels this row “{lab}”, not "
+        return Verdict("mismatch", _label_source(x, value, unit.name, lab), message=f"{x.f.report} p.{x.f.page} labels this row “{lab}”, not "
                                                 f"{q.text.strip()}")  # fmt: skip
 
     @staticmethod
@@ -1073,6 +1070,12 @@ _HIGHEST = stems(["peak", "highest", "maximum", "max", "largest", "top", "best",
                   "最快"])  # fmt: skip
 _LOWEST = stems(["lowest", "minimum", "min", "smallest", "least", "最低", "最小", "最少"])
 _KEY_LABEL_MAX = 48
+
+
+def _label_source(x: Fig, value: float, unit: str, label: str) -> Source:
+    """The source of a number read as a label of figure `x`'s row (a row key, a misquoted row label): the label."""
+    return Source(report=x.f.report, figure="", page=x.f.page, value=value, unit=unit, quote=label,
+                  version=x.f.version, page_label=x.f.page_label, labels=[label])  # fmt: skip
 
 
 @lru_cache(maxsize=4096)

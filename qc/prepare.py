@@ -510,7 +510,7 @@ def _lend(members: list[Fig]) -> None:
     alone: set[str] = set()
     for x in members:
         for lab in x.f.labels:
-            if not _IS_CAPTION.match(lab) and not _SECTION_LABEL.match(lab) and len(toks := context_tokens(lab)) == 1:
+            if not _is_heading(lab) and len(toks := context_tokens(lab)) == 1:
                 alone |= toks
     for x in members:
         lent = (x.tokens - x.own_tokens) & (alone - x.own_tokens) if alone else None
@@ -545,15 +545,19 @@ def _split_glued(members: list[Fig]) -> None:
 _SIBLING_WORDS = 6  # at most this many words tell two sibling headings apart (`简单背景`/`复杂背景`: four bigrams)
 
 
+def _is_heading(label: str) -> bool:
+    """A caption (`Table 2 …`, `表 3`) or a section heading (`4.1 Simple background`) among a figure's labels."""
+    return bool(_IS_CAPTION.match(label) or _SECTION_LABEL.match(label))
+
+
 def own_labels(x: Fig) -> frozenset[str]:
     """A figure's labels but its captions and section headings: its row and column (or its sentence)."""
-    return frozenset(lab for lab in x.f.labels if not _IS_CAPTION.match(lab) and not _SECTION_LABEL.match(lab))
+    return frozenset(lab for lab in x.f.labels if not _is_heading(lab))
 
 
 def _heading_words(x: Fig) -> frozenset[str]:
     """The words (stemmed) of a figure's captions and section headings, not their numbers (`表 7`)."""
-    words = frozenset().union(*(context_tokens(lab) for lab in x.f.labels
-                                if _IS_CAPTION.match(lab) or _SECTION_LABEL.match(lab)))  # fmt: skip
+    words = frozenset().union(*(context_tokens(lab) for lab in x.f.labels if _is_heading(lab)))
     return stems(w for w in words if not w.isdigit())
 
 
@@ -699,6 +703,7 @@ class Prep:
         self._row_words: dict[str, frozenset[str]] = {}
         self._row_names: dict[str, dict[str, tuple[frozenset[str], Fig]]] = {}
         self._siblings: dict[str, dict[frozenset[str], set[tuple[frozenset[str], float]]]] = {}
+        self._sibling_of: dict[int, list[tuple[frozenset[str], frozenset[str]]]] = {}
 
     def holding(self, rids: Iterable[str]) -> list[ReportPrep]:
         """The prepared reports whose figures may belong to `rids`, in index order."""
@@ -780,26 +785,29 @@ class Prep:
         words (stemmed) of `x`'s headings that it lacks and its words that `x`'s lack, neither numbers nor words of
         `x`'s own labels (`single` of a `single face` row says nothing of a `Single A72` table); made per report on
         first use."""
+        hit = self._sibling_of.get(id(x))
+        if hit is not None:
+            return hit
         rid = x.f.report
         by_labels = self._siblings.get(rid)
         if by_labels is None:
             by_labels = self._siblings[rid] = {}
             for rp in self.holding([rid]):
                 for g in rp.figs:
-                    if g.f.report == rid and (own := own_labels(g)):
-                        by_labels.setdefault(own, set()).add((_heading_words(g), g.base))
-        own = own_labels(x)
-        if not own:
-            return []
+                    if g.f.report == rid and (labs := own_labels(g)):
+                        by_labels.setdefault(labs, set()).add((_heading_words(g), g.base))
+        labs = own_labels(x)
         mine = _heading_words(x)
-        named = stems(frozenset().union(*(context_tokens(lab) for lab in own)))
+        named = stems(frozenset().union(*(context_tokens(lab) for lab in labs)))
         out = []
-        for words, base in by_labels.get(own, ()):
-            own, theirs = (mine - words) - named, (words - mine) - named
+        for words, base in by_labels.get(labs, ()) if labs else ():
+            only_mine, only_theirs = (mine - words) - named, (words - mine) - named
             # (headings that differ in more words than a condition's name are other kinds of table: `Table 3 … for
             # each Layer` against `Table 4 GoogleNet Performance for configuration`)
-            if own and theirs and len(own | theirs) <= _SIBLING_WORDS and abs(base - x.base) > 1e-9 * max(1.0, x.base):
-                out.append((own, theirs))
+            if (only_mine and only_theirs and len(only_mine | only_theirs) <= _SIBLING_WORDS
+                    and abs(base - x.base) > 1e-9 * max(1.0, x.base)):  # fmt: skip
+                out.append((only_mine, only_theirs))
+        self._sibling_of[id(x)] = out  # (figures live as long as this Prep: their ids stay theirs)
         return out
 
     def figs_of(self, rid: str, dim: str) -> Iterable[Fig]:
