@@ -208,21 +208,54 @@ _NAMED_BASE = re.compile(r"([A-Za-z][A-Za-z0-9]+)[ \u00a0]*(?:baseline|基线)",
 BASELINE = frozenset({"基线", "baseline"})  # the words of a baseline's labels (the glossary makes one of the other)
 
 
+# The words right before a number that label it: a CJK run of two or more characters, or a metric's acronym (`EPS`,
+# `PB`), past the members of a list the number ends (`EPS 分别为 6.02/6.26`), the fillers (`分别`, `对应`) and the
+# verbs and particles between a term and its value (`为`, `约`, `达`, a colon, a log's `=`).
+_PARTICLES = "为是约达至的超仅在了"  # the verbs and particles between a term and its value
+_LABEL_FILLER = frozenset(["分别", "对应", "预计", "约为", "达到", "同比"])
+_LABEL_BEFORE = re.compile(
+    rf"([\u3400-\u9fff]{{2,}}?|(?<![A-Za-z])[A-Z]{{2,5}}(?![a-z]))(?:{'|'.join(sorted(_LABEL_FILLER))}|[{_PARTICLES}:：=]|\s)*"
+    rf"(?:[\d.,]+\s*[/、]\s*)*$"
+)
+
+
+def label_term(text: str, num_start: int) -> str | None:
+    """The term printed right before a number (`目标价 38.50 元` → `目标价`, `EPS 分别为 6.02` → `EPS`), None without
+    one."""
+    span = label_span(text, num_start)
+    return text[span[0] : span[1]] if span else None
+
+
+def label_span(text: str, num_start: int) -> tuple[int, int] | None:
+    """Where `label_term`'s term stands in `text`."""
+    m = _LABEL_BEFORE.search(text, max(0, num_start - 40), num_start)
+    if m is None or m.group(1) in _LABEL_FILLER:
+        return None
+    return m.start(1), m.end(1)
+
+
 def own_terms(sent: Sentence, qs: list[Quantity], text: str) -> list[frozenset[str]]:
     """The words that belong to each of `qs` (numbers of `sent`) alone: those of its clause (split at `,` `;` `、`
     `and` `while` `而`) between the number of its kind before it and the one after it. Shared words decide nothing
     between a sentence's numbers: the lead of a clause holding two numbers (`在并行读补丁下把读带宽从 0.98 GB/s 提升至
     5.23 GB/s`) is both numbers' subject; `batch=4` in `batch=4 的峰值 1399.08 MiB/s` is a word, not a number of its
     kind."""
-    seps = [(m.start(), m.end()) for m in OWN_CLAUSE.finditer(text, sent.start, sent.end)]
+    seps: list[tuple[int, int]] = []
+    for m in OWN_CLAUSE.finditer(text, sent.start, sent.end):
+        lo = seps[-1][1] if seps else sent.start
+        if m.group() == "with" and not any(lo <= o.start < m.start() and not o.exempt for o in sent.quantities):
+            continue  # `with` parts a number from the next (`averaged 927 with a maximum of 1997`), not a name from
+            # its number (`trained on PubTabNet with 395k samples`)
+        seps.append((m.start(), m.end()))
     ends = [e for _, e in seps]
     starts = [st for st, _ in seps]
     where = sorted(sent.where, key=lambda tp: tp[1])
     at = [pos for _, pos in where]
     out = []
     for q in qs:
-        kin = _kin(q)
-        live = [o for o in sent.quantities if o is q or (not o.exempt and o.unit == q.unit and _kin(o) == kin)]
+        kin = _kin(q, sent, text)
+        live = [o for o in sent.quantities
+                if o is q or (not o.exempt and o.unit == q.unit and _kin(o, sent, text) == kin)]  # fmt: skip
         i = next(k for k, o in enumerate(live) if o is q)
         k = bisect_right(ends, q.start)
         clause = ends[k - 1] if k else sent.start
@@ -235,6 +268,14 @@ def own_terms(sent: Sentence, qs: list[Quantity], text: str) -> list[frozenset[s
             if nxt.start < ce and (prev is None or prev.end <= clause):
                 cs = q.start  # the first number of a clause with more: its lead is the clause's, not its own
             ce = min(ce, nxt.start)
+        # The term printed right before a number names it (`窗口大小:60 s 窗口总耗时 3.93 s`): the next number's is not
+        # this one's, and this one's is its own even before the clause (a list item's `窗口大小:` lead).
+        theirs = label_span(text, nxt.num_start) if nxt is not None else None
+        if theirs is not None and theirs[0] > q.end:
+            ce = min(ce, theirs[0])
+        mine = label_span(text, q.num_start)
+        if mine is not None and sent.start <= mine[0] < clause and (prev is None or mine[0] >= prev.end):
+            cs = mine[0]  # (a term inside the clause is its lead, both numbers' subject: `读带宽从 0.98 GB/s 提升至 …`)
         lo, hi = bisect_left(at, cs), bisect_left(at, ce)
         out.append(kinds(frozenset(tok for tok, pos in where[lo:hi] if not q.start <= pos < q.end)))
     return out
@@ -257,9 +298,31 @@ def kinds(words: frozenset[str]) -> frozenset[str]:
     return words
 
 
-def _kin(q: Quantity) -> bool:
-    """Whether a number without a unit is a measure (a decimal) rather than a key or a count."""
-    return bool(q.unit) or (q.value is not None and q.value != int(q.value))
+def _kin(q: Quantity, sent: Sentence | None = None, text: str = "") -> bool:
+    """Whether a number without a unit is a measure (a decimal) rather than a key or a count; a whole number set
+    against a decimal (`1 on the A53 against 2.9 on the A72`) measures the same thing."""
+    if q.unit or (q.value is not None and q.value != int(q.value)):
+        return True
+    if sent is None or q.exempt or q.value is None:
+        return False
+    for o in sent.quantities:
+        if o is q or o.exempt or o.unit or o.value is None or o.value == int(o.value):
+            continue
+        if set_against_each_other(sent, text, q, o) if o.start >= q.end else set_against_each_other(sent, text, o, q):
+            return True
+    return False
+
+
+def set_against_each_other(sent: Sentence, text: str, a: Quantity, b: Quantity) -> bool:
+    """Whether `against`, `vs` or `对` sets number `a` against the later `b` within one clause, no number between
+    (`2.9 on the A53 against 1 on the A72`)."""
+    lo, hi = a.end, b.start
+    return (0 <= hi - lo <= 30 and bool(_AGAINST_WORD.search(text, lo, hi)) and not _CLAUSE_BREAK.search(text, lo, hi)
+            and not any(lo <= m.start < hi and not m.exempt for m in sent.quantities))  # fmt: skip
+
+
+_AGAINST_WORD = re.compile(r"\bagainst\b|\bvs\b|\bversus\b|对", re.I)
+_CLAUSE_BREAK = re.compile(r"[,;:。\uff0c\uff1b\uff1a]")
 
 
 OWN_CLAUSE = re.compile(r",(?!\d{3}(?!\d))|[,;:\uff0c\uff1b\uff1a、]|\band\b|\bwhile\b|\bwith\b|而|以及|并且")
@@ -313,6 +376,7 @@ def roles(sent: Sentence, qs: list[Quantity], text: str, list_lead: str = "") ->
         elif _VERSUS.match(gap) or _VS_CJK.fullmatch(gap):
             pairs.append((k, False))
     _respective(sent, qs, text, out)
+    _named_respectively(sent, qs, text, out)
     _declared_order(sent, qs, text, list_lead, out)
     if not pairs:
         return out
@@ -398,6 +462,47 @@ def _respective(sent: Sentence, qs: list[Quantity], text: str, out: dict[int, fr
         k = j + 1
 
 
+# Names joined as a list (`LockX 与 UnlockX`, `A800 and H800`): what a list of numbers `分别`/`respectively` pairs with.
+_NAME_LIST = re.compile(
+    r"(?<![\w.])[A-Za-z][\w&.+\-]*(?:[ \u00a0]*(?:与|和|及|、|,|\uff0c|\band\b)[ \u00a0]*[A-Za-z][\w&.+\-]*)+"
+)
+_NAME_SEP = re.compile(r"[ \u00a0]*(?:与|和|及|、|,|\uff0c|\band\b)[ \u00a0]*")
+
+
+def _named_respectively(sent: Sentence, qs: list[Quantity], text: str, out: dict[int, frozenset[str]]) -> None:
+    """`LockX 与 UnlockX 各 366 次,AvgLat 分别为 0.005、0.002`, `A and B … 12 ms and 15 ms respectively`: a list of
+    numbers the sentence says go `respectively` with as many names joined as a list gives each number its name, in
+    order (the words of the other names taken away)."""
+    m = _RESPECTIVE.search(text, sent.start, sent.end)
+    if m is None:
+        return
+    zh = m.group() == "分别"
+    k = next((i for i, q in enumerate(qs) if q.start >= m.end()), None) if zh else None
+    if not zh:
+        k = next((i for i in range(len(qs) - 1, -1, -1) if qs[i].end <= m.start()), None)
+    if k is None:
+        return
+    a = b = k  # the run of numbers a list separator joins, around the one next to the word
+    while a > 0 and _LIST_SEP.fullmatch(text, qs[a - 1].num_end, qs[a].start) and qs[a - 1].unit == qs[k].unit:
+        a -= 1
+    while (
+        b + 1 < len(qs) and _LIST_SEP.fullmatch(text, qs[b].num_end, qs[b + 1].start) and qs[b + 1].unit == qs[k].unit
+    ):
+        b += 1
+    n = b - a + 1
+    if n < 2:
+        return
+    lists = [_NAME_SEP.split(x.group()) for x in _NAME_LIST.finditer(text, sent.start, qs[a].start)]
+    names = next((x for x in reversed(lists) if len(x) == n), None)
+    if names is None:
+        return
+    words = [context_tokens(x) for x in names]
+    for i, w in enumerate(words):
+        mine = w - frozenset().union(*(o for j, o in enumerate(words) if j != i))
+        if mine:
+            out[a + i] = out.get(a + i, frozenset()) | mine
+
+
 # `parallel-read patch vs. default read path:`, `FX100 分层加载对比重算基线:`: a lead naming the new side, then the
 # baseline (only a lead ending in `:`: a `vs` inside a clause compares the numbers around it, not the two systems)
 _SIDES = re.compile(
@@ -434,7 +539,13 @@ def plainly_crossed(items: list[tuple[frozenset[str], list[tuple[frozenset[str],
     different kinds needs, where no shared table says they measure one thing."""
     (oi, fi), (oj, fj) = items[i], items[j]
     a, b = oi - oj, oj - oi
-    return bool(fi and fj) and _fit(a, fj) > _fit(a, fi) and _fit(b, fi) > _fit(b, fj)
+    if not (fi and fj):
+        return False
+    ai, aj, bi, bj = _fit(a, fi), _fit(a, fj), _fit(b, fi), _fit(b, fj)
+    # (or one side's words name nothing of its own figures, only the other's, and the other side's name the first
+    # one's figure as well as their own: `45 degrees front to back and 30 degrees left to right` over a left-and-right
+    # 45, where a fist's `front, back, left and right … 30 degrees` fits the 30 as well)
+    return (aj > ai and bi > bj) or (ai == 0 < aj and bi >= bj > 0) or (bj == 0 < bi and aj >= ai > 0)
 
 
 def _fit(words: frozenset[str], figs: list[tuple[frozenset[str], frozenset[str]]]) -> int:

@@ -104,6 +104,9 @@ def context_tokens(text: str) -> frozenset[str]:
     # `1A72@1.99G`, `2xA53`: a core count before a part name; the name alone is the term the article uses
     out.update(m.group(1) for w in words if w[0].isdigit() and (m := _COUNTED.fullmatch(w)))
     out.update(core_counts(t, words))
+    # `2xA72@1.80G+4xA53@1.42G`: a set of counted cores is also its number of cores, the `six cores` of prose
+    if "@" in low or "+" in low:
+        out.update(f"{sum(int(n) for n in _CORE_N.findall(m.group()))}xcore" for m in _CORE_SET.finditer(low))
     if words:
         # a test case's size (`32*32`, `64×64`) and a count word before a noun (`one face`, `two faces`) are keys:
         # `32x32`, `1xface` (a `single face` row is no `two faces` one)
@@ -145,6 +148,9 @@ def core_counts(low: str, words: list[str]) -> set[str]:
     return out
 
 
+_CORE = r"\d{1,2}x?[a-z]{1,3}\d{2,4}@[\d.]+[a-z]*"
+_CORE_SET = re.compile(rf"(?<![a-z0-9]){_CORE}(?:\+{_CORE})*(?![a-z0-9])")
+_CORE_N = re.compile(r"(?:^|\+)(\d{1,2})")
 _SIZE_KEY = re.compile(r"(?<![\d.])(\d{1,4})[ \u00a0]*[*×x][ \u00a0]*(\d{1,4})(?![\d.])")
 _COUNT_NOUN = re.compile(r"\b(one|single|two|dual|three|four|quad|six|eight)[ \u00a0-]+([a-z]{3,})\b")
 
@@ -207,6 +213,13 @@ def positions(text: str, offset: int) -> list[tuple[str, int]]:
     """Context tokens of `text` with their positions (plus `offset`), for nearest-key decisions."""
     low = DEC.sub(lambda m: " " * len(m.group()), text.lower())
     out = [(m.group(), offset + m.start()) for m in _LAT.finditer(low)]
+    # the keys made of several words stand where they are printed too, so a clause keeps its own: in `on one A72 core
+    # … 160 ms, and on one A53 core 47 ms` the later clause's `1xa53` is not the first number's word
+    if any(c.isdigit() for c in low):
+        out += [(f"{int(n) if n.isdigit() else _COUNT_WORDS[n.rstrip('个') or n]}x{m.group(4)}", offset + m.start())
+                for m in _COUNT_BEFORE.finditer(low) if (n := m.group(1) or m.group(2) or m.group(3))]  # fmt: skip
+    out += [(f"{_COUNT_WORDS[m.group(1)]}x{_stem_noun(m.group(2))}", offset + m.start()) for m in _COUNT_NOUN.finditer(low)
+            if m.group(2) not in _STOP]  # fmt: skip
     for m in _CJK.finditer(low):
         run = m.group()
         out += (

@@ -60,6 +60,14 @@ class Derivations(Matching):
                 ops.append((v, num_text(v), u))
                 owners.append(other)
         ops, owners = _nearest_first(ops, owners, q, cs, ce)
+        if (
+            gap
+            and unit.dim not in ("%", "x", "pp")
+            and not COMPARATIVE.match(self._text, q.end)
+            and any(cs <= o.start < ce and COMPARATIVE.match(self._text, o.end) for o in owners)
+        ):
+            gap = False  # (`357 °C, 22 °C above the … boiling point of 335 °C`: the difference is the number the
+            # comparative follows, the one after it an operand)
         hit = formula(ops, target, tol, unit, q, direction, gap, faster=faster)
         if hit and (keys := [o for o in (owners[hit[1]], owners[hit[2]]) if self._names_row(o, sent, scope)]):
             # `64KB 对象的带宽为 791.38 MiB/s,约为 4KB 对象(139.86 MiB/s)的 16 倍`: 64KB and 4KB name the rows of
@@ -176,11 +184,15 @@ class Derivations(Matching):
         # The measures the sentence states, by dimension: a pair of that dimension must hold one of them
         # (`从 3,374.88 亿元增至 3,552.00 亿元,增长约 6.6%` is never two cells of another row).
         stated = stated_measures(sent, q)
+        # `128K 的降幅比 32K 高 11.2 个百分点`: the side after 比 is the base, the other side is higher (or lower) than it
+        m = _BARE_CMP.search(self._text, max(cs, q.start - 6), q.start)
+        k = self._text.rfind("比", cs, m.start()) if m else -1
+        base = (context_tokens(self._text[k + 1 : m.start()]), m.group(1) in "高多大快") if m and k >= 0 else None
         for rid in scope:
             rp = self.prep.by_rid.get(rid)
             for figs in rp.by_table.values() if rp else ():
                 hit = _pair_in_table(figs, q, target, tol, unit, direction, gap, (sent.tokens, s_nums),
-                                     (clause, c_nums))  # fmt: skip
+                                     (clause, c_nums), base)  # fmt: skip
                 if hit and hit[1].unit.dim and not_stated(stated, hit[1], hit[2], least=1):
                     hit = None
                 if hit:
@@ -821,8 +833,10 @@ def _names(label: str, words: _Words, minus: frozenset[str] = frozenset()) -> bo
 
 
 def _pair_in_table(figs: list[Fig], q: Quantity, target: float, tol: float, unit: Unit, direction: str | None,
-                   gap: bool, sentence: _Words, clause: _Words) -> tuple[str, Fig, Fig] | None:  # fmt: skip
-    """The derivation `_from_pair` looks for within one table's figures, and its two operands."""
+                   gap: bool, sentence: _Words, clause: _Words,
+                   base: tuple[frozenset[str], bool] | None = None) -> tuple[str, Fig, Fig] | None:  # fmt: skip
+    """The derivation `_from_pair` looks for within one table's figures, and its two operands; `base`: the words
+    naming the side a bare comparative sets against (`比 32K 高`) and whether the other side is the higher."""
 
     def info() -> tuple[frozenset[str], list[tuple[Fig, frozenset[str]]]]:
         keyed = frozenset({lab for x in figs for lab in x.f.labels} - _common(figs))  # labels that set rows apart
@@ -858,6 +872,10 @@ def _pair_in_table(figs: list[Fig], q: Quantity, target: float, tol: float, unit
                 continue
             ops = [(abs(x.f.value), x.raw_num or num_text(x.f.value), x.unit),
                    (abs(y.f.value), y.raw_num or num_text(y.f.value), y.unit)]  # fmt: skip
+            if base is not None and bool(tx & base[0]) != bool(ty & base[0]):
+                low, high = (x, y) if tx & base[0] else (y, x)  # (the base, then the side compared with it)
+                if (high.base > low.base) != base[1]:
+                    continue  # the words put the other side above the base (or below it): these two are swapped
             hit = formula(ops, target, tol, unit, q, direction, gap, bare=True, rel=unit.dim == "x")
             if hit:
                 return hit[0], x, y

@@ -10,7 +10,7 @@ from itertools import pairwise
 
 from evidence.models import Page
 from qc.blocks import CLAUSE, FULL_END, Block
-from qc.claims import Sentence, aside, respective_conflict, restatement
+from qc.claims import Sentence, aside, label_term, respective_conflict, restatement
 from qc.context import context_tokens, id_shapes, norm, num_text, unnumbered
 from qc.context import id_shape as _id_shape
 from qc.index import EvidenceIndex
@@ -387,7 +387,9 @@ class Matching:
         mine = words(bounds)
         # An identifier key of a kind the clause does not name itself carries over from the clauses before it
         # (`4MB 对象在 batch=16 时 …,约为 batch=4(12.251 ms)的 4.3 倍`: the second clause is still about 4MB).
-        kinds = id_shapes(mine)
+        kinds = set(id_shapes(mine))
+        if any(_CORES.fullmatch(k) for k in kinds):
+            kinds.add("#xcore")  # (a clause naming `the two A72 cores` names their number: `six cores` stays behind)
         drop |= {t for t in earlier if (shape := _id_shape(t)) is None or shape in kinds}
         return sent.tokens - (drop - mine)
 
@@ -607,6 +609,12 @@ class Matching:
         if self._names_a_part(x, self._deciding_words(q, sent)):
             return True
         if not any(shape in ids and not (keys & toks) for shape, keys in x.ids.items()):
+            # the sentence names the figure's keys, but in a sentence comparing figures another clause may be the one
+            # naming them (`on one A72 core … 45 vs 160 ms/frame, and on one A53 core …`: 160 is no A53 cell)
+            if self._compares(q, sent) and (own := self._own_context(q, sent)) != toks:
+                own_ids = id_shapes(own)
+                if any(shape in own_ids and not (keys & own) for shape, keys in x.ids.items()):
+                    return True
             # a kind of key the sentence does not name at all is the heading's or question's (`## Two A72 cores`)
             lead = self._lead_ids
             return any(shape in lead and shape not in ids and not (keys & self._lead) for shape, keys in x.ids.items())
@@ -920,6 +928,8 @@ class Matching:
             return None
         key = str(int(abs(value))) + ("x" if mult else "")
         counted = None if q.unit else counted_word(self._text, q.end)
+        # (`8/1 数据集` is no `1/8` row: a number written as a fraction keys a label printing that fraction)
+        frac = None if q.unit else _fraction(self._text, q)
         for rid in scope:
             for x, lab, own in self.prep.ints(rid).get(key, ()):  # own: the label's words but the key
                 if len(lab) > _KEY_LABEL_MAX:
@@ -928,6 +938,8 @@ class Matching:
                     continue
                 if not pct and not key_in_label(key.rstrip("x"), lab):
                     continue  # (`5.4.2 Bandwidth …`, `2. 数据结构开销`, `<6%`: no key 2, 2 or 6 of the label)
+                if frac and not re.search(rf"(?<![\d.]){re.escape(frac)}(?![\d.]*\d)", lab):
+                    continue
                 if not x.table and _counts_other_in(counted, lab, key):
                     continue  # (`公司 38 年` is no row key of `较 38 线提升`)
                 if (own and sent.tokens & own) or (not own and len(sent.tokens & x.tokens) >= 2):
@@ -966,7 +978,11 @@ class Matching:
         return (value, unit.dim) in nums or (not unit.dim and any(v == value for v, _ in nums))
 
     def _verbatim(self, bl: Block, q: Quantity, reports: Iterable[str]) -> tuple[str, Page, str] | None:
-        """The number with its neighbouring words (`4 盘 RAID0`, `DeepSeek-32B`) as printed in a report's text."""
+        """The number with its neighbouring words (`4 盘 RAID0`, `DeepSeek-32B`) as printed in a report's text, on a
+        line that does not print the term right before the claim's number before another number instead (`年化产能超
+        712 万公里` is not `季度产能712 万公里,年化产能超 2500 万公里`)."""
+        term = label_term(bl.text, q.num_start)
+        raw = bl.text[q.num_start : q.num_end]
         for cand, strict in _term_candidates(bl.text, q):
             n = norm(cand)
             if not n or (strict and len(n) < 2):
@@ -978,6 +994,8 @@ class Matching:
                 for i, (page, text) in enumerate(rp.pages()):
                     if _find_bounded(text, n):
                         quote = next((ln for ln, nl in rp.lines(i) if _find_bounded(nl, n)), cand)
+                        if term and _term_before_another(quote, term, raw):
+                            continue
                         return cand.strip(), page, quote
         return None
 
@@ -1090,6 +1108,20 @@ _QUESTION_FIELD = re.compile(r"faq\.\d+\.q")
 # percentage (`<6%`): none of them names a row.
 _NOT_A_KEY = re.compile(r"\.\d|\s*%")
 _ORDINAL = re.compile(r"\s*\d+\s*[.、)）](?!\d)")
+
+
+_CORES = re.compile(r"#x[a-z]{1,3}#")  # the shape of a count of one kind of core (`2xa72`)
+_FRACTION_AFTER = re.compile(r"/(\d+)(?![\d.])")
+_FRACTION_BEFORE = re.compile(r"(?<![\d.])(\d+)/$")
+
+
+def _fraction(text: str, q: Quantity) -> str | None:
+    """The fraction a bare integer is printed in (`1/8`, the `1` or the `8` of it), None for a number alone."""
+    if (m := _FRACTION_AFTER.match(text, q.num_end)) is not None:
+        return f"{text[q.num_start : q.num_end]}/{m.group(1)}"
+    if (m := _FRACTION_BEFORE.search(text, max(0, q.num_start - 8), q.num_start)) is not None:
+        return f"{m.group(1)}/{text[q.num_start : q.num_end]}"
+    return None
 
 
 def key_in_label(key: str, lab: str) -> bool:
@@ -1221,25 +1253,18 @@ def _counts_other_in(counted: str | None, text: str, raw: str) -> bool:
     return seen
 
 
-# The words right before a number that label it: a CJK run of two or more characters, or a metric's acronym (`EPS`,
-# `PB`), past the members of a list the number ends (`EPS 分别为 6.02/6.26`), the fillers (`分别`, `对应`) and the
-# verbs and particles between a term and its value (`为`, `约`, `达`, a colon, a log's `=`).
-_PARTICLES = "为是约达至的超仅在了"  # the verbs and particles between a term and its value
-_LABEL_FILLER = frozenset(["分别", "对应", "预计", "约为", "达到", "同比"])
-_LABEL_BEFORE = re.compile(
-    rf"([\u3400-\u9fff]{{2,}}?|(?<![A-Za-z])[A-Z]{{2,5}}(?![a-z]))(?:{'|'.join(sorted(_LABEL_FILLER))}|[{_PARTICLES}:：=]|\s)*"
-    rf"(?:[\d.,]+\s*[/、]\s*)*$"
-)
-
-
-def label_term(text: str, num_start: int) -> str | None:
-    """The term printed right before a number (`目标价 38.50 元` → `目标价`, `EPS 分别为 6.02` → `EPS`), None without
-    one."""
-    m = _LABEL_BEFORE.search(text, max(0, num_start - 40), num_start)
-    if m is None:
-        return None
-    term = m.group(1)
-    return None if term in _LABEL_FILLER else term
+def _term_before_another(line: str, term: str, raw: str) -> bool:
+    """Whether a report line prints `term` (see label_term) right before another number and never right before `raw`:
+    the term labels that number."""
+    mine = theirs = False
+    for m in _NUMBER.finditer(line):
+        t = label_term(line, m.start())
+        if t is not None and (term in t or t in term):
+            if m.group() == raw:
+                mine = True
+            else:
+                theirs = True
+    return theirs and not mine
 
 
 def printed_terms(y: Fig) -> list[str]:

@@ -187,8 +187,10 @@ def _figure_bound(f: Figure, raw_num: str) -> str | None:
 # How a report sentence limits a figure where no bound sign is printed: `a TBT within 100 ms` is an upper limit,
 # `requests … exceed 300 ms` a lower one.
 _UPPER_BEFORE = re.compile(
-    r"\b(?:within|below|under|less than|no more than|at most|up to)[ \u00a0]*$|(?:不超过|以内)$", re.I
-)
+    r"\b(?:within|below|under|less than|no more than|at most|up to)[ \u00a0]*$|(?:不超过|以内)$"
+    r"|\b(?:not|never)[ \u00a0]+(?:go[ \u00a0]+|be[ \u00a0]+)?(?:beyond|exceed|above|over|more than)[ \u00a0]*$",
+    re.I,
+)  # (`should not go beyond 30 degrees`: a negated lower limit is an upper one)
 _LOWER_BEFORE = re.compile(
     r"\b(?:exceeds?|exceeding|exceeded|above|over|more than|greater than|beyond|at least)[ \u00a0]*$", re.I
 )
@@ -1015,12 +1017,17 @@ def _enumerator(quote: str, raw_num: str) -> bool:
     an ordinal, not a quantity."""
     hits = list(re.finditer(rf"(?<![\d.]){re.escape(raw_num)}(?!\d|[.,]\d)", quote)) if raw_num.isdigit() else []
     return bool(hits) and all(_TITLE_AFTER.match(quote, m.end()) or (_PAREN_AFTER.match(quote, m.end())
-                              and _ITEM_BEFORE.search(quote, 0, m.start())) for m in hits)  # fmt: skip
+                              and _ITEM_BEFORE.search(quote, 0, m.start()))
+                              or (_LAST_ITEM.fullmatch(quote, m.end()) and _COLON_BEFORE.search(quote, 0, m.start()))
+                              for m in hits)  # fmt: skip
 
 
 _TITLE_AFTER = re.compile(r"\.\s*《")  # `2.《光伏设备…》`
 _PAREN_AFTER = re.compile(r"[)）]")  # `1)`, after the start, a space or a colon, full stop or semicolon only
 _ITEM_BEFORE = re.compile(r"(?:^|[\s:：。;；])$")
+# `we can deduce that : 1.`, `分析: 1.`: the number of the list's first item, where the quote stops before its text
+_LAST_ITEM = re.compile(r"\.\s*")
+_COLON_BEFORE = re.compile(r"(?:^|[:：])\s*$")
 _IN_LIST = re.compile(r"\s*/\s*\d+(?:\s*/\s*\d+)+")  # 2/3/4: this one and two more after it
 _LIST_BEFORE = re.compile(r"\d+\s*/\s*(?:\d+\s*/\s*)*$")
 _CHOICE_WORD = re.compile(r"option|case|config|方案|选项|配置项?|编号", re.I)
