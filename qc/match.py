@@ -174,6 +174,32 @@ class Matching:
                     return True
         return False
 
+    def _no_span(self, x: Fig, q: Quantity, value: float, sent: Sentence) -> bool:
+        """An end of a range whose other end is a cell of another row of its column, the two not the smallest and
+        largest cell of the rows the claim allows (`spans 14.1–27.1 FPS` where the claim's rows reach down to 6): named
+        rows or not, a range across one column's rows is that column's span. The rows are those its claim context,
+        its own full sentence or its clause up to it allows (else the article's): rows an earlier sentence names (`One
+        A72 core … one A53 core …`) do not narrow `Across the five core sets … 6–27.1 FPS`, nor the detail after a
+        summary (`TTFT down 26–32%: … p50 …`, `TTFT 降低 26–32%(p50 从 …)`) the summary; a family the sentence names
+        (`the three ResNets`) is checked by `_family`."""
+        if x.row is None or not x.table or self._family(x, q, sent):
+            return False
+        self._claim_context(sent)
+        cs = self._clause_bounds(q, sent)[0]
+        lead = frozenset(tok for tok, pos in sent.where if cs <= pos < q.start)
+        ctxs = (None, self._claim_near[id(sent)], lead)
+        unit = parse_unit(q.unit)
+        scale = unit.factor if unit.dim and x.unit.dim else x.unit.factor
+        col = [g for g in self.prep.table_dim(x.table, x.unit.dim) if g.col == x.col]
+        for v, st in q.endpoints():
+            if v == value:
+                continue
+            tol = st * scale / 2 * (1 + 1e-9) + 1e-12
+            mates = [g for g in col if g.row != x.row and abs(abs(v) * scale - g.base) <= tol]
+            if mates and not any(self._spans(x, g, value, v, col, sent, c) for g in mates for c in ctxs):
+                return True
+        return False
+
     def _between(self, q: Quantity, sent: Sentence) -> list[tuple[float, float]]:
         """`between A and B`, `介于 A 与 B 之间`: both ends (value, step) when `q` is one of them, else none."""
         if not _BETWEEN_WORD.search(sent.chunk):
@@ -226,10 +252,12 @@ class Matching:
         best = (min if low else max)(row, key=lambda g: g.f.value * g.unit.factor)
         return None if best is x else best
 
-    def _spans(self, x: Fig, g: Fig, value: float, other: float, col: list[Fig], sent: Sentence) -> bool:
+    def _spans(self, x: Fig, g: Fig, value: float, other: float, col: list[Fig], sent: Sentence,
+               ctx: frozenset[str] | None = None) -> bool:  # fmt: skip
         """Whether the range from `x` to `g` is the span of their column: its ends the smallest and the largest cell
-        of the rows the claim's words allow (`DeepSeek-32B … DeepSeek-70B` leave out the 7B row)."""
-        ctx = self._claim_context(sent)
+        of the rows the claim's words (`ctx`, else its claim context) allow (`DeepSeek-32B … DeepSeek-70B` leave out
+        the 7B row)."""
+        ctx = self._claim_context(sent) if ctx is None else ctx
         ids = id_shapes(ctx)
         lo, hi = (x, g) if value < other else (g, x)
         # the rows the claim's words allow, else those the article speaks of (32B and 70B, not the 7B row)
@@ -754,6 +782,11 @@ class Matching:
             ):
                 fitting = []
         named = [x for x in fitting if self._identifies(x, sent, q)]
+        if endpoint and named and all(self._no_span(x, q, value, sent) for x in named):
+            x = named[0]
+            return Verdict("mismatch", source_of(x), fig=x,
+                           message=f"{shown(x)} ({labels_of(x.f, 3)}) and the range's other end, a cell of another row "
+                                   f"of its column, are not the smallest and largest cell of that column")  # fmt: skip
         ends = q.endpoints() if endpoint else self._between(q, sent)
         if ends and named:
             named = [x for x in named if self._row_span(x, q, value, ends)]

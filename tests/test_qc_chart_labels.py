@@ -106,3 +106,11 @@ def test_a_bound_one_way_never_rests_on_a_figure_limited_the_other_way() -> None
     bad = check_body(MOONCAKE, ok.replace("300 ms", "100 ms")).numbers
     got = next(n for n in bad if "100 ms" in n.text)
     assert got.status == "mismatch" and got.source is not None and got.source.value == 300
+
+
+def test_a_value_only_the_chart_run_prints_backs_no_cell() -> None:
+    # 2.12× is vLLM's tool&agent bar, printed only in Figure 8's glued label line, which names every workload and
+    # series: it says no bar, so it is no vLLM-prefix-caching cell of any row
+    for cell in ("a", "b", "d", "f"):
+        got = _table(**{cell: "2.12"})
+        assert ("2.12", "verified") not in [(t, s) for _, t, s in got], (cell, got)
