@@ -34,10 +34,10 @@ from qc.context import context_tokens, id_shapes, num_text, unnumbered
 from qc.derive import Derivations
 from qc.draft import Draft
 from qc.index import EvidenceIndex
-from qc.match import Verdict
+from qc.match import _KEY_LABEL_MAX, Verdict, key_in_label
 from qc.models import ALL_STATUSES, ERROR_STATUSES, OK_STATUSES, STRENGTHS, FileResult, NumberCheck, Source, TermCheck
 from qc.numbers import Quantity, extract
-from qc.prepare import Fig, header_unit, labels_of, matches, prepare, say, shown, source_of, stems
+from qc.prepare import Fig, header_unit, labels_of, matches, own_labels, prepare, say, shown, source_of, stems
 from qc.scope import article_index, number_scope, require_known
 from qc.units import NONE, Unit, parse_unit
 
@@ -332,6 +332,7 @@ class _Checker(Derivations):
         if not qs:
             return
         scope, verdicts = self._judge(bl, sent, qs)
+        self._condition_keys(sent, qs, verdicts)
         live = [k for k, q in enumerate(qs) if not q.exempt]
         said: dict[int, frozenset[str]] | None = None  # made once, for whichever check needs it first
 
@@ -359,6 +360,46 @@ class _Checker(Derivations):
         if len(one) > 1 and len({id(verdicts[live[i]].fig) for i in one}) < len(one):
             self._one_figure_two_claims([(q, v, own) for q, v, own, _ in claims(one)])
         self._record(bl, sent, qs, scope, verdicts)
+
+    def _condition_keys(self, sent: Sentence, qs: list[Quantity], verdicts: list[Verdict]) -> None:
+        """`With 6 encoder and 2 decoder layers, … from 5.39 s to 2.73 s`, `较 38 线提升约 30%`: a condition number
+        (a bare, counted or multiple integer naming the row a value belongs to) is backed only by the key of the row
+        its sentence's values come from. Where a value's figure gives the condition's key word (`# enc-layers 6`,
+        `batch 1`, `(2x)`, its report sentence's `38 线`) a number, the condition must be one of those numbers, and a
+        from→to pair of conditions maps in order onto a from→to pair of values; any label of the report holding the
+        integer is no backing then. A sentence whose values' figures give the key no number keeps its verdict."""
+        text = self._text
+        # (a round size, `4KB`, `64KB objects`, is a setting of its row like the condition: no value of the sentence)
+        values = [(q, v.fig) for q, v in zip(qs, verdicts, strict=True)
+                  if not q.exempt and v.status == "verified" and v.fig is not None and not _condition(q)
+                  and not (v.fig.unit.dim == "bytes" and q.value == int(q.value or 0.5))]  # fmt: skip
+        if not values or any(q.is_range for q, _ in values):
+            return  # (a range's figure is its first end's: the rows it spans are not all known)
+        conds = [(q, v, lo, kind) for q, v in zip(qs, verdicts, strict=True) if v.status == "verified" and _condition(q)
+                 and (kind := _key_kind(text, q)) for lo in q.endpoints()]  # fmt: skip
+        for kind in dict.fromkeys(c[3] for c in conds):
+            mine = [c for c in conds if c[3] == kind]
+            keyed = [(q, x, ks) for q, x in values if (ks := _keys_of_kind(x, kind))]
+            if not keyed:
+                continue
+            # the values the conditions pair with in order: those of one unit as many as the conditions (`from
+            # batch=1 to batch=4 … from 385.55 MiB/s to 694.43 MiB/s`, `from 3.623 ms at batch=1 to 26.942 ms at batch=8`)
+            dims: dict[str, list[tuple[Quantity, Fig]]] = {}
+            for q, x in values:
+                dims.setdefault(x.unit.dim, []).append((q, x))
+            paired = next((g for g in dims.values() if len(mine) > 1 and len(g) == len(mine)), None)
+            for i, (_, v, (val, _), _) in enumerate(mine):
+                if paired is not None:
+                    ks = _keys_of_kind(paired[i][1], kind)
+                    backs = [(paired[i][0], paired[i][1], ks)] if ks else []
+                else:
+                    backs = keyed
+                if not backs or any(num_text(val) in ks for _, _, ks in backs):
+                    continue
+                o, x, ks = backs[0]
+                v.status, v.source, v.fig, v.strength = "mismatch", source_of(x), x, ""
+                v.message = (f"{say(x)}, the figure of {o.text.strip()}, is of {kind} {'/'.join(sorted(ks))} "
+                             f"({labels_of(x.f, 3)}), not {num_text(val)}")  # fmt: skip
 
     def _judge(self, bl: Block, sent: Sentence, qs: list[Quantity]) -> tuple[list[str], list[Verdict]]:
         """The verdicts on a sentence's numbers, each on its own and then as from→to pairs and changes."""
@@ -774,3 +815,80 @@ def check_draft(draft: Draft, index: EvidenceIndex, severity: dict[str, str] | N
     """Check every number of `draft` (front matter and body) against the figures of the reports each one cites."""
     require_known(draft, index.reports)
     return _Checker(draft, article_index(draft, index), severity).run()
+
+
+_COND_UNIT_DIMS = ("", "x")
+# A label's integer with the word right before it (`batch 1`, `# enc-layers 6`, `batch=4`) or right after it (`38 线`,
+# `6 encoder`), or a multiple (`2x`, `2 倍`): the key word a condition number shares with a figure's row.
+_KEY_BEFORE = re.compile(r"([A-Za-z][A-Za-z_-]*)\s*[=:]?\s*$")
+_KEY_AFTER = re.compile(r"[ \u00a0]*([A-Za-z][A-Za-z_-]*|[\u3400-\u9fff])")
+_LABEL_INT = re.compile(r"(?<![\d.,])(\d+)(?![\d.,]\d|\d)")
+_MULT_IN_LABEL = re.compile(r"(?<![\d.])(\d+)\s*(?:x|×|倍)(?![A-Za-z\d])", re.I)
+
+
+def _condition(q: Quantity) -> bool:
+    """A bare, counted or multiple integer (both ends of a range so): a number that may name a row, not measure."""
+    ends = q.endpoints()
+    if q.exempt or q.magnitude or not ends:
+        return False
+    dim = parse_unit(q.unit).dim if q.unit else ""
+    return (dim in _COND_UNIT_DIMS or dim.startswith("count:")) and all(v == int(v) for v, _ in ends)
+
+
+def _key_kind(text: str, q: Quantity) -> str | None:
+    """The key word of a condition number: `x` for a multiple, its unit for a count (`8 档`), else the word right
+    before (`batch=4`) or after (`6 encoder`, `38 线`) it."""
+    if q.unit and parse_unit(q.unit).dim == "x":
+        # a load's multiple names a row (`4 倍数据集`); a ratio (`快 2 倍`, `2x faster`) is a measure
+        m = _KEY_AFTER.match(text, q.end)
+        return "x" if m and (w := m.group(1).lower()) not in _NOT_KEY_WORDS and w not in _RATIO_WORDS else None
+    if q.unit:
+        return q.unit.strip().lower()  # what it counts (`8 档`): its unit names its key
+    m = _KEY_BEFORE.search(text, max(0, q.num_start - 24), q.num_start)
+    if m and (w := m.group(1).lower()) not in _NOT_KEY_WORDS:
+        return w
+    m = _KEY_AFTER.match(text, q.end)
+    if m and (w := m.group(1).lower()) not in _NOT_KEY_WORDS:
+        return w
+    return None
+
+
+_NOT_KEY_WORDS = frozenset(["and", "to", "or", "of", "the", "at", "vs", "from", "in", "on", "for", "with", "by", "a",
+                            "的", "时", "下", "中", "之", "后", "前", "以", "为", "和", "与", "及", "或", "等", "到", "至",
+                            "约", "从", "在", "是", "个", "多", "余", "左", "右", "内", "上"])  # fmt: skip
+
+
+_RATIO_WORDS = frozenset(["faster", "slower", "more", "less", "higher", "lower", "as", "than", "that", "times", "over",
+                          "speedup", "speed-up", "improvement", "increase", "reduction", "better", "worse", "larger",
+                          "smaller", "fewer", "greater", "提", "快", "慢", "高", "低", "多", "少", "增", "降", "减", "左",
+                          "速", "加", "性", "差", "大", "小"])  # fmt: skip
+
+
+def _kind_fits(kind: str, word: str) -> bool:
+    """Whether a label's word next to a number is the condition's key word (`enc-layers` of `encoder`)."""
+    word = word.lower()
+    if word == kind:
+        return True
+    parts = [p for p in re.split(r"[-_]", word) if len(p) >= 3]
+    return len(kind) >= 3 and any(kind.startswith(p) or p.startswith(kind) for p in parts)
+
+
+def _keys_of_kind(x: Fig, kind: str) -> frozenset[str]:
+    """The numbers figure `x`'s row gives key word `kind`: in its short labels (not its caption or heading) and, for a
+    figure of prose, in its report sentence."""
+    labs = [lab for lab in x.f.labels if len(lab) <= _KEY_LABEL_MAX and lab in own_labels(x)]
+    if not x.table and x.f.kind in ("prose", "kv") and x.f.quote:
+        labs.append(x.f.quote)
+    out: set[str] = set()
+    for lab in labs:
+        if kind == "x":
+            out.update(m.group(1) for m in _MULT_IN_LABEL.finditer(lab))
+            continue
+        for m in _LABEL_INT.finditer(lab):
+            if not key_in_label(m.group(1), lab):
+                continue
+            before = _KEY_BEFORE.search(lab, max(0, m.start() - 24), m.start())
+            after = _KEY_AFTER.match(lab, m.end())
+            if any(w is not None and _kind_fits(kind, w.group(1)) for w in (before, after)):
+                out.add(m.group(1))
+    return frozenset(out)

@@ -1,0 +1,49 @@
+"""Chance control (issue 14, digit kinds): a condition number is backed by the key of the row its values come from.
+
+Expected figures read from the PDFs (pypdf text): docling_otsl_tableformer_benchmark_p9.pdf Table 1 (# enc-layers /
+# dec-layers / Language / TEDs simple complex all / mAP (0.75) / Inference time (secs)): 6 6 OTSL 0.965 0.934 0.955
+0.88 2.73, HTML 0.969 0.927 0.955 0.857 5.39; 4 2 OTSL 0.952 0.92 0.942 0.857 1.22, HTML … 0.824 2.
+cachepilot_mooncake_store_bench_zh.pdf p.6 表 7 (value size / batch / req/s / kv/s / MiB/s / p50/ms / p99/ms): 64KB 1
+… 385.55 0.138 0.354; 64KB 4 … 694.43 0.304 0.917; 4MB 1 … 3.623 5.242; 4MB 8 … 26.942 45.513.
+yatha_hotword_perf_report_zh.pdf p.7: input3_double (2x) … 13,937 行 / 秒; input3_x4 (4x) … 13,527 行 / 秒; `4 倍数据
+（ 59,656 行）的实际吞吐量（ 13,527 行 / 秒）与 2 倍 /3 倍数据接近`.
+"""
+
+from __future__ import annotations
+
+from real_support import check_body, verdicts
+
+OTSL = "docling_otsl_tableformer_benchmark_p9.pdf"
+STORE = "cachepilot_mooncake_store_bench_zh.pdf"
+YATHA = "yatha_hotword_perf_report_zh.pdf"
+OK = ("verified", "derived")
+
+
+def test_a_layer_count_is_the_key_of_its_values_row() -> None:
+    body = ("With {} encoder and {} decoder layers, OTSL cut TableFormer inference from 5.39 s to 2.73 s, about 2.0x "
+            "faster than HTML [source: R3].")  # fmt: skip
+    right = verdicts(OTSL, body.format(6, 6), lang="en")
+    assert right["5.39 s"] == right["2.73 s"] == "verified"
+    assert verdicts(OTSL, body.format(4, 6), lang="en")["4"] == "mismatch"  # 4 keys the 4/4 and 4/2 rows, not these
+    assert verdicts(OTSL, body.format(6, 2), lang="en")["2"] == "mismatch"  # 2 keys the 2/4 and 4/2 rows
+    body = "With 4 encoder and {} decoder layers, OTSL reaches an mAP of 0.857 and takes 1.22 s [source: R3]."
+    assert verdicts(OTSL, body.format(2), lang="en")["2"] == "verified"
+    assert verdicts(OTSL, body.format(1), lang="en")["1"] == "mismatch"
+
+
+def test_a_from_to_pair_of_keys_maps_in_order_onto_its_values() -> None:
+    body = "For 64KB objects, going from batch={} to batch=4 lifted bandwidth from 385.55 MiB/s to 694.43 MiB/s [source: R3]."
+    right = [(n.text, n.status) for n in check_body(STORE, body.format(1), lang="en").numbers]
+    assert [s for t, s in right if t in ("1", "4", "385.55 MiB/s", "694.43 MiB/s")] == ["verified"] * 4
+    # batch 4 is a key of the sentence's other value (694.43), not of 385.55's row
+    wrong = [(n.text, n.status) for n in check_body(STORE, body.format(4), lang="en").numbers]
+    assert [s for t, s in wrong if t == "4"] == ["mismatch", "verified"]
+    # keys after their values pair up the same way
+    body = "At 4MB, p50 latency went from 3.623 ms at batch=1 to 26.942 ms at batch={} [source: R3]."
+    assert verdicts(STORE, body.format(8), lang="en")["8"] == "verified"
+
+
+def test_a_load_multiple_is_the_key_of_its_values_row() -> None:
+    body = "实际吞吐量:{} 倍到 4 倍数据集从 13,937 行/秒变为 13,527 行/秒【出处:R3 实测】。"
+    assert verdicts(YATHA, body.format(2))["2 倍到 4 倍"] == "verified"
+    assert verdicts(YATHA, body.format(3))["3 倍到 4 倍"] == "mismatch"  # 13,937 is the 2x row's
