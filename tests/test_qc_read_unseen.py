@@ -96,3 +96,16 @@ def test_a_stated_rounding_of_a_bare_integer_rests_on_the_figure() -> None:
     assert got("注册页面 Transaction rate 约 468【出处:R3】。") == "verified"  # 468.31 rounded, as `约` says
     assert got("注册页面 Transaction rate 约 469【出处:R3】。") != "verified"  # no rounding of 468.31
     assert got("注册页面 Transaction rate 468【出处:R3】。") != "verified"  # unrounded words: the printed value only
+
+
+def test_a_count_each_second_is_the_rate_of_a_per_second_column() -> None:
+    def got(body: str) -> tuple[str, str]:
+        n = next(n for n in check_body(UNIT_ROW, body).numbers if "次" in n.text)
+        return n.status, n.unit
+
+    # `每秒处理 N 次事务` is N trans/sec, the unit of the report's `Transaction rate` column
+    assert got("注册页面每秒处理 468.31 次事务【出处:R3】。") == ("verified", "trans/s")
+    assert got("注册页面每秒 468.31 次事务【出处:R3】。") == ("verified", "trans/s")
+    assert got("注册页面每秒处理 468.81 次事务【出处:R3】。")[0] == "mismatch"
+    # a count with no `每秒` stays a count
+    assert got("注册页面处理 468.31 次事务【出处:R3】。")[1] == "次"
