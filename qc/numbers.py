@@ -85,6 +85,9 @@ PER_RE = re.compile(r"/(?:[A-Za-z]+(?![A-Za-z0-9/])|帧)")
 # `185 ms per frame`, `每帧 225 ms`: a time per frame, the unit a report's `ms/frame` column carries.
 PER_FRAME_AFTER = re.compile(r"[ \u00a0]*(?:per frame|a frame|每帧)", re.IGNORECASE)
 PER_FRAME_BEFORE = re.compile(r"每帧[ \u00a0]*$")
+# `每秒处理 485.86 次事务`, `每秒事务处理量 485.86 次`: a count each second is a rate (`trans/sec`, `次/秒`).
+PER_SECOND_BEFORE = re.compile(r"每秒([\u4e00-\u9fff]{0,6})[ \u00a0]*$")
+_CJK_AFTER = re.compile(r"[\u4e00-\u9fff]{1,2}")
 # `32*32`, `64×64`, `1920x1080`: a size (an image's or a face's), a name of the test case, never a quantity.
 SIZE_RE = re.compile(r"[ \u00a0]?[*×xX][ \u00a0]?\d+(?![\d.])")
 # Members of a list written `1,521/1,582/1,646 亿元` or `4.7、7.2、9.3 亿元`: the unit printed once covers each.
@@ -279,6 +282,12 @@ class _Scanner:
                     unit, pos = parse_unit(unit + "/frame").name, pf.end()
                 elif PER_FRAME_BEFORE.search(t, max(0, s - 8), s):
                     unit = parse_unit(unit + "/frame").name
+            elif (
+                not count
+                and parse_unit(unit).dim == "count:times"
+                and (ps := PER_SECOND_BEFORE.search(t, max(0, s - 10), s))
+            ):
+                unit = _per_second(ps.group(1), t, pos)
         elif pos < len(t) and t[pos].isascii() and t[pos].isalpha():
             return None  # glued letters that are no unit: 3D, 5G, 2nd
         elif not magnitude and (cw := _COUNT_AFTER_WORD.match(t, pos)):
@@ -454,6 +463,16 @@ class _Scanner:
                 and CHANGE_RE.fullmatch(self.text, a.end, b.start)
             ):
                 a.unit = b.unit
+
+
+def _per_second(before: str, t: str, pos: int) -> str:
+    """The rate a count `每秒` precedes: the thing counted, right after `次` or among the words after `每秒`, where the
+    unit table knows it per second (`次事务` → `trans/s`), else `次/秒`."""
+    after = m.group() if (m := _CJK_AFTER.match(t, pos)) else ""
+    for noun in (after, after[:1], *(before[i : i + 2] for i in range(len(before) - 1))):
+        if noun and (cu := parse_unit(noun + "/秒")).name != noun + "/秒":  # (a unit the table knows is renamed)
+            return cu.name
+    return parse_unit("次/秒").name
 
 
 def extract(text: str) -> list[Quantity]:

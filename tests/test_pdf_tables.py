@@ -175,6 +175,32 @@ def test_a_table_continued_on_the_next_page_takes_its_header() -> None:
     assert "GoogleNet" in " ".join(_find(figs, 0.8955, "Acc-top5").labels)
 
 
+def test_a_table_continued_under_a_running_head_takes_its_header() -> None:
+    # Word prints the document header just inside the top margin band on every page (a student id in it); the rows
+    # the page break carried over stand right under it
+    ctx = _ctx()
+    head: Row = (790.9, [(60.0, "Load test report"), (400.0, "Zhang-3160104367")])
+    page1: list[Row] = [
+        head,
+        (400.0, [(60.0, "No."), (90.0, "Page"), (200.0, "Availability"), (300.0, "Response time")]),
+        (380.0, [(200.0, "%"), (300.0, "sec")]),
+        (360.0, [(60.0, "1"), (90.0, "Login"), (200.0, "99.91"), (300.0, "0.24")]),
+        (340.0, [(60.0, "2"), (90.0, "Register"), (200.0, "99.96"), (300.0, "0.20")]),
+        (53.1, [(295.0, "18")]),
+    ]
+    _page(page1, ctx, size=9.1)
+    page2: list[Row] = [
+        head,
+        (748.4, [(60.0, "3"), (90.0, "Search"), (200.0, "98.40"), (300.0, "12.90")]),
+        (722.2, [(60.0, "4"), (90.0, "Profile"), (200.0, "99.97"), (300.0, "0.38")]),
+        (53.1, [(295.0, "19")]),
+    ]
+    figs = _page(page2, ctx, size=9.1)
+    assert _find(figs, 12.9, "Search", "Response time").unit == "s"
+    assert _find(figs, 99.97, "Profile", "Availability").unit == "%"
+    assert not [f for f in figs if f.value == -3160104367]  # the running head yields no figure
+
+
 def test_a_header_the_page_break_parted_from_its_one_row() -> None:
     ctx = _ctx()
     _page([(89.7, [(253.0, "ObjectTracker-KCF"), (424.0, "ObjectTracker-DSST")]), (51.9, [(298.0, "4 / 7")])], ctx)

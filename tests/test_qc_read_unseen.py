@@ -96,3 +96,51 @@ def test_a_stated_rounding_of_a_bare_integer_rests_on_the_figure() -> None:
     assert got("注册页面 Transaction rate 约 468【出处:R3】。") == "verified"  # 468.31 rounded, as `约` says
     assert got("注册页面 Transaction rate 约 469【出处:R3】。") != "verified"  # no rounding of 468.31
     assert got("注册页面 Transaction rate 468【出处:R3】。") != "verified"  # unrounded words: the printed value only
+
+
+def test_a_count_each_second_is_the_rate_of_a_per_second_column() -> None:
+    def got(body: str) -> tuple[str, str]:
+        n = next(n for n in check_body(UNIT_ROW, body).numbers if "次" in n.text)
+        return n.status, n.unit
+
+    # `每秒处理 N 次事务` is N trans/sec, the unit of the report's `Transaction rate` column
+    assert got("注册页面每秒处理 468.31 次事务【出处:R3】。") == ("verified", "trans/s")
+    assert got("注册页面每秒 468.31 次事务【出处:R3】。") == ("verified", "trans/s")
+    assert got("注册页面每秒处理 468.81 次事务【出处:R3】。")[0] == "mismatch"
+    # a count with no `每秒` stays a count
+    assert got("注册页面处理 468.31 次事务【出处:R3】。")[1] == "次"
+
+
+HEIGHTS = [["Tree", "Keys", "h"], ["AVL", "1000000", "22"], ["BST", "1000000", "164"], ["AVL", "100", "8"]]
+
+
+@pytest.fixture(scope="module")
+def heights(tmp_path_factory: pytest.TempPathFactory) -> EvidenceIndex:
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen.canvas import Canvas
+
+    path: Path = tmp_path_factory.mktemp("heights") / "heights.pdf"
+    c = Canvas(str(path), pagesize=A4, invariant=1)
+    c.setFont("Helvetica", 10)
+    c.drawString(60, 760, "3 Results")
+    c.drawString(60, 740, "Table 1 Final trees")
+    y = 720.0
+    for line in HEIGHTS:
+        for x, cell in zip((60, 200, 340), line, strict=True):
+            c.drawString(x, y, cell)
+        y -= 16
+    c.showPage()
+    c.save()
+    return parsed_index(path, "R3")
+
+
+def test_a_ratio_of_two_whole_cells_of_one_column(heights: EvidenceIndex) -> None:
+    # (the sentence names no row: the ratio rests on its own two whole numbers, which one column holds)
+    said = (
+        "The balanced tree stays at a height of 22 while the plain one reaches 164, about {} times taller [source: R3]."
+    )
+    assert _verdicts(heights, said.format("7.5"))["about 7.5 times"] == "derived"  # 164/22 = 7.45
+    assert _verdicts(heights, said.format("7.1"))["about 7.1 times"] != "derived"
+    # two whole numbers of different columns (keys and a height) measure no one thing
+    other = "A tree of 100 keys has a height of 22, about 4.5 times [source: R3]."
+    assert _verdicts(heights, other)["about 4.5 times"] != "derived"

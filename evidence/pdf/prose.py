@@ -179,7 +179,7 @@ def page_figures(
             out.append(Raw(dot.value, dot.unit, dot.raw, clean_labels(dot.labels), dot.quote, kind))
         consumed.update(_token(t) for t in chart.consumed)
         lines = _without(lines, chart.items)
-    body = _body(lines, page_height)
+    body = _without_running_head(lines, _body(lines, page_height), page_height, ctx)
     in_body = {id(ln) for ln in body}
     margin_texts = {squash(ln.text) for ln in lines if id(ln) not in in_body}
     body = _side_by_side(reading_order(body, page_width))
@@ -362,6 +362,21 @@ def _without(lines: list[Line], items: list[tuple[float, float, float]]) -> list
         if segs:
             out.append(Line(ln.y, ln.size, segs) if len(segs) != len(ln.segs) else ln)
     return out
+
+
+def _without_running_head(lines: list[Line], body: list[Line], page_height: float, ctx: PageContext) -> list[Line]:
+    """The body without the page's top line when the page before began with the same text at the same height: a
+    running head (a Word header just inside the margin band, `旧书交易网站-测试报告 黄亦非-3160104367`), so that it
+    yields no figure and a table continued under it still starts its page."""
+    top = max(lines, key=lambda ln: ln.y, default=None)
+    if top is None:
+        return body
+    seen, ctx.head = ctx.head, (squash(top.text), top.y)
+    if seen is None or not page_height or top.y < page_height * 0.85:
+        return body
+    if seen[0] != ctx.head[0] or abs(seen[1] - top.y) > 1.0:
+        return body
+    return [ln for ln in body if ln is not top]
 
 
 def _body(lines: list[Line], page_height: float) -> list[Line]:

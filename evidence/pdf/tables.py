@@ -37,6 +37,7 @@ class PageContext:
     last_table: tuple[str, str, str | None] | None = None  # (header text, caption, unit) of the last captioned table
     stated_unit: str | None = None  # `The data in the below tables are in the unit of second.`
     tail: Table | None = None  # the table that ended the last page, which the next page may continue
+    head: tuple[str, float] | None = None  # the last page's top line (text, y): a running head when it recurs
 
 
 @dataclass
