@@ -49,6 +49,8 @@ SNAKE = re.compile(r"\b[A-Za-z]+_[A-Za-z0-9_]+\b")
 FUSED = re.compile(r"[A-Za-z\u3400-\u9fff]\d+\.(?:\d{2,}|\d[A-Za-z°%])")
 PERIOD_KEY = re.compile(r"^\s*(?:FY\s*)?(?:19|20)\d{2}\s*[AEFHQ]?\d?\s*$", re.IGNORECASE)  # `2022E`, `FY2024`
 SPACED_CJK = re.compile(r"[\u3400-\u9fff](?:\s[\u3400-\u9fff]){2,}")
+# A contents line: a title, a dot leader, a page number (`ops/sec 8B k&v fillseq MT engines . . . . 6`, `概述……3`).
+CONTENTS = re.compile(r"(?:\.\s*|…|·){2,}\s*\d+\s*$")
 # Tables that describe the test bed (hardware, software, settings) answer no question about results.
 ENVIRONMENT = re.compile(
     r"测试环境|实验环境|环境配置|实验设置|运行配置|配置项|软硬件|硬件配置|test (?:environment|setup|bed)|testbed|"
@@ -170,16 +172,31 @@ def report_groups(index: EvidenceIndex, rid: str) -> list[Group]:
             kv_blocks[(f.page, section)].append(f)
         # prose figures are never used: report prose is not a source of sentences (nor of instructions)
     position = {f.id: i for i, f in enumerate(figs)}
+    # A list of figures or a table of contents prints figure and page numbers, no measurement: most of its lines
+    # end in a dot leader and a page number (a title ending in one dot, `(w/ robinhood) . 11`, is of the list too).
+    tables = {k: cells for k, cells in tables.items() if not _contents(cells)}
     groups = [_table_group(rid, key, cells, position[cells[0].id]) for key, cells in tables.items()]
     # A `加速比: 18.3 倍` line restates a table's change; the comparison already says it, with its operands.
     changes = [(_change_value(c), c) for g in groups for c in g.comparisons]
     for (page, section), facts in kv_blocks.items():
-        facts = [f for f in facts if not any(_restates(f, v, c) for v, c in changes) and not garbage(_kv_label(f))]
+        facts = [
+            f
+            for f in facts
+            if not any(_restates(f, v, c) for v, c in changes)
+            and not garbage(_kv_label(f))
+            and not CONTENTS.search(f.quote or "")
+        ]
         if not facts:
             continue
         labels = [_kv_label(f) for f in facts]
         groups.append(Group(rid, (page, position[facts[0].id]), "", section, " ".join([section, *labels]), facts=facts))
     return [g for g in groups if g.comparisons or g.facts]
+
+
+def _contents(cells: list[Figure]) -> bool:
+    """Is this table a contents list (most of its printed lines end in a dot leader and a page number)?"""
+    lines = {f.quote for f in cells if f.quote}
+    return len(lines) >= 2 and 2 * sum(bool(CONTENTS.search(q)) for q in lines) > len(lines)
 
 
 def _change_value(c: Comparison) -> tuple[float, str]:

@@ -1,0 +1,55 @@
+"""Drafter over report shapes met in reports the project had not seen: contents lists, bullet glyphs, labels."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from evidence.models import Figure, Page, Report
+from pipeline.brief import Brief
+from pipeline.drafting.offline import write_offline
+from pipeline.drafting.tables import report_groups
+from qc.index import EvidenceIndex
+
+
+def _index(figs: list[tuple[str, float, str, list[str], str, str]]) -> EvidenceIndex:
+    """A one-report index (`T1`) from (raw, value, unit, labels, quote, kind) rows; the page text is the quotes."""
+    figures = [
+        Figure(id=f"t1fig{i:011d}", report="T1", page=1, value=v, unit=u, raw=raw, labels=lbl, quote=q, kind=k)  # type: ignore[arg-type]
+        for i, (raw, v, u, lbl, q, k) in enumerate(figs)
+    ]
+    text = "\n".join(dict.fromkeys(q for *_, q, _ in figs))
+    report = Report(id="T1", title="Test report", date=dt.date(2026, 1, 1), access="public", file="T1.pdf",  # type: ignore[arg-type]
+                    sha256="a" * 64, version=1, pages=1)  # fmt: skip
+    return EvidenceIndex(
+        reports={"T1": report}, figures={"T1": figures}, pages={"T1": [Page(report="T1", version=1, page=1, text=text)]}
+    )
+
+
+def _brief(lang: str, *questions: str) -> Brief:
+    return Brief(slug="t", title="Measured", lang=lang, evidence=["T1"], audience="engineers",
+                 brief="What the report measured.", questions=list(questions), faq_count=len(questions))  # fmt: skip
+
+
+def test_a_list_of_figures_is_no_table_of_results() -> None:
+    # The last page of a report lists its figures: number, title, dot leader, page (`… (w/ robinhood) . . 10`).
+    # Those numbers are figure and page numbers: never stated as `ops/sec … 11 10`.
+    sec = "1.10.3 Summary"
+    lines = [
+        ("2", "ops/sec 8B k&v fillrandom MT engines (w/ robinhood) . . . . .", "6"),
+        ("11", "ops/sec 8B k&v readwhilewriting MT engines (w/ robinhood) . .", "10"),
+        ("12", "Latency P99.9 8B k&v fillrandom MT engines (w/ robinhood) .", "11"),
+        ("16", "ops/sec 8B keys fillrandom Single Thread . . . . . . . . . . . . .", "13"),
+    ]
+    figs = []
+    for num, title, page in lines:
+        quote = f"{num} {title} {page}"
+        figs.append((page, float(page), "", [title, sec], quote, "cell"))
+        figs.append((num, float(num), "", [num, title, sec], quote, "cell"))
+    # …beside a real result of the same report, which the section still states.
+    figs.append(("2.1", 2.1, "Mops/s", ["robinhood readrandom throughput", "1.8 MT engines"],
+                 "robinhood readrandom throughput: 2.1 Mops/s", "kv"))  # fmt: skip
+    idx = _index(figs)
+    assert [g.section for g in report_groups(idx, "T1")] == ["1.8 MT engines"]
+    content = write_offline(_brief("en", "Which engine performs best?"), idx)
+    said = " ".join(s.text for sec_ in content.sections for s in [*sec_.intro, *sec_.items])
+    assert "2.1 Mops/s" in said and " 11 10" not in said and ". ." not in said, said
