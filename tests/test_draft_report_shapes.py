@@ -53,3 +53,17 @@ def test_a_list_of_figures_is_no_table_of_results() -> None:
     content = write_offline(_brief("en", "Which engine performs best?"), idx)
     said = " ".join(s.text for sec_ in content.sections for s in [*sec_.intro, *sec_.items])
     assert "2.1 Mops/s" in said and " 11 10" not in said and ". ." not in said, said
+
+
+def test_a_bullet_glyph_is_no_part_of_a_label() -> None:
+    # A symbol font's bullet comes out of the PDF as U+007F (or a private-use code point, or `➢`): the label is
+    # the words after it, as the reader sees them.
+    figs = [
+        ("12.70", 12.70, "s", ["\x7f Average Response Time"], "\x7f Average Response Time: 12.70 seconds", "kv"),
+        ("0.23", 0.23, "MB", ["\uf0b7 Average Memory Usage"], "\uf0b7 Average Memory Usage: 0.23 MB", "kv"),
+        ("24.46", 24.46, "s", ["➢ Longest Response Time"], "➢ Longest Response Time: 24.46 seconds", "kv"),
+    ]
+    content = write_offline(_brief("en", "How fast does the model respond?"), _index(figs))
+    said = [s.text for sec in content.sections for s in [*sec.intro, *sec.items]] + [s.text for s in content.answer]
+    assert any("Average Response Time" in t for t in said), said
+    assert not any(c in t for t in said for c in "\x7f\uf0b7➢"), said

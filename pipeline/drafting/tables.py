@@ -49,6 +49,9 @@ SNAKE = re.compile(r"\b[A-Za-z]+_[A-Za-z0-9_]+\b")
 FUSED = re.compile(r"[A-Za-z\u3400-\u9fff]\d+\.(?:\d{2,}|\d[A-Za-z°%])")
 PERIOD_KEY = re.compile(r"^\s*(?:FY\s*)?(?:19|20)\d{2}\s*[AEFHQ]?\d?\s*$", re.IGNORECASE)  # `2022E`, `FY2024`
 SPACED_CJK = re.compile(r"[\u3400-\u9fff](?:\s[\u3400-\u9fff]){2,}")
+# A list item's marker as extracted: a dash, a bullet, an arrow (`➢ GPU`), or the glyph a symbol font maps to a
+# control or private-use code point (`\x7f Fastest Model`).
+BULLET = re.compile(r"^[\s\-*•·‣⁃▪▫■□●○◦◆◇►▶➢➤✓✔\x00-\x1f\x7f-\x9f\ue000-\uf8ff]+")
 # A contents line: a title, a dot leader, a page number (`ops/sec 8B k&v fillseq MT engines . . . . 6`, `概述……3`).
 CONTENTS = re.compile(r"(?:\.\s*|…|·){2,}\s*\d+\s*$")
 # Tables that describe the test bed (hardware, software, settings) answer no question about results.
@@ -221,7 +224,7 @@ def _restates(f: Figure, change: tuple[float, str], c: Comparison) -> bool:
 def _kv_label(f: Figure) -> str:
     own = [lbl for lbl in f.labels if not HEADING.match(lbl) and not CAPTION.match(lbl)]
     if own:
-        return own[0].lstrip("-•·* ").strip() or own[0]  # a bullet's marker (`- 测试时长`) is no part of the label
+        return BULLET.sub("", own[0]).strip() or own[0]  # a bullet's marker (`- 测试时长`) is no part of the label
     return f.quote.split(":")[0].split(":")[0].strip() if f.quote else ""
 
 
