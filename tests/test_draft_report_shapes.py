@@ -67,3 +67,26 @@ def test_a_bullet_glyph_is_no_part_of_a_label() -> None:
     said = [s.text for sec in content.sections for s in [*sec.intro, *sec.items]] + [s.text for s in content.answer]
     assert any("Average Response Time" in t for t in said), said
     assert not any(c in t for t in said for c in "\x7f\uf0b7➢"), said
+
+
+def test_a_column_without_or_before_the_feature_is_the_baseline() -> None:
+    # `缓存前 | 缓存后` and `无负载均衡 | 负载均衡` (an ApacheBench report's tables): the first column is what the
+    # second improves on, named by the table's own words; `无形资产` beside `营业收入` names no baseline.
+    def table(cols: tuple[str, str], sec: str, rows: list[tuple[str, str, str, str]]) -> list:
+        out = []
+        for metric, unit, a, b in rows:
+            quote = f"{metric} {a} {b}"
+            out += [(v, float(v), unit, [metric, col, sec], quote, "cell") for col, v in zip(cols, (a, b), strict=True)]
+        return out
+
+    figs = table(("缓存前", "缓存后"), "二、缓存后的性能", [("Times per request(ms)", "ms", "1131.065", "646.037")])
+    figs += table(
+        ("无负载均衡", "负载均衡"), "三、服务器数量", [("Transfer rate(Kb/s)", "Kb/s", "14365.72", "26161.85")]
+    )
+    figs += table(("营业收入", "无形资产"), "四、财务", [("2022E(百万元)", "百万元", "3684", "56")])
+    groups = {g.section: g for g in report_groups(_index(figs), "T1")}
+    (cache,) = groups["二、缓存后的性能"].comparisons
+    assert (cache.before.raw, cache.after.raw) == ("1131.065", "646.037")
+    (balanced,) = groups["三、服务器数量"].comparisons
+    assert (balanced.before.raw, balanced.after.raw) == ("14365.72", "26161.85")
+    assert groups["四、财务"].comparisons == []

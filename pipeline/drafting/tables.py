@@ -19,6 +19,11 @@ APPENDIX = re.compile(r"^\s*(?:附录|Appendix)\b", re.IGNORECASE)
 BASELINE = re.compile(
     r"基线|baseline|默认|default|NFS|重算|无外存|本地|before|原始|original|vanilla|w/o", re.IGNORECASE
 )
+# A column named as another one without its feature (`无负载均衡` beside `负载均衡`, `without cache` beside `cache`)
+# or before it (`缓存前` beside `缓存后`): the baseline of that row, by the table's own words (`无形资产` beside
+# `营业收入` names nothing else of the table).
+WITHOUT = re.compile(r"^\s*(?:无|未|不|without\s+|no\s+)(?P<x>.+?)\s*$", re.IGNORECASE)
+BEFORE = re.compile(r"^\s*(?P<x>.+?)\s*(?:前|之前)\s*$")
 UNIT_IN_LABEL = re.compile(r"\s*[((][^()()]*[))]\s*$|\s*/\s*[A-Za-z%]+\s*$")
 NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?[KkMB万亿]?")
 QUALIFIER = re.compile(r"(约|≈|~|≥|≤|>|<|about|up to)\s*$", re.IGNORECASE)
@@ -336,7 +341,14 @@ def _pairs(
     comps: list[Comparison] = []
     facts: list[Figure] = []
     for row in rows:
-        base = [c for c in row.cells if c.col and baseline.search(c.col) and c.fig.unit not in RATIO_UNITS]
+        cols = [c.col for c in row.cells if c.col]
+        base = [
+            c
+            for c in row.cells
+            if c.col
+            and (baseline.search(c.col) or (baseline is BASELINE and _without(c.col, cols)))
+            and c.fig.unit not in RATIO_UNITS
+        ]
         if not base or any(c.fig.unit == base[0].fig.unit for c in base[1:]):
             continue  # (the name fits two columns of one quantity, `Vectra 4.0 QPS` and `Vectra 3.6 QPS`: no baseline)
         b = base[0]
@@ -366,7 +378,10 @@ def _pairs(
         comps.append(Comparison(metric, name, b.fig, a.fig, change, before_col=b.col, after_col=a.col))
     if comps or facts:
         return comps, facts
-    base_rows = [r for r in rows if baseline.search(_row_name(r))]
+    names = [_row_name(r) for r in rows]
+    base_rows = [
+        r for r in rows if baseline.search(_row_name(r)) or (baseline is BASELINE and _without(_row_name(r), names))
+    ]
     if base_rows:
         b_row = base_rows[0]
         for row in rows:
@@ -389,6 +404,16 @@ def _pairs(
         if comps:
             return comps, facts
     return [], [c.fig for r in rows for c in r.cells]
+
+
+def _without(name: str, names: list[str]) -> bool:
+    """Is `name` another of `names` without its feature, or before it (`无负载均衡` / `负载均衡`, `缓存前` / `缓存后`)?"""
+    if m := WITHOUT.match(name):
+        return any(o != name and m.group("x").lower() in o.lower() for o in names)
+    if m := BEFORE.match(name):
+        x = m.group("x")
+        return any(o != name and o.startswith(x) and o.rstrip().endswith("后") for o in names)
+    return False
 
 
 def printed_number(fig: Figure) -> str:
