@@ -90,3 +90,25 @@ def test_a_column_without_or_before_the_feature_is_the_baseline() -> None:
     (balanced,) = groups["三、服务器数量"].comparisons
     assert (balanced.before.raw, balanced.after.raw) == ("14365.72", "26161.85")
     assert groups["四、财务"].comparisons == []
+
+
+def test_a_test_bed_of_part_counts_answers_the_hardware_question() -> None:
+    # Intel's pmemkv report lists its platform as counts (`Cores per CPU 28`, `Total CPU Threads 112`): the
+    # hardware question is answered with them, not with "no measurement".
+    sec = "1.4 Test Setup"
+    figs = [
+        ("28", 28.0, "", ["Cores per CPU", sec], "Cores per CPU 28", "cell"),
+        ("112", 112.0, "", ["Total CPU Threads", sec], "Total CPU Threads 112", "cell"),
+        ("3", 3.0, "", ["Runs", sec], "Runs 3", "cell"),  # a count of no part: no spec of the test bed
+        (
+            "2.1",
+            2.1,
+            "Mops/s",
+            ["robinhood readrandom throughput", "1.8 Results"],
+            "robinhood readrandom throughput: 2.1 Mops/s",
+            "kv",
+        ),
+    ]
+    content = write_offline(_brief("en", "What hardware was the test run on?"), _index(figs))
+    said = " ".join(s.text for s in [*content.sections[0].intro, *content.sections[0].items])
+    assert "Cores per CPU 28" in said and "Total CPU Threads 112" in said and "Runs" not in said, said
