@@ -112,3 +112,21 @@ def test_a_test_bed_of_part_counts_answers_the_hardware_question() -> None:
     content = write_offline(_brief("en", "What hardware was the test run on?"), _index(figs))
     said = " ".join(s.text for s in [*content.sections[0].intro, *content.sections[0].items])
     assert "Cores per CPU 28" in said and "Total CPU Threads 112" in said and "Runs" not in said, said
+
+
+def test_a_date_is_no_figure() -> None:
+    # `Testing date: 04/01/2021` is read as the figures 04 and 01: a date, never stated as `Testing date 04`.
+    figs = [
+        ("04", 4.0, "", ["Testing date"], "Testing date: 04/01/2021", "kv"),
+        ("01", 1.0, "", ["Testing date"], "Testing date: 04/01/2021", "kv"),
+        (
+            "2.1",
+            2.1,
+            "Mops/s",
+            ["robinhood readrandom throughput"],
+            "robinhood readrandom throughput: 2.1 Mops/s",
+            "kv",
+        ),
+    ]
+    (g,) = report_groups(_index(figs), "T1")
+    assert [f.raw for f in g.facts] == ["2.1"]

@@ -57,6 +57,10 @@ SPACED_CJK = re.compile(r"[\u3400-\u9fff](?:\s[\u3400-\u9fff]){2,}")
 # A list item's marker as extracted: a dash, a bullet, an arrow (`➢ GPU`), or the glyph a symbol font maps to a
 # control or private-use code point (`\x7f Fastest Model`).
 BULLET = re.compile(r"^[\s\-*•·‣⁃▪▫■□●○◦◆◇►▶➢➤✓✔\x00-\x1f\x7f-\x9f\ue000-\uf8ff]+")
+# A date as printed (`04/01/2021`, `2021-04-01`, `2021.04.01`): its parts are no figures.
+DATE = re.compile(
+    r"(?<![\d.])(?:\d{1,2}[/.-]\d{1,2}[/.-](?:19|20)\d{2}|(?:19|20)\d{2}[/.-]\d{1,2}[/.-]\d{1,2})(?![\d.])"
+)
 # A contents line: a title, a dot leader, a page number (`ops/sec 8B k&v fillseq MT engines . . . . 6`, `概述……3`).
 CONTENTS = re.compile(r"(?:\.\s*|…|·){2,}\s*\d+\s*$")
 # Tables that describe the test bed (hardware, software, settings) answer no question about results.
@@ -193,12 +197,19 @@ def report_groups(index: EvidenceIndex, rid: str) -> list[Group]:
             if not any(_restates(f, v, c) for v, c in changes)
             and not garbage(_kv_label(f))
             and not CONTENTS.search(f.quote or "")
+            and not in_date(f)
         ]
         if not facts:
             continue
         labels = [_kv_label(f) for f in facts]
         groups.append(Group(rid, (page, position[facts[0].id]), "", section, " ".join([section, *labels]), facts=facts))
     return [g for g in groups if g.comparisons or g.facts]
+
+
+def in_date(f: Figure) -> bool:
+    """Is the figure a part of a date its line prints (`Testing date: 04/01/2021` read as 04 and 01)?"""
+    token = re.compile(rf"(?<![\d.]){re.escape(f.raw)}(?![\d])")
+    return any(token.search(m.group()) for m in DATE.finditer(f.quote or ""))
 
 
 def _contents(cells: list[Figure]) -> bool:
@@ -283,7 +294,7 @@ def _table_group(rid: str, key: tuple[int, str], figs: list[Figure], position: i
             # A row named by broken text, or by the periods of a header (`每股收益 2022E 2023E 2024E 营业成本`: two
             # tables printed side by side read as one), cannot be stated in context.
             continue
-        cells = [c for c in cells if not condition(c, keys) and not garbage(c.col)]
+        cells = [c for c in cells if not condition(c, keys) and not garbage(c.col) and not in_date(c.fig)]
         # A value neither a column header nor a unit names (`6` beside `168` in a headerless row) says nothing a
         # reader can check: it is not stated.
         cells = [c for c in cells if c.col or c.fig.unit]
