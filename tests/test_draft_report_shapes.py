@@ -130,3 +130,30 @@ def test_a_date_is_no_figure() -> None:
     ]
     (g,) = report_groups(_index(figs), "T1")
     assert [f.raw for f in g.facts] == ["2.1"]
+
+
+def test_a_table_goes_to_the_question_sharing_its_words_not_only_its_kind() -> None:
+    # An airline-dataset benchmark: the ingest table (PostgreSQL | MongoDB) and the query table (PG | Neo4j), both
+    # of times. "How much faster is MongoDB at loading?" asks for a time, yet shares no word with the query table:
+    # that table answers "When does Neo4j beat PostgreSQL?".
+    from pipeline.drafting.select import select
+
+    def cells(sec: str, cols: tuple[str, str], rows: list[tuple[str, str, str]]) -> list:
+        out = []
+        for name, a, b in rows:
+            out += [
+                (v, float(v), "s", [name, col, sec], f"{name} {a} s {b} s", "cell")
+                for col, v in zip(cols, (a, b), strict=True)
+            ]
+        return out
+
+    figs = cells("3.2 Ingesta", ("PostgreSQL", "MongoDB"), [("Global", "8.647", "0.368"), ("2023", "4.283", "0.201")])
+    figs += cells(
+        "5.5 Consultas", ("PG (s)", "Neo4j (s)"), [("C5 shortestPath", "300", "0.017"), ("C6 paths", "29.376", "2.761")]
+    )
+    brief = _brief(
+        "en", "How much faster is MongoDB than PostgreSQL at loading the data?", "When does Neo4j beat PostgreSQL?"
+    )
+    picks = select(brief, _index(figs))
+    assert [p.group.section for p in picks[0]] == ["3.2 Ingesta"]
+    assert "5.5 Consultas" in [p.group.section for p in picks[1]]
