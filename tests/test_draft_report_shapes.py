@@ -157,3 +157,19 @@ def test_a_table_goes_to_the_question_sharing_its_words_not_only_its_kind() -> N
     picks = select(brief, _index(figs))
     assert [p.group.section for p in picks[0]] == ["3.2 Ingesta"]
     assert "5.5 Consultas" in [p.group.section for p in picks[1]]
+
+
+def test_a_ratio_column_keeps_its_denominator() -> None:
+    # `PG/BQ` (PostgreSQL's time over BigQuery's) is no metric `PG` in a unit `BQ`: the item says `PG/BQ 0.01x`.
+    from pipeline.drafting.tables import _strip_unit
+
+    assert _strip_unit("PG/BQ") == "PG/BQ"
+    assert _strip_unit("延迟/ms") == "延迟" and _strip_unit("Latency (ms)") == "Latency"
+    sec = "4.5 Resultados de consultas"
+    figs = [
+        (raw, float(raw), unit, ["Q1", "Boletos por mes", col, sec], "Q1 Boletos por mes 0.023 s 1.552 s 0.01×", "cell")
+        for raw, unit, col in [("0.023", "s", "PG óptimo"), ("1.552", "s", "BigQuery"), ("0.01", "x", "PG/BQ")]
+    ]
+    content = write_offline(_brief("en", "Is PostgreSQL or BigQuery faster on the aggregate queries?"), _index(figs))
+    said = " ".join(s.text for sec_ in content.sections for s in [*sec_.intro, *sec_.items])
+    assert "PG 0.01x" not in said, said

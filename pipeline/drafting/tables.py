@@ -7,6 +7,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from evidence.models import Figure
+from evidence.units import canonical
 from pipeline.drafting.lang import CJK, RATIO_UNITS
 from qc.index import EvidenceIndex
 from qc.units import parse_unit
@@ -24,7 +25,8 @@ BASELINE = re.compile(
 # `营业收入` names nothing else of the table).
 WITHOUT = re.compile(r"^\s*(?:无|未|不|without\s+|no\s+)(?P<x>.+?)\s*$", re.IGNORECASE)
 BEFORE = re.compile(r"^\s*(?P<x>.+?)\s*(?:前|之前)\s*$")
-UNIT_IN_LABEL = re.compile(r"\s*[((][^()()]*[))]\s*$|\s*/\s*[A-Za-z%]+\s*$")
+UNIT_IN_LABEL = re.compile(r"\s*[((][^()()]*[))]\s*$")
+UNIT_AFTER_SLASH = re.compile(r"\s*/\s*([A-Za-z%]+)\s*$")  # `延迟/ms`; not the ratio `PG/BQ`, whose `BQ` is no unit
 NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?[KkMB万亿]?")
 QUALIFIER = re.compile(r"(约|≈|~|≥|≤|>|<|about|up to)\s*$", re.IGNORECASE)
 KEYSEP = "\x1f"
@@ -122,7 +124,11 @@ class Group:
 
 
 def _strip_unit(label: str) -> str:
-    return UNIT_IN_LABEL.sub("", label).strip()
+    label = UNIT_IN_LABEL.sub("", label)
+    m = UNIT_AFTER_SLASH.search(label)
+    if m and canonical(m.group(1)) is not None:
+        label = label[: m.start()]
+    return label.strip()
 
 
 def _common(a: str, b: str) -> str:
