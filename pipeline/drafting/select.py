@@ -365,24 +365,29 @@ def select(brief: Brief, index: EvidenceIndex) -> list[list[Pick]]:
             df[t] += 1
     n = len(docs) or 1
     scores: list[list[float]] = []
+    shared: list[list[bool]] = []  # per group, the questions it shares a term with
     for g, d in zip(groups, docs, strict=True):
         kinds = _kinds(g)
         row = []
+        shared.append([])
         for a in asks:
             s = _overlap(a, d, lambda t: math.log(1 + n / df[t]))
+            shared[-1].append(s > 0)
             if a.kinds:  # holding the kind asked for is evidence on its own; lacking it, weak evidence
                 s = s + KIND_BONUS if kinds & a.kinds else s * NO_KIND
             if s > 0 and a.baseline and names_baseline(g, a.baseline):  # `over version 3.1`: the table of 3.1
                 s += KIND_BONUS
             row.append(s)
         scores.append(row)
-    # Each group goes to the question it answers best (ties to the earlier one): a table is told once.
+    # Each group goes to the question it answers best (ties to the earlier one): a table is told once. A question
+    # it shares words with comes first: the kind of quantity alone (a time) does not take the PG-vs-Neo4j table
+    # from "When does Neo4j beat PostgreSQL?" for "How much faster is MongoDB at loading?".
     per_q: list[list[Pick]] = [[] for _ in asks]
     for gi, g in enumerate(groups):
         row = scores[gi]
         if not row or max(row) <= 0:
             continue
-        qi = max(range(len(row)), key=lambda i: (row[i], -i))
+        qi = max(range(len(row)), key=lambda i: (shared[gi][i], row[i], -i))
         per_q[qi].append(Pick(g, row[qi]))
     _limit(per_q, index, asks)  # before the cut, so an on-request table that will not be told takes no place
     for qi, picks in enumerate(per_q):

@@ -97,6 +97,17 @@ def _hardware_line(line: str) -> bool:
     return any(body.startswith(w.lower()) and body[len(w) : len(w) + 1] in (" ", ":", ":", "=") for w in _hardware())
 
 
+def _quantity(spec: Spec) -> bool:
+    return any(f.unit for f in spec.figures)
+
+
+def _count(spec: Spec) -> bool:
+    """A bare count of a part the label names (`Cores per CPU 28`, `Total CPU Threads 112`, `GPU 数量 8`)."""
+    label = spec.label.lower()
+    named = any(re.search(rf"(?<![a-z]){re.escape(w.lower())}(?![a-z])", label) for w in _hardware())
+    return named and spec.value.strip().isdigit() and all(float(f.value).is_integer() for f in spec.figures)
+
+
 def setting_groups(index: EvidenceIndex, rid: str) -> list[Group]:
     """The report's test bed as one group of spec items per page (none if it lists none)."""
     pages = {p.page: p.text.splitlines() for p in index.pages.get(rid, [])}
@@ -114,8 +125,9 @@ def setting_groups(index: EvidenceIndex, rid: str) -> list[Group]:
         item.figures.append(f)
     groups = []
     for page, items in specs.items():
-        # A spec states a quantity (`512 GB`, `2 × 200 Gb/s`), in a list's words, not a sentence's.
-        found = [s for s in items.values() if any(f.unit for f in s.figures) and not PHRASE.search(s.value)]
+        # A spec states a quantity (`512 GB`, `2 × 200 Gb/s`) or counts a part (`Cores per CPU 28`), in a list's
+        # words, not a sentence's.
+        found = [s for s in items.values() if (_quantity(s) or _count(s)) and not PHRASE.search(s.value)]
         if not found:
             continue
         text = " ".join(s.label for s in found)

@@ -7,6 +7,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from evidence.models import Figure
+from evidence.units import canonical
 from pipeline.drafting.lang import CJK, RATIO_UNITS
 from qc.index import EvidenceIndex
 from qc.units import parse_unit
@@ -19,7 +20,13 @@ APPENDIX = re.compile(r"^\s*(?:附录|Appendix)\b", re.IGNORECASE)
 BASELINE = re.compile(
     r"基线|baseline|默认|default|NFS|重算|无外存|本地|before|原始|original|vanilla|w/o", re.IGNORECASE
 )
-UNIT_IN_LABEL = re.compile(r"\s*[((][^()()]*[))]\s*$|\s*/\s*[A-Za-z%]+\s*$")
+# A column named as another one without its feature (`无负载均衡` beside `负载均衡`, `without cache` beside `cache`)
+# or before it (`缓存前` beside `缓存后`): the baseline of that row, by the table's own words (`无形资产` beside
+# `营业收入` names nothing else of the table).
+WITHOUT = re.compile(r"^\s*(?:无|未|不|without\s+|no\s+)(?P<x>.+?)\s*$", re.IGNORECASE)
+BEFORE = re.compile(r"^\s*(?P<x>.+?)\s*(?:前|之前)\s*$")
+UNIT_IN_LABEL = re.compile(r"\s*[((][^()()]*[))]\s*$")
+UNIT_AFTER_SLASH = re.compile(r"\s*/\s*([A-Za-z%]+)\s*$")  # `延迟/ms`; not the ratio `PG/BQ`, whose `BQ` is no unit
 NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?[KkMB万亿]?")
 QUALIFIER = re.compile(r"(约|≈|~|≥|≤|>|<|about|up to)\s*$", re.IGNORECASE)
 KEYSEP = "\x1f"
@@ -49,6 +56,15 @@ SNAKE = re.compile(r"\b[A-Za-z]+_[A-Za-z0-9_]+\b")
 FUSED = re.compile(r"[A-Za-z\u3400-\u9fff]\d+\.(?:\d{2,}|\d[A-Za-z°%])")
 PERIOD_KEY = re.compile(r"^\s*(?:FY\s*)?(?:19|20)\d{2}\s*[AEFHQ]?\d?\s*$", re.IGNORECASE)  # `2022E`, `FY2024`
 SPACED_CJK = re.compile(r"[\u3400-\u9fff](?:\s[\u3400-\u9fff]){2,}")
+# A list item's marker as extracted: a dash, a bullet, an arrow (`➢ GPU`), or the glyph a symbol font maps to a
+# control or private-use code point (`\x7f Fastest Model`).
+BULLET = re.compile(r"^[\s\-*•·‣⁃▪▫■□●○◦◆◇►▶➢➤✓✔\x00-\x1f\x7f-\x9f\ue000-\uf8ff]+")
+# A date as printed (`04/01/2021`, `2021-04-01`, `2021.04.01`): its parts are no figures.
+DATE = re.compile(
+    r"(?<![\d.])(?:\d{1,2}[/.-]\d{1,2}[/.-](?:19|20)\d{2}|(?:19|20)\d{2}[/.-]\d{1,2}[/.-]\d{1,2})(?![\d.])"
+)
+# A contents line: a title, a dot leader, a page number (`ops/sec 8B k&v fillseq MT engines . . . . 6`, `概述……3`).
+CONTENTS = re.compile(r"(?:\.\s*|…|·){2,}\s*\d+\s*$")
 # Tables that describe the test bed (hardware, software, settings) answer no question about results.
 ENVIRONMENT = re.compile(
     r"测试环境|实验环境|环境配置|实验设置|运行配置|配置项|软硬件|硬件配置|test (?:environment|setup|bed)|testbed|"
@@ -108,7 +124,11 @@ class Group:
 
 
 def _strip_unit(label: str) -> str:
-    return UNIT_IN_LABEL.sub("", label).strip()
+    label = UNIT_IN_LABEL.sub("", label)
+    m = UNIT_AFTER_SLASH.search(label)
+    if m and canonical(m.group(1)) is not None:
+        label = label[: m.start()]
+    return label.strip()
 
 
 def _common(a: str, b: str) -> str:
@@ -170,16 +190,38 @@ def report_groups(index: EvidenceIndex, rid: str) -> list[Group]:
             kv_blocks[(f.page, section)].append(f)
         # prose figures are never used: report prose is not a source of sentences (nor of instructions)
     position = {f.id: i for i, f in enumerate(figs)}
+    # A list of figures or a table of contents prints figure and page numbers, no measurement: most of its lines
+    # end in a dot leader and a page number (a title ending in one dot, `(w/ robinhood) . 11`, is of the list too).
+    tables = {k: cells for k, cells in tables.items() if not _contents(cells)}
     groups = [_table_group(rid, key, cells, position[cells[0].id]) for key, cells in tables.items()]
     # A `加速比: 18.3 倍` line restates a table's change; the comparison already says it, with its operands.
     changes = [(_change_value(c), c) for g in groups for c in g.comparisons]
     for (page, section), facts in kv_blocks.items():
-        facts = [f for f in facts if not any(_restates(f, v, c) for v, c in changes) and not garbage(_kv_label(f))]
+        facts = [
+            f
+            for f in facts
+            if not any(_restates(f, v, c) for v, c in changes)
+            and not garbage(_kv_label(f))
+            and not CONTENTS.search(f.quote or "")
+            and not in_date(f)
+        ]
         if not facts:
             continue
         labels = [_kv_label(f) for f in facts]
         groups.append(Group(rid, (page, position[facts[0].id]), "", section, " ".join([section, *labels]), facts=facts))
     return [g for g in groups if g.comparisons or g.facts]
+
+
+def in_date(f: Figure) -> bool:
+    """Is the figure a part of a date its line prints (`Testing date: 04/01/2021` read as 04 and 01)?"""
+    token = re.compile(rf"(?<![\d.]){re.escape(f.raw)}(?![\d])")
+    return any(token.search(m.group()) for m in DATE.finditer(f.quote or ""))
+
+
+def _contents(cells: list[Figure]) -> bool:
+    """Is this table a contents list (most of its printed lines end in a dot leader and a page number)?"""
+    lines = {f.quote for f in cells if f.quote}
+    return len(lines) >= 2 and 2 * sum(bool(CONTENTS.search(q)) for q in lines) > len(lines)
 
 
 def _change_value(c: Comparison) -> tuple[float, str]:
@@ -204,7 +246,7 @@ def _restates(f: Figure, change: tuple[float, str], c: Comparison) -> bool:
 def _kv_label(f: Figure) -> str:
     own = [lbl for lbl in f.labels if not HEADING.match(lbl) and not CAPTION.match(lbl)]
     if own:
-        return own[0].lstrip("-•·* ").strip() or own[0]  # a bullet's marker (`- 测试时长`) is no part of the label
+        return BULLET.sub("", own[0]).strip() or own[0]  # a bullet's marker (`- 测试时长`) is no part of the label
     return f.quote.split(":")[0].split(":")[0].strip() if f.quote else ""
 
 
@@ -258,7 +300,7 @@ def _table_group(rid: str, key: tuple[int, str], figs: list[Figure], position: i
             # A row named by broken text, or by the periods of a header (`每股收益 2022E 2023E 2024E 营业成本`: two
             # tables printed side by side read as one), cannot be stated in context.
             continue
-        cells = [c for c in cells if not condition(c, keys) and not garbage(c.col)]
+        cells = [c for c in cells if not condition(c, keys) and not garbage(c.col) and not in_date(c.fig)]
         # A value neither a column header nor a unit names (`6` beside `168` in a headerless row) says nothing a
         # reader can check: it is not stated.
         cells = [c for c in cells if c.col or c.fig.unit]
@@ -316,7 +358,14 @@ def _pairs(
     comps: list[Comparison] = []
     facts: list[Figure] = []
     for row in rows:
-        base = [c for c in row.cells if c.col and baseline.search(c.col) and c.fig.unit not in RATIO_UNITS]
+        cols = [c.col for c in row.cells if c.col]
+        base = [
+            c
+            for c in row.cells
+            if c.col
+            and (baseline.search(c.col) or (baseline is BASELINE and _without(c.col, cols)))
+            and c.fig.unit not in RATIO_UNITS
+        ]
         if not base or any(c.fig.unit == base[0].fig.unit for c in base[1:]):
             continue  # (the name fits two columns of one quantity, `Vectra 4.0 QPS` and `Vectra 3.6 QPS`: no baseline)
         b = base[0]
@@ -346,7 +395,10 @@ def _pairs(
         comps.append(Comparison(metric, name, b.fig, a.fig, change, before_col=b.col, after_col=a.col))
     if comps or facts:
         return comps, facts
-    base_rows = [r for r in rows if baseline.search(_row_name(r))]
+    names = [_row_name(r) for r in rows]
+    base_rows = [
+        r for r in rows if baseline.search(_row_name(r)) or (baseline is BASELINE and _without(_row_name(r), names))
+    ]
     if base_rows:
         b_row = base_rows[0]
         for row in rows:
@@ -369,6 +421,16 @@ def _pairs(
         if comps:
             return comps, facts
     return [], [c.fig for r in rows for c in r.cells]
+
+
+def _without(name: str, names: list[str]) -> bool:
+    """Is `name` another of `names` without its feature, or before it (`无负载均衡` / `负载均衡`, `缓存前` / `缓存后`)?"""
+    if m := WITHOUT.match(name):
+        return any(o != name and m.group("x").lower() in o.lower() for o in names)
+    if m := BEFORE.match(name):
+        x = m.group("x")
+        return any(o != name and o.startswith(x) and o.rstrip().endswith("后") for o in names)
+    return False
 
 
 def printed_number(fig: Figure) -> str:
