@@ -1194,6 +1194,9 @@ def _term_candidates(text: str, q: Quantity) -> list[tuple[str, bool]]:
     right = rm.group(0) if rm and not (rm.group(1)[0].isdigit() and not rm.group(1)[-1].isalpha()) else ""
     out: list[tuple[str, bool]] = []
     cands = [left + core + right, left + core, core + right]
+    if lg.endswith("-") and any(c.isalpha() for c in lg):
+        # `DeepSeek-910B`: a name glued to the number by a hyphen is one identifier, never found as `910B` alone
+        return [(c, True) for c in dict.fromkeys([*cands[:2], lg + core + right, lg + core]) if c != core]
     if right and q.unit == "个":
         cands.append(core[:-1].rstrip() + right)  # `200,000 个事件` is the report's `200,000 事件`
     for cand in cands:

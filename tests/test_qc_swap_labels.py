@@ -16,7 +16,14 @@ Metalloids min 335 °C.
 
 from __future__ import annotations
 
+import datetime as dt
+
 from real_support import verdicts
+
+from evidence.models import Figure, Page, Report
+from qc.check import check_draft
+from qc.draft import parse_draft
+from qc.index import EvidenceIndex
 
 TRACKER = "oaid_objecttracker_perf_report_2017-12.pdf"
 GESTURE = "oaid_cvgesture_rk3399_perf_report.pdf"
@@ -127,3 +134,26 @@ def test_a_whole_number_set_against_a_decimal_measures_the_same_thing() -> None:
     assert right["2.9"] in OK and right["1"] in OK
     swapped = verdicts(SPEECH, body.format("1", "2.9"), lang="en")
     assert swapped["1"] not in OK and swapped["2.9"] not in OK
+
+
+def test_a_name_glued_by_a_hyphen_is_found_only_with_its_number() -> None:
+    # The shape of the example report R9: `与华为 910B 模型推理`, a table row `DeepSeek-32B 691 112`; swapped,
+    # `Atlas 32B, DeepSeek-910B` must not find `910B` alone
+    text = "芯元一 FX100 与华为 910B 模型推理与训练性能。表 2-1 模型加载时间 DeepSeek-32B 691 112"
+    figs = [Figure(id=f"f{i}", report="R3", page=1, value=v, unit="s", raw=str(int(v)), kind="cell",
+                   labels=["表 2-1 模型加载时间", "DeepSeek-32B", col], quote="DeepSeek-32B 691 112")
+            for i, (v, col) in enumerate([(691.0, "NFS 加载 (s)"), (112.0, "FX100 加载 (s)")])]  # fmt: skip
+    rep = Report(id="R3", title="t", date=dt.date(2026, 1, 1), access="public", file="r3.pdf", sha256="0", version=1,
+                 pages=1)  # fmt: skip
+    index = EvidenceIndex(reports={"R3": rep}, figures={"R3": figs},
+                          pages={"R3": [Page(report="R3", version=1, page=1, text=text)]})  # fmt: skip
+
+    def check(a: str, b: str) -> dict[str, str]:
+        body = f"On Huawei Atlas {a}, DeepSeek-{b} loaded in 112 s instead of 691 s [source: R3]."
+        doc = f"---\ntitle: t\nlang: en\ndate: 2026-07-10\nevidence: [R3]\nanswer: a\n---\n\n{body}\n"
+        return {n.text.strip(): n.status for n in check_draft(parse_draft(doc, "t.md"), index).numbers}
+
+    right = check("910B", "32B")
+    assert right["910B"] in OK and right["32B"] in OK
+    assert check("32B", "910B")["910B"] not in OK
+
