@@ -157,3 +157,13 @@ def test_a_name_glued_by_a_hyphen_is_found_only_with_its_number() -> None:
     assert right["910B"] in OK and right["32B"] in OK
     assert check("32B", "910B")["910B"] not in OK
 
+
+def test_the_two_things_are_the_names_the_sentence_before_gave_numbers_to() -> None:
+    # p.5: MultiCPU TrackTLD-KCF 60ms/frame, TrackTLD-DSST 80ms/frame; one A72: 45 (TrackerTLD), 47 (TrackTLD-DSST)
+    body = ("Scheduled by the Linux kernel over all cores, KCF took 60ms/frame and DSST 80ms/frame [source: R3]. On one "
+            "A72 core the two trackers need {} vs {} ms/frame [source: R3].")  # fmt: skip
+    right = verdicts(TRACKER, body.format("45", "47"), lang="en")
+    assert right["45"] in OK and right["47 ms/frame"] in OK
+    swapped = verdicts(TRACKER, body.format("47", "45"), lang="en")
+    assert swapped["47"] not in OK and swapped["45 ms/frame"] not in OK
+
