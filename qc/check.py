@@ -65,6 +65,7 @@ class _Checker(Derivations):
         self._row_keys: dict[int, str] = {}
         self._keys_seen: dict[tuple[str, int, int], tuple[frozenset[str], bool]] = {}
         self._labelled: dict[tuple[str, str, str], bool] = {}
+        self._columns_named: dict[tuple[str, tuple[str, ...]], bool] = {}
         self._mates: dict[tuple[str, str], list[Fig]] = {}
         self._lead = frozenset()
         self._lead_ids: dict[str, frozenset[str]] = {}

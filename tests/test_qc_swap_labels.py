@@ -167,3 +167,10 @@ def test_the_two_things_are_the_names_the_sentence_before_gave_numbers_to() -> N
     swapped = verdicts(TRACKER, body.format("47", "45"), lang="en")
     assert swapped["47"] not in OK and swapped["45 ms/frame"] not in OK
 
+
+def test_the_word_after_a_bare_number_may_name_a_column_of_scores() -> None:
+    # Table 1 (6 enc and dec layers): OTSL TEDs complex 0.934; `enc=6` of p.9's prose is no TEDs score
+    body = "In the {}-layer configuration OTSL scores {} TEDs on complex tables [source: R3]."
+    right = verdicts(OTSL, body.format("6", "0.934"), lang="en")
+    assert right["6"] in OK and right["0.934"] in OK
+    assert verdicts(OTSL, body.format("0.934", "6"), lang="en")["6"] not in OK
