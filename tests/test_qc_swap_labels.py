@@ -174,3 +174,10 @@ def test_the_word_after_a_bare_number_may_name_a_column_of_scores() -> None:
     right = verdicts(OTSL, body.format("6", "0.934"), lang="en")
     assert right["6"] in OK and right["0.934"] in OK
     assert verdicts(OTSL, body.format("0.934", "6"), lang="en")["6"] not in OK
+
+
+def test_two_numbers_set_against_each_other_measure_one_thing() -> None:
+    # p.4: Real Time Rate 1A72 1, 1A53 2.9; the more accurate average: 1A72 0.71, 1A53 1.36
+    body = "The report's conclusion rounds the first measurement (2.9 on the A53 against {} on the A72) [source: R3]."
+    assert verdicts(SPEECH, body.format("1"), lang="en")["1"] in OK
+    assert verdicts(SPEECH, body.format("0.71"), lang="en")["0.71"] not in OK  # the average's A72 cell
