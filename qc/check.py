@@ -7,7 +7,7 @@ import math
 import re
 from bisect import bisect_right
 from collections import Counter
-from itertools import combinations
+from itertools import combinations, pairwise
 
 from evidence.models import Page
 from qc.blocks import FULL_END, Block, body_blocks, cite_ids, line_starts
@@ -28,6 +28,7 @@ from qc.claims import (
     sentence,
     sentences,
     set_against,
+    set_against_each_other,
     shift,
 )
 from qc.context import context_tokens, id_shapes, num_text, unnumbered
@@ -65,6 +66,7 @@ class _Checker(Derivations):
         self._row_keys: dict[int, str] = {}
         self._keys_seen: dict[tuple[str, int, int], tuple[frozenset[str], bool]] = {}
         self._labelled: dict[tuple[str, str, str], bool] = {}
+        self._columns_named: dict[tuple[str, tuple[str, ...]], bool] = {}
         self._mates: dict[tuple[str, str], list[Fig]] = {}
         self._lead = frozenset()
         self._lead_ids: dict[str, frozenset[str]] = {}
@@ -348,6 +350,9 @@ class _Checker(Derivations):
         pair = _swappable([(qs[k], verdicts[k]) for k in live])
         if pair:
             self._swaps(claims(pair))
+        pairs = [i for i in range(len(live) - 1) if set_against_each_other(sent, bl.text, qs[live[i]], qs[live[i + 1]])]
+        if pairs:
+            self._one_measure(sent, claims(sorted({j for i in pairs for j in (i, i + 1)})))
         # A lone number verified by a table cell still has its own words (`at -62 °C on average`): its kind decides,
         # even when the sentence's other numbers were already rejected (no pair left to swap).
         kept = [i for i, k in enumerate(live) if verdicts[k].status == "verified"
@@ -502,6 +507,34 @@ class _Checker(Derivations):
                     f"{say(theirs)}: the words around {q.text.strip()} name that figure; {shown(mine)} is "
                     f"{labels_of(mine.f, 3) or 'another figure'} (two values swapped?)"
                 )
+
+    def _one_measure(self, sent: Sentence, claims: list[tuple[Quantity, Verdict, frozenset[str], list[str]]]) -> None:
+        """`the first measurement (2.9 on the A53 against 0.71 on the A72)`: two numbers set against each other
+        measure one thing. Where their cells differ in two labels (the row and the column), the cell of the first one's
+        column in the row the second one's own words name is the second's, unless the sentence names the label that
+        sets the second one's own cell apart (`… against 0.71 on average`)."""
+        for (a, va, _, _), (b, vb, own, _) in pairwise(claims):
+            x, y = va.fig, vb.fig
+            if va.status != "verified" or vb.status != "verified" or x is None or y is None:
+                continue
+            if not set_against_each_other(sent, self._text, a, b) or not x.table or x.table != y.table:
+                continue
+            lx, ly = set(x.f.labels), set(y.f.labels)
+            if len(lx ^ ly) != 4 or x.unit.dim != y.unit.dim:
+                continue
+            said = stems(own)
+            named = [m for m in self.prep.table_dim(x.table, x.unit.dim) if len(set(m.f.labels) ^ lx) == 2
+                     and len(set(m.f.labels) ^ ly) == 2 and not said.isdisjoint(stems(frozenset().union(
+                         *(context_tokens(lab) for lab in set(m.f.labels) & ly))))]  # fmt: skip
+            if len(named) != 1 or named[0].base == y.base:
+                continue
+            m = named[0]
+            apart = frozenset().union(*(context_tokens(lab) for lab in ly - set(m.f.labels))) - m.tokens
+            if not apart or not stems(apart).isdisjoint(stems(sent.tokens)):
+                continue
+            vb.status, vb.source, vb.fig, vb.strength = "mismatch", source_of(m), m, ""
+            vb.message = (f"{say(m)}: the sentence sets {b.text.strip()} against {a.text.strip()}, one measure; "
+                          f"{shown(y)} is {labels_of(y.f, 3)}")  # fmt: skip
 
     def _owned(self, q: Quantity, mine: Fig, theirs: Fig) -> bool:
         """Whether a possessive right before `q` (`the load test's 567 ms`) names the setting of its own figure `mine`

@@ -58,6 +58,7 @@ class Matching:
     _keys_seen: dict[tuple[str, int, int], tuple[frozenset[str], bool]]  # (key word, number span) → _key_values
     _labelled: dict[tuple[str, str, str], bool]  # (report, dimension, term) → _labelled_elsewhere's report scan
     _mates: dict[tuple[str, str], list[Fig]]  # (figure id, term) → _better_mates
+    _columns_named: dict[tuple[str, tuple[str, ...]], bool]  # (word, scope) → _a_column_named
     _lead: frozenset[str]  # the words of the heading or FAQ question the block stands under
     _lead_ids: dict[str, frozenset[str]]  # its identifier tokens by shape (`a72`, `p99`)
     _article_ids_made: dict[str, frozenset[str]] | None  # the identifier tokens of the whole draft, by shape
@@ -734,6 +735,22 @@ class Matching:
                     and any(k == kw and lo <= int(v) <= hi for k, v, _ in g.row_keys)]  # fmt: skip
         return None
 
+    def _a_column_named(self, word: str, scope: list[str]) -> bool:
+        """Whether a table of the cited reports has a column of bare figures (a score) whose header holds `word`
+        (stemmed)."""
+        key = (word, tuple(scope))
+        hit = self._columns_named.get(key)
+        if hit is None:
+            hit = self._columns_named[key] = any(
+                word in stems(x.col_tokens)
+                for rid in scope
+                if (rp := self.prep.by_rid.get(rid)) is not None
+                for figs in rp.by_table.values()
+                for x in figs
+                if x.col_tokens and not x.unit.dim
+            )
+        return hit
+
     def _direct(self, q: Quantity, value: float, step: float, unit: Unit, sent: Sentence, scope: list[str],
                 endpoint: bool = False) -> Verdict | None:  # fmt: skip
         if unit.dim == "count:item":  # `20 个节点`: the noun after the classifier 个 is what is counted
@@ -750,6 +767,10 @@ class Matching:
             if not q.unit:
                 counted = counted_word(self._text, q.end)
                 cands = [x for x in cands if not _counts_another(counted, x)]
+                if counted and counted.isascii() and self._a_column_named(counted, scope):
+                    # `6 TEDs`: the word after a bare number names a column of scores of a cited table (`TEDs
+                    # complex`): the number is a cell of such a column, no other figure of its value (`enc=6`)
+                    cands = [x for x in cands if x.table and not x.unit.dim and counted in stems(x.col_tokens)]
         cands = [x for x in cands if not self._rounded_by_chance(x, value, unit, sent)
                  and not self._stray_prose(x, value, sent)]  # fmt: skip
         term = label_term(self._text, q.num_start)
@@ -1227,6 +1248,9 @@ def _term_candidates(text: str, q: Quantity) -> list[tuple[str, bool]]:
     right = rm.group(0) if rm and not (rm.group(1)[0].isdigit() and not rm.group(1)[-1].isalpha()) else ""
     out: list[tuple[str, bool]] = []
     cands = [left + core + right, left + core, core + right]
+    if lg.endswith("-") and any(c.isalpha() for c in lg):
+        # `DeepSeek-910B`: a name glued to the number by a hyphen is one identifier, never found as `910B` alone
+        return [(c, True) for c in dict.fromkeys([*cands[:2], lg + core + right, lg + core]) if c != core]
     if right and q.unit == "个":
         cands.append(core[:-1].rstrip() + right)  # `200,000 个事件` is the report's `200,000 事件`
     for cand in cands:

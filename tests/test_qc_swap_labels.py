@@ -16,7 +16,14 @@ Metalloids min 335 °C.
 
 from __future__ import annotations
 
+import datetime as dt
+
 from real_support import verdicts
+
+from evidence.models import Figure, Page, Report
+from qc.check import check_draft
+from qc.draft import parse_draft
+from qc.index import EvidenceIndex
 
 TRACKER = "oaid_objecttracker_perf_report_2017-12.pdf"
 GESTURE = "oaid_cvgesture_rk3399_perf_report.pdf"
@@ -127,3 +134,50 @@ def test_a_whole_number_set_against_a_decimal_measures_the_same_thing() -> None:
     assert right["2.9"] in OK and right["1"] in OK
     swapped = verdicts(SPEECH, body.format("1", "2.9"), lang="en")
     assert swapped["1"] not in OK and swapped["2.9"] not in OK
+
+
+def test_a_name_glued_by_a_hyphen_is_found_only_with_its_number() -> None:
+    # The shape of the example report R9: `与华为 910B 模型推理`, a table row `DeepSeek-32B 691 112`; swapped,
+    # `Atlas 32B, DeepSeek-910B` must not find `910B` alone
+    text = "芯元一 FX100 与华为 910B 模型推理与训练性能。表 2-1 模型加载时间 DeepSeek-32B 691 112"
+    figs = [Figure(id=f"f{i}", report="R3", page=1, value=v, unit="s", raw=str(int(v)), kind="cell",
+                   labels=["表 2-1 模型加载时间", "DeepSeek-32B", col], quote="DeepSeek-32B 691 112")
+            for i, (v, col) in enumerate([(691.0, "NFS 加载 (s)"), (112.0, "FX100 加载 (s)")])]  # fmt: skip
+    rep = Report(id="R3", title="t", date=dt.date(2026, 1, 1), access="public", file="r3.pdf", sha256="0", version=1,
+                 pages=1)  # fmt: skip
+    index = EvidenceIndex(reports={"R3": rep}, figures={"R3": figs},
+                          pages={"R3": [Page(report="R3", version=1, page=1, text=text)]})  # fmt: skip
+
+    def check(a: str, b: str) -> dict[str, str]:
+        body = f"On Huawei Atlas {a}, DeepSeek-{b} loaded in 112 s instead of 691 s [source: R3]."
+        doc = f"---\ntitle: t\nlang: en\ndate: 2026-07-10\nevidence: [R3]\nanswer: a\n---\n\n{body}\n"
+        return {n.text.strip(): n.status for n in check_draft(parse_draft(doc, "t.md"), index).numbers}
+
+    right = check("910B", "32B")
+    assert right["910B"] in OK and right["32B"] in OK
+    assert check("32B", "910B")["910B"] not in OK
+
+
+def test_the_two_things_are_the_names_the_sentence_before_gave_numbers_to() -> None:
+    # p.5: MultiCPU TrackTLD-KCF 60ms/frame, TrackTLD-DSST 80ms/frame; one A72: 45 (TrackerTLD), 47 (TrackTLD-DSST)
+    body = ("Scheduled by the Linux kernel over all cores, KCF took 60ms/frame and DSST 80ms/frame [source: R3]. On one "
+            "A72 core the two trackers need {} vs {} ms/frame [source: R3].")  # fmt: skip
+    right = verdicts(TRACKER, body.format("45", "47"), lang="en")
+    assert right["45"] in OK and right["47 ms/frame"] in OK
+    swapped = verdicts(TRACKER, body.format("47", "45"), lang="en")
+    assert swapped["47"] not in OK and swapped["45 ms/frame"] not in OK
+
+
+def test_the_word_after_a_bare_number_may_name_a_column_of_scores() -> None:
+    # Table 1 (6 enc and dec layers): OTSL TEDs complex 0.934; `enc=6` of p.9's prose is no TEDs score
+    body = "In the {}-layer configuration OTSL scores {} TEDs on complex tables [source: R3]."
+    right = verdicts(OTSL, body.format("6", "0.934"), lang="en")
+    assert right["6"] in OK and right["0.934"] in OK
+    assert verdicts(OTSL, body.format("0.934", "6"), lang="en")["6"] not in OK
+
+
+def test_two_numbers_set_against_each_other_measure_one_thing() -> None:
+    # p.4: Real Time Rate 1A72 1, 1A53 2.9; the more accurate average: 1A72 0.71, 1A53 1.36
+    body = "The report's conclusion rounds the first measurement (2.9 on the A53 against {} on the A72) [source: R3]."
+    assert verdicts(SPEECH, body.format("1"), lang="en")["1"] in OK
+    assert verdicts(SPEECH, body.format("0.71"), lang="en")["0.71"] not in OK  # the average's A72 cell
