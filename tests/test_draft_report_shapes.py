@@ -173,3 +173,16 @@ def test_a_ratio_column_keeps_its_denominator() -> None:
     content = write_offline(_brief("en", "Is PostgreSQL or BigQuery faster on the aggregate queries?"), _index(figs))
     said = " ".join(s.text for sec_ in content.sections for s in [*sec_.intro, *sec_.items])
     assert "PG 0.01x" not in said, said
+
+
+def test_a_quoted_markdown_list_item_is_no_heading() -> None:
+    # A benchmark report quoting a model's answer: `4. **Exam Date: April 10, 2025 (Online)**` is a line of that
+    # answer, never the heading a section's list is introduced by (`**Exam Date…**的实测数据如下`).
+    from pipeline.drafting.tables import HEADING
+
+    assert not HEADING.match("4. **Exam Date: April 10, 2025 (Online)**")
+    assert HEADING.match("4.1 Results") and HEADING.match("二、缓存后的性能")
+    item = "4. **Exam Date: April 10, 2025 (Online)**"
+    figs = [("0.10", 0.10, "MB", ["Average Memory Usage", item], "Average Memory Usage: 0.10 MB", "kv")]
+    (g,) = report_groups(_index(figs), "T1")
+    assert g.section == ""
