@@ -186,3 +186,22 @@ def test_a_quoted_markdown_list_item_is_no_heading() -> None:
     figs = [("0.10", 0.10, "MB", ["Average Memory Usage", item], "Average Memory Usage: 0.10 MB", "kv")]
     (g,) = report_groups(_index(figs), "T1")
     assert g.section == ""
+
+
+def test_a_question_about_caching_finds_the_cache_table() -> None:
+    # `caching` (stemmed `cach`) is the labels' `cache`: the cache table answers, not every table of times.
+    from pipeline.drafting.select import ask, select
+
+    assert "cache" in ask("How much does caching cut the time per request?", {}).terms
+    figs = []
+    for sec, cols, (a, b) in [
+        ("2 Page cache", ("without cache", "cache"), ("1131.065", "646.037")),
+        ("3 Load balance", ("one server", "two servers"), ("1071.595", "524.43")),
+    ]:
+        quote = f"Times per request (ms) {a} {b}"
+        figs += [
+            (v, float(v), "ms", ["Times per request (ms)", c, sec], quote, "cell")
+            for c, v in zip(cols, (a, b), strict=True)
+        ]
+    picks = select(_brief("en", "How much does caching cut the time per request?"), _index(figs))
+    assert [p.group.section for p in picks[0]] == ["2 Page cache"]

@@ -166,7 +166,18 @@ def ask(question: str, pairs: dict[str, str]) -> Ask:
     runs = [[r[i : i + 2] for i in range(len(r) - 1)] for r in re.findall(r"[\u3400-\u9fff]{2,}", question)]
     m = THAN_ZH.search(question) or THAN.search(question)
     ratio = bool(RATIO_WORDS.search(question))
-    return Ask(question, both_terms(question, pairs), kinds, extreme, runs, m.group(1) if m else "", ratio)
+    return Ask(
+        question, both_terms(question, pairs) | _e_forms(low), kinds, extreme, runs, m.group(1) if m else "", ratio
+    )
+
+
+ING = re.compile(r"\b([a-z]{2,}[^aeiousy\W\d])ing\b")
+
+
+def _e_forms(question: str) -> set[str]:
+    """A question's `caching` also asks for a label's `cache` (`writing`: `write`); the stems cut `-ing` only. On the
+    question's side alone, so a label's own `loading` is not counted twice (not `processing`: `processe`)."""
+    return {stem + "e" for stem in ING.findall(question) if stem[-1] != stem[-2]}
 
 
 def names_baseline(g: Group, term: str) -> bool:
