@@ -205,3 +205,13 @@ def test_a_question_about_caching_finds_the_cache_table() -> None:
         ]
     picks = select(_brief("en", "How much does caching cut the time per request?"), _index(figs))
     assert [p.group.section for p in picks[0]] == ["2 Page cache"]
+
+
+def test_an_article_is_no_baseline() -> None:
+    # "…than a dual-core 8 GB one": the baseline is the dual-core machine, never a system called `a`.
+    from pipeline.drafting.select import ask
+
+    q = "How much more requests per second does a quad-core 16 GB machine handle than a dual-core 8 GB one?"
+    assert ask(q, {}).baseline == "dual-core"
+    assert ask("Is platform B faster than A?", {}).baseline == "A"  # (a one-letter name stays one)
+    assert ask("How much faster is it than an NFS mount?", {}).baseline == "NFS"

@@ -50,7 +50,7 @@ MAX_WORDS = re.compile(
 )
 THAN = re.compile(
     r"(?:\bthan|\bvs\.?|\bversus|\bcompared? (?:with|to)|(?:improve(?:d|s|ment)?|gains?|faster|better|speed-?up)"
-    r"\s+over|相比于?|相对于?|对比|较)\s*(?:in |on |with )?(?:the )?(?:(?:old |previous |prior )?(?:version|release) )?"
+    r"\s+over|相比于?|相对于?|对比|较)\s*(?:in |on |with )?(?:the |an? (?=\S{2}))?(?:(?:old |previous |prior )?(?:version|release) )?"
     r"((?:[A-Za-z0-9][\w./+-]*[A-Za-z0-9]|[A-Za-z])(?:\s+v?\d+(?:\.\d+)+)?)",  # (a release: `Vectra 3.6`)
     re.IGNORECASE,
 )
