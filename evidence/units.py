@@ -56,7 +56,12 @@ _TABLE: list[tuple[str, str, float, tuple[str, ...]]] = [
     ("Mb/s", "bits/s", 1e6, ("Mb/s", "Mbps", "Mbit/s")),
     ("Gb/s", "bits/s", 1e9, ("Gb/s", "Gbps", "Gbit/s", "GbE", "GE")),
     ("Tb/s", "bits/s", 1e12, ("Tb/s", "Tbps")),
-    ("tok/s", "token/s", 1.0, ("tok/s", "token/s", "tokens/s", "tokens/sec", "tok/sec", "tokens per second")),
+    (
+        "tok/s",
+        "token/s",
+        1.0,
+        ("tok/s", "token/s", "tokens/s", "tokens/sec", "tok/sec", "tokens per second", "tokens/second", "token/second"),
+    ),
     ("tok/s/GPU", "token/s/gpu", 1.0, ("tok/s/GPU", "tokens/s/GPU")),
     ("token", "token", 1.0, ("token", "tokens", "Token", "Tokens", "tok", "toks")),
     ("req/s", "req/s", 1.0, ("req/s", "requests/s", "QPS", "qps", "RPS", "requests per second")),

@@ -173,3 +173,45 @@ def test_a_ratio_column_keeps_its_denominator() -> None:
     content = write_offline(_brief("en", "Is PostgreSQL or BigQuery faster on the aggregate queries?"), _index(figs))
     said = " ".join(s.text for sec_ in content.sections for s in [*sec_.intro, *sec_.items])
     assert "PG 0.01x" not in said, said
+
+
+def test_a_quoted_markdown_list_item_is_no_heading() -> None:
+    # A benchmark report quoting a model's answer: `4. **Exam Date: April 10, 2025 (Online)**` is a line of that
+    # answer, never the heading a section's list is introduced by (`**Exam Date…**的实测数据如下`).
+    from pipeline.drafting.tables import HEADING
+
+    assert not HEADING.match("4. **Exam Date: April 10, 2025 (Online)**")
+    assert HEADING.match("4.1 Results") and HEADING.match("二、缓存后的性能")
+    item = "4. **Exam Date: April 10, 2025 (Online)**"
+    figs = [("0.10", 0.10, "MB", ["Average Memory Usage", item], "Average Memory Usage: 0.10 MB", "kv")]
+    (g,) = report_groups(_index(figs), "T1")
+    assert g.section == ""
+
+
+def test_a_question_about_caching_finds_the_cache_table() -> None:
+    # `caching` (stemmed `cach`) is the labels' `cache`: the cache table answers, not every table of times.
+    from pipeline.drafting.select import ask, select
+
+    assert "cache" in ask("How much does caching cut the time per request?", {}).terms
+    figs = []
+    for sec, cols, (a, b) in [
+        ("2 Page cache", ("without cache", "cache"), ("1131.065", "646.037")),
+        ("3 Load balance", ("one server", "two servers"), ("1071.595", "524.43")),
+    ]:
+        quote = f"Times per request (ms) {a} {b}"
+        figs += [
+            (v, float(v), "ms", ["Times per request (ms)", c, sec], quote, "cell")
+            for c, v in zip(cols, (a, b), strict=True)
+        ]
+    picks = select(_brief("en", "How much does caching cut the time per request?"), _index(figs))
+    assert [p.group.section for p in picks[0]] == ["2 Page cache"]
+
+
+def test_an_article_is_no_baseline() -> None:
+    # "…than a dual-core 8 GB one": the baseline is the dual-core machine, never a system called `a`.
+    from pipeline.drafting.select import ask
+
+    q = "How much more requests per second does a quad-core 16 GB machine handle than a dual-core 8 GB one?"
+    assert ask(q, {}).baseline == "dual-core"
+    assert ask("Is platform B faster than A?", {}).baseline == "A"  # (a one-letter name stays one)
+    assert ask("How much faster is it than an NFS mount?", {}).baseline == "NFS"

@@ -346,6 +346,7 @@ def test_golden_figures(name: str, golden: Callable[[str, Any], None]) -> None:
         ("CANN version 8.0.1, 版本：2.3", []),
         ("吞吐(QPS) 12.05万", [("12.05", 12.05, "万")]),
         ("TTFT 10.12 s", [("10.12", 10.12, "s")]),
+        ("Average Processing Speed: 231.39 tokens/second", [("231.39", 231.39, "tok/s")]),  # an Ollama benchmark
         ("2026-07-05 2022.4.29 2023 年 3 月 v0.1.3 5.4.2 127.0.0.1 10:30 第 2 页 / 共 4 页 表 4-1 Table 2 [12]", []),
         (
             "int32_t width = 11;",

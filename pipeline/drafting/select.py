@@ -50,7 +50,7 @@ MAX_WORDS = re.compile(
 )
 THAN = re.compile(
     r"(?:\bthan|\bvs\.?|\bversus|\bcompared? (?:with|to)|(?:improve(?:d|s|ment)?|gains?|faster|better|speed-?up)"
-    r"\s+over|相比于?|相对于?|对比|较)\s*(?:in |on |with )?(?:the )?(?:(?:old |previous |prior )?(?:version|release) )?"
+    r"\s+over|相比于?|相对于?|对比|较)\s*(?:in |on |with )?(?:the |an? (?=\S{2}))?(?:(?:old |previous |prior )?(?:version|release) )?"
     r"((?:[A-Za-z0-9][\w./+-]*[A-Za-z0-9]|[A-Za-z])(?:\s+v?\d+(?:\.\d+)+)?)",  # (a release: `Vectra 3.6`)
     re.IGNORECASE,
 )
@@ -166,7 +166,18 @@ def ask(question: str, pairs: dict[str, str]) -> Ask:
     runs = [[r[i : i + 2] for i in range(len(r) - 1)] for r in re.findall(r"[\u3400-\u9fff]{2,}", question)]
     m = THAN_ZH.search(question) or THAN.search(question)
     ratio = bool(RATIO_WORDS.search(question))
-    return Ask(question, both_terms(question, pairs), kinds, extreme, runs, m.group(1) if m else "", ratio)
+    return Ask(
+        question, both_terms(question, pairs) | _e_forms(low), kinds, extreme, runs, m.group(1) if m else "", ratio
+    )
+
+
+ING = re.compile(r"\b([a-z]{2,}[^aeiousy\W\d])ing\b")
+
+
+def _e_forms(question: str) -> set[str]:
+    """A question's `caching` also asks for a label's `cache` (`writing`: `write`); the stems cut `-ing` only. On the
+    question's side alone, so a label's own `loading` is not counted twice (not `processing`: `processe`)."""
+    return {stem + "e" for stem in ING.findall(question) if stem[-1] != stem[-2]}
 
 
 def names_baseline(g: Group, term: str) -> bool:

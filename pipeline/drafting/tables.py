@@ -14,8 +14,10 @@ from qc.units import parse_unit
 
 CAPTION = re.compile(r"^\s*(?:表|图|Table|Tab\.|Figure|Fig\.)\s*[A-Z]?\d")
 HEADING = re.compile(
-    r"^\s*(?:(?:\d+(?:\.\d+)*\.?|附录\s*[A-Z]|Appendix\s+[A-Z])\s+\S|(?:\d+|[一二三四五六七八九十]+)\s*、\s*[^\d\s])"
-)  # `4.1 Results`, `附录 A …`, and Chinese numbering `5、参数敏感性测试`, `二、性能分析`
+    r"^\s*(?!.*\*\*)"
+    r"(?:(?:\d+(?:\.\d+)*\.?|附录\s*[A-Z]|Appendix\s+[A-Z])\s+\S|(?:\d+|[一二三四五六七八九十]+)\s*、\s*[^\d\s])"
+)  # `4.1 Results`, `附录 A …`, and Chinese numbering `5、参数敏感性测试`, `二、性能分析`; a line in Markdown markup
+# (`4. **Exam Date: April 10, 2025**`, a model's answer a report quotes) is a list item of that text, no heading
 APPENDIX = re.compile(r"^\s*(?:附录|Appendix)\b", re.IGNORECASE)
 BASELINE = re.compile(
     r"基线|baseline|默认|default|NFS|重算|无外存|本地|before|原始|original|vanilla|w/o", re.IGNORECASE
