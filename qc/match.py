@@ -24,6 +24,7 @@ from qc.prepare import (
     opposite_bound,
     own_labels,
     row_labels,
+    same_bound,
     say,
     shown,
     source_of,
@@ -181,9 +182,9 @@ class Matching:
         its own full sentence or its clause up to it allows (else the article's): rows an earlier sentence names (`One
         A72 core … one A53 core …`) do not narrow `Across the five core sets … 6–27.1 FPS`, nor the detail after a
         summary (`TTFT down 26–32%: … p50 …`, `TTFT 降低 26–32%(p50 从 …)`) the summary; a family the sentence names
-        (`the three ResNets`) is checked by `_family`."""
-        if x.row is None or not x.table or self._family(x, q, sent):
-            return False
+        (`the three ResNets`) is checked by `_family`, a key span by `_key_span_conflict`."""
+        if x.row is None or not x.table or self._family(x, q, sent) or self._span_rows(x, sent) is not None:
+            return False  # (the rows a key span sets, `batch 从 4 增至 16`, are `_key_span_conflict`'s)
         self._claim_context(sent)
         cs = self._clause_bounds(q, sent)[0]
         lead = frozenset(tok for tok, pos in sent.where if cs <= pos < q.start)
@@ -938,6 +939,11 @@ class Matching:
 
     @staticmethod
     def _bound_ok(q: Quantity, x: Fig) -> bool:
+        if q.bound and x.bound is None and x.f.kind == "prose" and not q.count:
+            # a report sentence states its limits in words (`exceeds 100 Gbps`); one that does not (`from 24 Gbps to
+            # 400 Gbps`) limits nothing (a table cell has no words: `99%` of a percentile row is an upper limit;
+            # `over 4×200 Gbps NICs` counts links)
+            return same_bound(q.bound, x)
         return (x.bound is None or x.bound == q.bound) and not opposite_bound(q.bound, x)
 
     def _label(self, q: Quantity, value: float, sent: Sentence, scope: list[str]) -> Verdict | None:
@@ -957,8 +963,8 @@ class Matching:
             for x, lab, own in self.prep.ints(rid).get(key, ()):  # own: the label's words but the key
                 if len(lab) > _KEY_LABEL_MAX:
                     continue  # a sentence quoted as a label is no row key (`相关研究1.《…》 3.《…》`)
-                if pct and not re.search(rf"(?<![\d.]){key}\s*%", lab):
-                    continue
+                if pct and not re.search(rf"(?<![\d.+\-−]){key}\s*%", lab):
+                    continue  # (a signed `+28%` of a chart is a change, no percentile row)
                 if not pct and not key_in_label(key.rstrip("x"), lab):
                     continue  # (`5.4.2 Bandwidth …`, `2. 数据结构开销`, `<6%`: no key 2, 2 or 6 of the label)
                 if not x.table and _counts_other_in(counted, lab, key):
@@ -1069,7 +1075,9 @@ class Matching:
                 rel = abs(x.base - v) / max(x.base, v, 1e-12)
                 if (score < 1 and rel > 0.25) or self._conflict(x, sent, q):  # (the cheap test first)
                     continue
-                key = (score, not self._accounted(x, sent, q), -rel)
+                # (a bound's fix is a figure the report limits the same way: `超过 100 ms` → `exceed 300 ms`)
+                limited = bool(q.bound) and (x.bound == q.bound or same_bound(q.bound or "", x))
+                key = (score, limited, not self._accounted(x, sent, q), -rel)
                 if best_key is None or key > best_key:
                     best, best_key = x, key
         return best

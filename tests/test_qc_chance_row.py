@@ -2,7 +2,12 @@
 
 Expected figures read from the PDFs (pypdf page text): oaid_cvgesture_rk3399_perf_report.pdf p.6, `4.1 Simple
 background`, FPS on different cores: 1xA53@1.42G 6, 1xA72@1.80G 14.3, 2xA72@1.80G 27.1, 4xA53@1.42G 15.5,
-2xA72@1.80G+4xA53@1.42G 14.1.
+2xA72@1.80G+4xA53@1.42G 14.1. mooncake_fast25_kvcache_serving_paper.pdf p.10: Figure 7's labels `+62% Threshold I`,
+`+40% Threshold II`, `+28% Threshold III`; §5.2.2 `Compared to vLLM, MOONCAKE increases effective request capacity
+by 40% under the 200 ms threshold`; p.12 §5.4.2 `simulating a range of bandwidths from 24 Gbps to 400 Gbps`, `When
+the total communication bandwidth exceeds 100 Gbps, the average TTFT remains below 2 s`.
+oaid_cvgesture_rk3399_perf_report.pdf p.10: `the results are averaged from 20 different confidence level`, Avg. IoU
+0.75.
 """
 
 from __future__ import annotations
@@ -10,6 +15,7 @@ from __future__ import annotations
 from real_support import verdicts
 
 GESTURE = "oaid_cvgesture_rk3399_perf_report.pdf"
+MOONCAKE = "mooncake_fast25_kvcache_serving_paper.pdf"
 OK = ("verified", "derived")
 
 
@@ -20,3 +26,25 @@ def test_a_range_across_rows_of_a_column_is_its_span_even_where_both_rows_are_na
     assert verdicts(GESTURE, body.format("6–27.1"), lang="en")["6–27.1 FPS"] in OK
     for wrong in ("14.1–27.1", "14.3–27.1", "6–14.1", "6–15.5"):  # ends of other rows, not the column's lowest/highest
         assert verdicts(GESTURE, body.format(wrong), lang="en")[f"{wrong} FPS"] not in OK, wrong
+
+
+def test_a_signed_percentage_of_a_chart_is_a_change_not_a_percentile_row() -> None:
+    # `+28%` labels Figure 7's third threshold: no row key `28%` (as `99%` names a percentile row)
+    body = "在 200 ms 的 TBT 阈值下,合成负载的有效请求容量比 vLLM 提升 {}【出处:R3】。"
+    assert verdicts(MOONCAKE, body.format("40%"))["40%"] in OK
+    for wrong in ("28%", "+28%"):
+        assert verdicts(MOONCAKE, body.format(wrong))[wrong] not in OK, wrong
+
+
+def test_a_bound_rests_only_on_a_figure_the_report_limits_the_same_way() -> None:
+    # `exceeds 100 Gbps` is a lower limit; 24 and 400 Gbps are the ends of the simulated range, limits of nothing
+    body = "总通信带宽超过 {} Gbps 时,平均 TTFT 保持在 2 s 以下【出处:R3】。"
+    assert verdicts(MOONCAKE, body.format(100))["超过 100 Gbps"] in OK
+    for wrong in (24, 400):
+        assert verdicts(MOONCAKE, body.format(wrong))[f"超过 {wrong} Gbps"] not in OK, wrong
+
+
+def test_averaged_over_a_count_is_no_bound() -> None:
+    body = "Averaged over 20 confidence levels, the IoU is 0.75 [source: R3]."
+    got = verdicts(GESTURE, body, lang="en")
+    assert got["20"] in OK and got["0.75"] in OK, got
