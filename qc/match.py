@@ -1256,10 +1256,19 @@ def _counts_other_in(counted: str | None, text: str, raw: str) -> bool:
     seen = False
     for m in re.finditer(rf"(?<![\d.,]){re.escape(raw)}(?![\d]|[.,]\d)", text):
         theirs = counted_word(text, m.end())
+        if theirs is None and (tail := _LIST_UNIT.match(text, m.end())) is not None:
+            # a member of a list whose unit is printed once after it (`36、38、40um`) measures in that unit
+            if tail.group(1).lower() == counted:
+                return False
+            seen = True
+            continue
         if theirs is None or theirs == counted or (not theirs.isascii()) != cjk:
             return False
         seen = True
     return seen
+
+
+_LIST_UNIT = re.compile(r"(?:[ \u00a0]*[、/,，][ \u00a0]*\d+(?:\.\d+)?)+[ \u00a0]?([A-Za-zμ]+)(?![A-Za-z])")
 
 
 # The words right before a number that label it: a CJK run of two or more characters, or a metric's acronym (`EPS`,

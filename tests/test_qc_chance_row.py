@@ -7,7 +7,8 @@ background`, FPS on different cores: 1xA53@1.42G 6, 1xA72@1.80G 14.3, 2xA72@1.80
 by 40% under the 200 ms threshold`; p.12 §5.4.2 `simulating a range of bandwidths from 24 Gbps to 400 Gbps`, `When
 the total communication bandwidth exceeds 100 Gbps, the average TTFT remains below 2 s`.
 oaid_cvgesture_rk3399_perf_report.pdf p.10: `the results are averaged from 20 different confidence level`, Avg. IoU
-0.75.
+0.75. mineru_broker_research_report_zh.pdf p.1: `公司 22 年 1 季度产能712 万公里`, `金刚线母线直径已由 2016年的 80um
+降至 2022 年上半年的 36、38、40um`.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from real_support import verdicts
 
 GESTURE = "oaid_cvgesture_rk3399_perf_report.pdf"
 MOONCAKE = "mooncake_fast25_kvcache_serving_paper.pdf"
+BROKER = "mineru_broker_research_report_zh.pdf"
 OK = ("verified", "derived")
 
 
@@ -48,3 +50,10 @@ def test_averaged_over_a_count_is_no_bound() -> None:
     body = "Averaged over 20 confidence levels, the IoU is 0.75 [source: R3]."
     got = verdicts(GESTURE, body, lang="en")
     assert got["20"] in OK and got["0.75"] in OK, got
+
+
+def test_a_member_of_a_list_measures_in_the_unit_printed_after_it() -> None:
+    # 38 of `36、38、40um` is a wire diameter in um: no year of `公司 38 年`
+    body = "公司 {} 年 1 季度金刚线产能 712 万公里【出处:R3】。"
+    assert verdicts(BROKER, body.format(22))["22"] in OK
+    assert verdicts(BROKER, body.format(38))["38"] not in OK
