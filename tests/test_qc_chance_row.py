@@ -8,7 +8,8 @@ by 40% under the 200 ms threshold`; p.12 §5.4.2 `simulating a range of bandwidt
 the total communication bandwidth exceeds 100 Gbps, the average TTFT remains below 2 s`.
 oaid_cvgesture_rk3399_perf_report.pdf p.10: `the results are averaged from 20 different confidence level`, Avg. IoU
 0.75. mineru_broker_research_report_zh.pdf p.1: `公司 22 年 1 季度产能712 万公里`, `金刚线母线直径已由 2016年的 80um
-降至 2022 年上半年的 36、38、40um`.
+降至 2022 年上半年的 36、38、40um`. yatha_hotword_perf_report_zh.pdf p.7 (总耗时, 纯处理时间, 实际吞吐量): input3 (1x)
+4.15s 1.51s 9,887 行/秒; input3_double (2x) 4.78s 2.14s 13,937 行/秒; input3_x4 (4x) 7.05s 4.41s 13,527 行/秒.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from real_support import verdicts
 GESTURE = "oaid_cvgesture_rk3399_perf_report.pdf"
 MOONCAKE = "mooncake_fast25_kvcache_serving_paper.pdf"
 BROKER = "mineru_broker_research_report_zh.pdf"
+YATHA = "yatha_hotword_perf_report_zh.pdf"
 OK = ("verified", "derived")
 
 
@@ -57,3 +59,12 @@ def test_a_member_of_a_list_measures_in_the_unit_printed_after_it() -> None:
     body = "公司 {} 年 1 季度金刚线产能 712 万公里【出处:R3】。"
     assert verdicts(BROKER, body.format(22))["22"] in OK
     assert verdicts(BROKER, body.format(38))["38"] not in OK
+
+
+def test_a_cell_of_another_row_in_the_own_sentence_outweighs_an_earlier_items_row() -> None:
+    # the item before names the 2x and 4x rows by their cells; this item's 1.51 s is the 1x row's
+    body = ("- 实际吞吐量：2 倍到 4 倍数据集从 13,937 行/秒变为 13,527 行/秒【出处:R3】。\n"
+            "- 完整数据集总耗时 {} s，减去 2.64 s 的初始化开销后，纯处理时间为 1.51 s【出处:R3】。\n")  # fmt: skip
+    assert verdicts(YATHA, body.format("4.15"))["4.15 s"] in OK
+    for wrong in ("4.78", "7.05"):
+        assert verdicts(YATHA, body.format(wrong))[f"{wrong} s"] not in OK, wrong
