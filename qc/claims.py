@@ -682,6 +682,8 @@ def respective_conflict(quote: str, raw_num: str, sent: Sentence, q: Quantity, t
         return order[i - a] != mine
     own = own_terms(sent, [q], text)[0] or cell_words(sent)
     hit = [k for k, words in enumerate(keys) if not own.isdisjoint(words)]
+    if not hit and sent.extra:
+        return True  # an article table's cell names its member by its row label: one naming none is no member
     return len(hit) == 1 and hit[0] != mine
 
 

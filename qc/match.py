@@ -24,6 +24,7 @@ from qc.prepare import (
     opposite_bound,
     own_labels,
     row_labels,
+    same_bound,
     say,
     shown,
     source_of,
@@ -95,13 +96,32 @@ class Matching:
         if not terms.isdisjoint(ctx):
             # named in the blocks before its own full sentence only: not where that sentence names another row
             near = self._claim_near[id(sent)]
-            if not terms.isdisjoint(near) or near.isdisjoint(self.prep.row_words(x.table or "")):
+            if not terms.isdisjoint(near) or (
+                near.isdisjoint(self.prep.row_words(x.table or "")) and not self._mate_of_another_row(x, q, sent)
+            ):
                 return True
-        if x.row_mates and not self._claim_nums[id(sent)].isdisjoint(x.row_mates):
+        if (
+            x.row_mates
+            and not self._claim_nums[id(sent)].isdisjoint(x.row_mates)
+            and not self._mate_of_another_row(x, q, sent)
+        ):
             return True  # another number of the claim's context is a cell of its row (`从 52.4 提升至 67.6,提升 29%`)
         ext = x.extreme
         return bool(ext) and (("max" in ext and not ctx.isdisjoint(_HIGHEST))
                               or ("min" in ext and not ctx.isdisjoint(_LOWEST)))  # fmt: skip
+
+    def _mate_of_another_row(self, x: Fig, q: Quantity, sent: Sentence) -> bool:
+        """Whether another number of the claim's own full sentence is a cell of another row of `x`'s table only
+        (`完整数据集总耗时 4.78 s,…纯处理时间为 1.51 s`: 1.51 is the 1x row's, so an earlier item's `2 倍` names no row
+        of 4.78 here): that sentence names another row by its number."""
+        fulls = self._fulls or []
+        found = next((f for end, _, f in fulls if end >= sent.end), [])
+        own = {n.replace(",", "") for n in _NUMBER.findall(self._text[q.start : q.end])}  # (a range's two ends)
+        nums = {n for n in found if n not in own}
+        if not nums or not x.table or any(m.replace(",", "") in nums for m in x.row_mates):
+            return False  # (a cell of its own row in the sentence names it: `SqueezeNet stays at 144.30 ms, a gain of 1.00`)
+        return any(g.row != x.row and g.raw_num.replace(",", "") in nums and g.raw_num not in x.row_mates
+                   for g in self.prep.table(x.table))  # fmt: skip
 
     def _family(self, x: Fig, q: Quantity, sent: Sentence) -> bool:
         """Whether range `q` spans a family of rows that the sentence (or its heading) names in the plural: `the three
@@ -182,9 +202,9 @@ class Matching:
         its own full sentence or its clause up to it allows (else the article's): rows an earlier sentence names (`One
         A72 core … one A53 core …`) do not narrow `Across the five core sets … 6–27.1 FPS`, nor the detail after a
         summary (`TTFT down 26–32%: … p50 …`, `TTFT 降低 26–32%(p50 从 …)`) the summary; a family the sentence names
-        (`the three ResNets`) is checked by `_family`."""
-        if x.row is None or not x.table or self._family(x, q, sent):
-            return False
+        (`the three ResNets`) is checked by `_family`, a key span by `_key_span_conflict`."""
+        if x.row is None or not x.table or self._family(x, q, sent) or self._span_rows(x, sent) is not None:
+            return False  # (the rows a key span sets, `batch 从 4 增至 16`, are `_key_span_conflict`'s)
         self._claim_context(sent)
         cs = self._clause_bounds(q, sent)[0]
         lead = frozenset(tok for tok, pos in sent.where if cs <= pos < q.start)
@@ -967,6 +987,11 @@ class Matching:
 
     @staticmethod
     def _bound_ok(q: Quantity, x: Fig) -> bool:
+        if q.bound and x.bound is None and x.f.kind == "prose" and not q.count:
+            # a report sentence states its limits in words (`exceeds 100 Gbps`); one that does not (`from 24 Gbps to
+            # 400 Gbps`) limits nothing (a table cell has no words: `99%` of a percentile row is an upper limit;
+            # `over 4×200 Gbps NICs` counts links)
+            return same_bound(q.bound, x)
         return (x.bound is None or x.bound == q.bound) and not opposite_bound(q.bound, x)
 
     def _label(self, q: Quantity, value: float, sent: Sentence, scope: list[str]) -> Verdict | None:
@@ -988,8 +1013,8 @@ class Matching:
             for x, lab, own in self.prep.ints(rid).get(key, ()):  # own: the label's words but the key
                 if len(lab) > _KEY_LABEL_MAX:
                     continue  # a sentence quoted as a label is no row key (`相关研究1.《…》 3.《…》`)
-                if pct and not re.search(rf"(?<![\d.]){key}\s*%", lab):
-                    continue
+                if pct and not re.search(rf"(?<![\d.+\-−]){key}\s*%", lab):
+                    continue  # (a signed `+28%` of a chart is a change, no percentile row)
                 if not pct and not key_in_label(key.rstrip("x"), lab):
                     continue  # (`5.4.2 Bandwidth …`, `2. 数据结构开销`, `<6%`: no key 2, 2 or 6 of the label)
                 if frac and not re.search(rf"(?<![\d.]){re.escape(frac)}(?![\d.]*\d)", lab):
@@ -1108,7 +1133,9 @@ class Matching:
                 rel = abs(x.base - v) / max(x.base, v, 1e-12)
                 if (score < 1 and rel > 0.25) or self._conflict(x, sent, q):  # (the cheap test first)
                     continue
-                key = (score, not self._accounted(x, sent, q), -rel)
+                # (a bound's fix is a figure the report limits the same way: `超过 100 ms` → `exceed 300 ms`)
+                limited = bool(q.bound) and (x.bound == q.bound or same_bound(q.bound or "", x))
+                key = (score, limited, not self._accounted(x, sent, q), -rel)
                 if best_key is None or key > best_key:
                     best, best_key = x, key
         return best
@@ -1304,10 +1331,19 @@ def _counts_other_in(counted: str | None, text: str, raw: str) -> bool:
     seen = False
     for m in re.finditer(rf"(?<![\d.,]){re.escape(raw)}(?![\d]|[.,]\d)", text):
         theirs = counted_word(text, m.end())
+        if theirs is None and (tail := _LIST_UNIT.match(text, m.end())) is not None:
+            # a member of a list whose unit is printed once after it (`36、38、40um`) measures in that unit
+            if tail.group(1).lower() == counted:
+                return False
+            seen = True
+            continue
         if theirs is None or theirs == counted or (not theirs.isascii()) != cjk:
             return False
         seen = True
     return seen
+
+
+_LIST_UNIT = re.compile(r"(?:[ \u00a0]*[、/,，][ \u00a0]*\d+(?:\.\d+)?)+[ \u00a0]?([A-Za-zμ]+)(?![A-Za-z])")
 
 
 def _term_before_another(line: str, term: str, raw: str) -> bool:

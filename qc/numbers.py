@@ -110,10 +110,11 @@ DATE_RE = re.compile(
 MASK_RE = re.compile(
     r"`[^`\n]+`|(?:https?://|www\.)[^\s)>\]】]+|\]\([^)\s]*(?:\s+\"[^\"]*\")?\)|<[^>\n]+>|\[\^[^\]\s]+\]"
 )
+# (`averaged over 20 confidence levels` is across them: no bound)
 PREFIX_RE = re.compile(
     r"(?:(?P<approx>约为|约|大约|大概|近|将近|接近|~|～|≈|about|around|approximately|approx\.|roughly|nearly|almost|some)"
     r"|(?P<ge>≥|>=|⩾|不低于|不少于|至少|at least|no less than)"
-    r"|(?P<gt>>|超过|逾|多于|高于|more than|greater than|over|above|exceeding)"
+    r"|(?P<gt>>|超过|逾|多于|高于|more than|greater than|(?<!averaged )(?<!summed )over|above|exceeding)"
     r"|(?P<le>≤|<=|⩽|不超过|最多|最高|高达|up to|at most|no more than)"
     r"|(?P<lt><|低于|少于|不到|less than|under|below))[ \u00a0]*$",
     re.IGNORECASE,

@@ -214,6 +214,12 @@ def opposite_bound(bound: str | None, x: Fig) -> bool:
     return (limit == "upper" and bound in (">", "≥")) or (limit == "lower" and bound in ("<", "≤"))
 
 
+def same_bound(bound: str, x: Fig) -> bool:
+    """Whether the report's words limit figure `x` the way claim bound `bound` does (`exceeds 100 Gbps` for `超过 100
+    Gbps`)."""
+    return (x.limit == "lower" and bound in (">", "≥")) or (x.limit == "upper" and bound in ("<", "≤"))
+
+
 @dataclass(eq=False)
 class ReportPrep:
     """One report's figures and pages, prepared once and shared by every index (and sub-index) that holds them."""
