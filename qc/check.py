@@ -7,6 +7,8 @@ import math
 import re
 from bisect import bisect_right
 from collections import Counter
+from collections.abc import Callable
+from functools import partial
 from itertools import combinations
 
 from evidence.models import Page
@@ -299,6 +301,11 @@ class _Checker(Derivations):
                 sent.quantities = qs
                 if qs:
                     judged.append((sent, qs, *self._judge(bl, sent, qs), hdr, row))
+            for row in dict.fromkeys(j[5] for j in judged):  # its integer label cell is the condition of its cells
+                mine = [(q, v, id(sent) in self._label_cells) for sent, qs, _, vs, _, r in judged if r == row
+                        for q, v in zip(qs, vs, strict=True)]  # fmt: skip
+                labelled = frozenset(id(q) for q, _, lab in mine if lab and _integral(q))
+                self._condition_keys([q for q, _, _ in mine], [v for _, v, _ in mine], partial(_cell_kind, labelled))
             # A row's cells are one claim each, their column header their own words: a swap within a row is caught.
             for row in dict.fromkeys(j[5] for j in judged):
                 cells = [(q, v, hdr, scope) for _, qs, scope, vs, hdr, r in judged if r == row
@@ -332,7 +339,7 @@ class _Checker(Derivations):
         if not qs:
             return
         scope, verdicts = self._judge(bl, sent, qs)
-        self._condition_keys(sent, qs, verdicts)
+        self._condition_keys(qs, verdicts, lambda q: _key_kind(self._text, q) if _condition(q) else None)
         live = [k for k, q in enumerate(qs) if not q.exempt]
         said: dict[int, frozenset[str]] | None = None  # made once, for whichever check needs it first
 
@@ -361,22 +368,26 @@ class _Checker(Derivations):
             self._one_figure_two_claims([(q, v, own) for q, v, own, _ in claims(one)])
         self._record(bl, sent, qs, scope, verdicts)
 
-    def _condition_keys(self, sent: Sentence, qs: list[Quantity], verdicts: list[Verdict]) -> None:
+    def _condition_keys(
+        self, qs: list[Quantity], verdicts: list[Verdict], kind_of: Callable[[Quantity], str | None]
+    ) -> None:
         """`With 6 encoder and 2 decoder layers, … from 5.39 s to 2.73 s`, `较 38 线提升约 30%`: a condition number
         (a bare, counted or multiple integer naming the row a value belongs to) is backed only by the key of the row
         its sentence's values come from. Where a value's figure gives the condition's key word (`# enc-layers 6`,
         `batch 1`, `(2x)`, its report sentence's `38 线`) a number, the condition must be one of those numbers, and a
         from→to pair of conditions maps in order onto a from→to pair of values; any label of the report holding the
-        integer is no backing then. A sentence whose values' figures give the key no number keeps its verdict."""
-        text = self._text
+        integer is no backing then. A sentence whose values' figures give the key no number keeps its verdict. In an
+        article table the row's label cell (`| 5 | 4,507,942 |`) is the condition, its key a label of that bare number
+        (a chart's category): `kind_of` gives a number's key word, None for no condition."""
+        conds = [(q, v, lo, kind) for q, v in zip(qs, verdicts, strict=True) if v.status in ("verified", "derived")
+                 and (kind := kind_of(q)) is not None for lo in q.endpoints()]  # fmt: skip
         # (a round size, `4KB`, `64KB objects`, is a setting of its row like the condition: no value of the sentence)
         values = [(q, v.fig) for q, v in zip(qs, verdicts, strict=True)
                   if not q.exempt and v.status == "verified" and v.fig is not None and not _condition(q)
+                  and all(q is not c[0] for c in conds)
                   and not (v.fig.unit.dim == "bytes" and q.value == int(q.value or 0.5))]  # fmt: skip
         if not values or any(q.is_range for q, _ in values):
             return  # (a range's figure is its first end's: the rows it spans are not all known)
-        conds = [(q, v, lo, kind) for q, v in zip(qs, verdicts, strict=True) if v.status == "verified" and _condition(q)
-                 and (kind := _key_kind(text, q)) for lo in q.endpoints()]  # fmt: skip
         for kind in dict.fromkeys(c[3] for c in conds):
             mine = [c for c in conds if c[3] == kind]
             keyed = [(q, x, ks) for q, x in values if (ks := _keys_of_kind(x, kind))]
@@ -398,7 +409,8 @@ class _Checker(Derivations):
                     continue
                 o, x, ks = backs[0]
                 v.status, v.source, v.fig, v.strength = "mismatch", source_of(x), x, ""
-                v.message = (f"{say(x)}, the figure of {o.text.strip()}, is of {kind} {'/'.join(sorted(ks))} "
+                keys = "/".join(sorted(ks))
+                v.message = (f"{say(x)}, the figure of {o.text.strip()}, is of {f'{kind} ' if kind else ''}{keys} "
                              f"({labels_of(x.f, 3)}), not {num_text(val)}")  # fmt: skip
 
     def _judge(self, bl: Block, sent: Sentence, qs: list[Quantity]) -> tuple[list[str], list[Verdict]]:
@@ -832,7 +844,18 @@ def _condition(q: Quantity) -> bool:
     if q.exempt or q.magnitude or not ends:
         return False
     dim = parse_unit(q.unit).dim if q.unit else ""
-    return (dim in _COND_UNIT_DIMS or dim.startswith("count:")) and all(v == int(v) for v, _ in ends)
+    return (dim in _COND_UNIT_DIMS or dim.startswith("count:")) and _integral(q)
+
+
+def _cell_kind(labelled: frozenset[int], q: Quantity) -> str | None:
+    """The key word of an article table's integer label cell (a bare label of the report: ``); None for other cells."""
+    return "" if id(q) in labelled else None
+
+
+def _integral(q: Quantity) -> bool:
+    """Whether the number (each end of a range) is a whole number: a row label's (`| 5 |` of a `负载 (Byte)` column)."""
+    ends = q.endpoints()
+    return bool(ends) and not q.exempt and not q.magnitude and all(v == int(v) for v, _ in ends)
 
 
 def _key_kind(text: str, q: Quantity) -> str | None:
@@ -881,6 +904,10 @@ def _keys_of_kind(x: Fig, kind: str) -> frozenset[str]:
         labs.append(x.f.quote)
     out: set[str] = set()
     for lab in labs:
+        if not kind:  # a bare label: a chart's category (`5`)
+            if lab.strip().isdigit():
+                out.add(lab.strip())
+            continue
         if kind == "x":
             out.update(m.group(1) for m in _MULT_IN_LABEL.finditer(lab))
             continue

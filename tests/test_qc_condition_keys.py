@@ -7,6 +7,8 @@ cachepilot_mooncake_store_bench_zh.pdf p.6 表 7 (value size / batch / req/s / k
 … 385.55 0.138 0.354; 64KB 4 … 694.43 0.304 0.917; 4MB 1 … 3.623 5.242; 4MB 8 … 26.942 45.513.
 yatha_hotword_perf_report_zh.pdf p.7: input3_double (2x) … 13,937 行 / 秒; input3_x4 (4x) … 13,527 行 / 秒; `4 倍数据
 （ 59,656 行）的实际吞吐量（ 13,527 行 / 秒）与 2 倍 /3 倍数据接近`.
+yalantinglibs_coro_rpc_qps_slides_zh.pdf p.25 chart `ping-pong qps` (PAYLOAD(BYTE) 5 500 1000 5000 10000; CORO_RPC QPS,
+BRPC QPS): payload 5 → 4507942 and 4049234.
 """
 
 from __future__ import annotations
@@ -47,3 +49,19 @@ def test_a_load_multiple_is_the_key_of_its_values_row() -> None:
     body = "实际吞吐量:{} 倍到 4 倍数据集从 13,937 行/秒变为 13,527 行/秒【出处:R3 实测】。"
     assert verdicts(YATHA, body.format(2))["2 倍到 4 倍"] == "verified"
     assert verdicts(YATHA, body.format(3))["3 倍到 4 倍"] == "mismatch"  # 13,937 is the 2x row's
+
+
+def test_a_derived_multiple_is_still_a_condition() -> None:
+    body = "实际吞吐量:{} 倍到 4 倍数据集从 13,937 行/秒变为 13,527 行/秒【出处:R3 实测】。"
+    assert verdicts(YATHA, body.format(1))["1 倍到 4 倍"] == "mismatch"  # (13,527/13,937 ≈ 1: no load of the rows)
+
+
+CORO = "yalantinglibs_coro_rpc_qps_slides_zh.pdf"
+
+
+def test_an_article_tables_integer_label_is_the_key_of_its_cells_row() -> None:
+    table = "| 负载 (Byte) | coro_rpc (QPS) | brpc (QPS) |\n|---|---|---|\n| {} | 4,507,942 | 4,049,234 |\n"
+    text = "ping-pong 模式【出处:R3 实测】:\n\n" + table
+    assert verdicts(CORO, text.format(5))["5"] == "verified"
+    assert verdicts(CORO, text.format(4))["4"] == "mismatch"  # the cells are the chart's payload-5 category
+    assert verdicts(CORO, text.format(500))["500"] == "mismatch"  # another category of the chart
