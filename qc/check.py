@@ -26,6 +26,7 @@ from qc.claims import (
     possessor,
     printed_unit,
     respective,
+    restatement,
     roles,
     sentence,
     sentences,
@@ -365,7 +366,8 @@ class _Checker(Derivations):
         self._against_own_name(sent, qs, verdicts)
         one = [i for i, k in enumerate(live) if verdicts[k].status == "verified" and verdicts[k].fig is not None]
         if len(one) > 1 and len({id(verdicts[live[i]].fig) for i in one}) < len(one):
-            self._one_figure_two_claims([(q, v, own) for q, v, own, _ in claims(one)])
+            restated = {id(r) for q in qs if (r := restatement(sent, q, bl.text)) is not None}
+            self._one_figure_two_claims([(q, v, own) for q, v, own, _ in claims(one)], restated)
         self._record(bl, sent, qs, scope, verdicts)
 
     def _condition_keys(
@@ -581,16 +583,21 @@ class _Checker(Derivations):
                 break
 
     @staticmethod
-    def _one_figure_two_claims(cells: list[tuple[Quantity, Verdict, frozenset[str]]]) -> None:
-        """Two numbers of one value in one sentence, or in two cells of one article-table row, verified by one and the
-        same report figure while their own words (a cell's: its header) differ (`| 合成 | 3.33 | 3.33 |` over the
+    def _one_figure_two_claims(
+        cells: list[tuple[Quantity, Verdict, frozenset[str]]], restated: set[int] | None = None
+    ) -> None:
+        """Two numbers of one value in one sentence (in two units too, unless the second restates the first right after
+        it: `restated`), or in two cells of one article-table row, verified by one and the same report figure while their own words (a cell's: its header) differ (`| 合成 | 3.33 | 3.33 |` over the
         chunked-prefill figure): one figure measures one thing, so the number whose words the figure fits less (of the
         words one has and the other lacks) stands for another."""
         ok = [(q, v, hdr) for q, v, hdr in cells if v.status == "verified" and v.fig is not None and q.value]
         for (qi, vi, hi), (qj, vj, hj) in combinations(ok, 2):
             x = vi.fig
-            if x is None or vj.fig is not x or hi == hj or (qi.value, qi.unit) != (qj.value, qj.unit):
-                continue  # (`24.824 ms, or about 0.025 s`: one figure restated, not two numbers of one value)
+            if x is None or vj.fig is not x or hi == hj:
+                continue
+            if (qi.value, qi.unit) != (qj.value, qj.unit) and (restated is None or id(qj) in restated):
+                continue  # (`24.824 ms, or about 0.025 s`: one figure restated, not two numbers of one value; a
+                # sentence's `GPU 为 Mali T864(800MHz),A72 核实际频率为 0.8GHz` states two)
             fi, fj = len((hi - hj) & x.tokens), len((hj - hi) & x.tokens)
             if fi == fj:
                 continue  # the figure's words tell neither column: nothing says which cell is wrong
