@@ -341,6 +341,7 @@ class _Checker(Derivations):
             return
         scope, verdicts = self._judge(bl, sent, qs)
         self._condition_keys(qs, verdicts, lambda q: _key_kind(self._text, q) if _condition(q) else None)
+        self._clause_sentence(sent, qs, verdicts)
         live = [k for k, q in enumerate(qs) if not q.exempt]
         said: dict[int, frozenset[str]] | None = None  # made once, for whichever check needs it first
 
@@ -414,6 +415,29 @@ class _Checker(Derivations):
                 keys = "/".join(sorted(ks))
                 v.message = (f"{say(x)}, the figure of {o.text.strip()}, is of {f'{kind} ' if kind else ''}{keys} "
                              f"({labels_of(x.f, 3)}), not {num_text(val)}")  # fmt: skip
+
+    def _clause_sentence(self, sent: Sentence, qs: list[Quantity], verdicts: list[Verdict]) -> None:
+        """`at 87 GB/s over 4×200 Gbps NICs`: where a number of the clause rests on a report sentence that prints
+        numbers of another number's unit (`4×200 Gbps and 8×400 Gbps`), that number is one of them; a figure of its
+        value elsewhere (`800 Gbps` of a notation table) backs it no more."""
+        live = [(q, v, v.fig) for q, v in zip(qs, verdicts, strict=True)
+                if not q.exempt and not q.is_range and v.status == "verified" and v.fig is not None and q.unit]  # fmt: skip
+        for q, v, x in live:
+            cs, ce = self._part(q, sent)
+            for p, _, y in live:
+                if p is q or not cs <= p.start < ce or y.f.kind not in ("prose", "kv") or not y.f.quote:
+                    continue
+                if y.f.quote == x.f.quote or y.unit.dim == x.unit.dim:
+                    continue
+                said = [o for o in extract(y.f.quote) if o.unit and o.value is not None and not o.is_range
+                        and parse_unit(o.unit).dim == x.unit.dim]  # fmt: skip
+                if not said or any(parse_unit(o.unit).name == x.unit.name and o.value == x.f.value for o in said):
+                    continue
+                shown_ = ", ".join(o.text.strip() for o in said[:3])
+                v.status, v.source, v.fig, v.strength = "mismatch", source_of(y), y, ""
+                v.message = (f"{say(y)}: the clause's {p.text.strip()} rests on a report sentence that gives "
+                             f"{shown_}, not {q.text.strip()}")  # fmt: skip
+                break
 
     def _judge(self, bl: Block, sent: Sentence, qs: list[Quantity]) -> tuple[list[str], list[Verdict]]:
         """The verdicts on a sentence's numbers, each on its own and then as from→to pairs and changes."""

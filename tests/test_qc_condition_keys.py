@@ -10,7 +10,7 @@ yatha_hotword_perf_report_zh.pdf p.7: input3_double (2x) … 13,937 行 / 秒; i
 yalantinglibs_coro_rpc_qps_slides_zh.pdf p.25 chart `ping-pong qps` (PAYLOAD(BYTE) 5 500 1000 5000 10000; CORO_RPC QPS,
 BRPC QPS): payload 5 → 4507942 and 4049234. oaid_facerecognition_rk3399_perf_report.pdf p.4 (2 Test Environment): GPU:
 Mali T864 (800MHz); CPU: Dual-core Cortex-A72 up to 2.0GHz (real frequency is 1.8GHz). pymupdf_chinese_tables_zh.pdf
-p.1 表 7-2: 1 工商银行 330,435.30 234,850.00 95,585.30.
+p.1 表 7-2: 1 工商银行 330,435.30 234,850.00 95,585.30. mooncake_fast25_kvcache_serving_paper.pdf: see its test.
 """
 
 from __future__ import annotations
@@ -81,3 +81,15 @@ def test_one_figure_in_two_units_backs_one_of_two_claims() -> None:
     # a number restated right after it in another magnitude is one figure said twice
     body = "工商银行的授信总额为 330,435.30 万元,约合 33.04 亿元【出处:R3】。"
     assert verdicts(CREDIT, body)["33.04 亿元"] == "verified"
+
+
+MOONCAKE = "mooncake_fast25_kvcache_serving_paper.pdf"
+
+
+def test_a_clause_resting_on_a_report_sentence_takes_that_sentences_other_numbers() -> None:
+    # p.12: `87 GB/s and 190 GB/s under network configurations of 4×200 Gbps and 8×400 Gbps`; p.3 Table 1: `Bnic NIC
+    # bandwidth 800 Gbps`
+    body = ("The transfer engine moved 40 GB of KVCache at 87 GB/s over 4×{} NICs and at 190 GB/s over 8×400 Gbps "
+            "NICs [source: R3].")  # fmt: skip
+    assert verdicts(MOONCAKE, body.format("200 Gbps"), lang="en")["200 Gbps"] == "verified"
+    assert verdicts(MOONCAKE, body.format("800 Gbps"), lang="en")["800 Gbps"] == "mismatch"  # Table 1's NIC
