@@ -417,9 +417,9 @@ class _Checker(Derivations):
                              f"({labels_of(x.f, 3)}), not {num_text(val)}")  # fmt: skip
 
     def _clause_sentence(self, sent: Sentence, qs: list[Quantity], verdicts: list[Verdict]) -> None:
-        """`at 87 GB/s over 4×200 Gbps NICs`: where a number of the clause rests on a report sentence that prints
-        numbers of another number's unit (`4×200 Gbps and 8×400 Gbps`), that number is one of them; a figure of its
-        value elsewhere (`800 Gbps` of a notation table) backs it no more."""
+        """`at 87 GB/s over 4×200 Gbps NICs`: where a number of the clause rests on a report sentence that prints two
+        or more numbers of another number's unit (`4×200 Gbps and 8×400 Gbps`), that number is one of them; a figure
+        of its value elsewhere (`800 Gbps` of a notation table) backs it no more."""
         live = [(q, v, v.fig) for q, v in zip(qs, verdicts, strict=True)
                 if not q.exempt and not q.is_range and v.status == "verified" and v.fig is not None and q.unit]  # fmt: skip
         for q, v, x in live:
@@ -431,8 +431,10 @@ class _Checker(Derivations):
                     continue
                 said = [o for o in extract(y.f.quote) if o.unit and o.value is not None and not o.is_range
                         and parse_unit(o.unit).dim == x.unit.dim]  # fmt: skip
-                if not said or any(parse_unit(o.unit).name == x.unit.name and o.value == x.f.value for o in said):
-                    continue
+                if len({o.value for o in said}) < 2 or any(
+                    parse_unit(o.unit).name == x.unit.name and o.value == x.f.value for o in said
+                ):
+                    continue  # (one number of the unit there, `7.15 GB`, lists no settings: `256 KB` may be another)
                 shown_ = ", ".join(o.text.strip() for o in said[:3])
                 v.status, v.source, v.fig, v.strength = "mismatch", source_of(y), y, ""
                 v.message = (f"{say(y)}: the clause's {p.text.strip()} rests on a report sentence that gives "
