@@ -7,6 +7,8 @@ import math
 import re
 from bisect import bisect_right
 from collections import Counter
+from collections.abc import Callable
+from functools import partial
 from itertools import combinations, pairwise
 
 from evidence.models import Page
@@ -24,6 +26,7 @@ from qc.claims import (
     possessor,
     printed_unit,
     respective,
+    restatement,
     roles,
     sentence,
     sentences,
@@ -301,6 +304,11 @@ class _Checker(Derivations):
                 sent.quantities = qs
                 if qs:
                     judged.append((sent, qs, *self._judge(bl, sent, qs), hdr, row))
+            for row in dict.fromkeys(j[5] for j in judged):  # its integer label cell is the condition of its cells
+                mine = [(q, v, id(sent) in self._label_cells) for sent, qs, _, vs, _, r in judged if r == row
+                        for q, v in zip(qs, vs, strict=True)]  # fmt: skip
+                labelled = frozenset(id(q) for q, _, lab in mine if lab and _integral(q))
+                self._condition_keys([q for q, _, _ in mine], [v for _, v, _ in mine], partial(_cell_kind, labelled))
             # A row's cells are one claim each, their column header their own words: a swap within a row is caught.
             for row in dict.fromkeys(j[5] for j in judged):
                 cells = [(q, v, hdr, scope) for _, qs, scope, vs, hdr, r in judged if r == row
@@ -334,7 +342,8 @@ class _Checker(Derivations):
         if not qs:
             return
         scope, verdicts = self._judge(bl, sent, qs)
-        self._condition_keys(sent, qs, verdicts)
+        self._condition_keys(qs, verdicts, lambda q: _key_kind(self._text, q) if _condition(q) else None)
+        self._clause_sentence(sent, qs, verdicts)
         live = [k for k, q in enumerate(qs) if not q.exempt]
         said: dict[int, frozenset[str]] | None = None  # made once, for whichever check needs it first
 
@@ -363,25 +372,30 @@ class _Checker(Derivations):
         self._against_own_name(sent, qs, verdicts)
         one = [i for i, k in enumerate(live) if verdicts[k].status == "verified" and verdicts[k].fig is not None]
         if len(one) > 1 and len({id(verdicts[live[i]].fig) for i in one}) < len(one):
-            self._one_figure_two_claims([(q, v, own) for q, v, own, _ in claims(one)])
+            restated = {id(r) for q in qs if (r := restatement(sent, q, bl.text)) is not None}
+            self._one_figure_two_claims([(q, v, own) for q, v, own, _ in claims(one)], restated)
         self._record(bl, sent, qs, scope, verdicts)
 
-    def _condition_keys(self, sent: Sentence, qs: list[Quantity], verdicts: list[Verdict]) -> None:
+    def _condition_keys(
+        self, qs: list[Quantity], verdicts: list[Verdict], kind_of: Callable[[Quantity], str | None]
+    ) -> None:
         """`With 6 encoder and 2 decoder layers, … from 5.39 s to 2.73 s`, `较 38 线提升约 30%`: a condition number
         (a bare, counted or multiple integer naming the row a value belongs to) is backed only by the key of the row
         its sentence's values come from. Where a value's figure gives the condition's key word (`# enc-layers 6`,
         `batch 1`, `(2x)`, its report sentence's `38 线`) a number, the condition must be one of those numbers, and a
         from→to pair of conditions maps in order onto a from→to pair of values; any label of the report holding the
-        integer is no backing then. A sentence whose values' figures give the key no number keeps its verdict."""
-        text = self._text
+        integer is no backing then. A sentence whose values' figures give the key no number keeps its verdict. In an
+        article table the row's label cell (`| 5 | 4,507,942 |`) is the condition, its key a label of that bare number
+        (a chart's category): `kind_of` gives a number's key word, None for no condition."""
+        conds = [(q, v, lo, kind) for q, v in zip(qs, verdicts, strict=True) if v.status in ("verified", "derived")
+                 and (kind := kind_of(q)) is not None for lo in q.endpoints()]  # fmt: skip
         # (a round size, `4KB`, `64KB objects`, is a setting of its row like the condition: no value of the sentence)
         values = [(q, v.fig) for q, v in zip(qs, verdicts, strict=True)
                   if not q.exempt and v.status == "verified" and v.fig is not None and not _condition(q)
+                  and all(q is not c[0] for c in conds)
                   and not (v.fig.unit.dim == "bytes" and q.value == int(q.value or 0.5))]  # fmt: skip
         if not values or any(q.is_range for q, _ in values):
             return  # (a range's figure is its first end's: the rows it spans are not all known)
-        conds = [(q, v, lo, kind) for q, v in zip(qs, verdicts, strict=True) if v.status == "verified" and _condition(q)
-                 and (kind := _key_kind(text, q)) for lo in q.endpoints()]  # fmt: skip
         for kind in dict.fromkeys(c[3] for c in conds):
             mine = [c for c in conds if c[3] == kind]
             keyed = [(q, x, ks) for q, x in values if (ks := _keys_of_kind(x, kind))]
@@ -403,8 +417,34 @@ class _Checker(Derivations):
                     continue
                 o, x, ks = backs[0]
                 v.status, v.source, v.fig, v.strength = "mismatch", source_of(x), x, ""
-                v.message = (f"{say(x)}, the figure of {o.text.strip()}, is of {kind} {'/'.join(sorted(ks))} "
+                keys = "/".join(sorted(ks))
+                v.message = (f"{say(x)}, the figure of {o.text.strip()}, is of {f'{kind} ' if kind else ''}{keys} "
                              f"({labels_of(x.f, 3)}), not {num_text(val)}")  # fmt: skip
+
+    def _clause_sentence(self, sent: Sentence, qs: list[Quantity], verdicts: list[Verdict]) -> None:
+        """`at 87 GB/s over 4×200 Gbps NICs`: where a number of the clause rests on a report sentence that prints two
+        or more numbers of another number's unit (`4×200 Gbps and 8×400 Gbps`), that number is one of them; a figure
+        of its value elsewhere (`800 Gbps` of a notation table) backs it no more."""
+        live = [(q, v, v.fig) for q, v in zip(qs, verdicts, strict=True)
+                if not q.exempt and not q.is_range and v.status == "verified" and v.fig is not None and q.unit]  # fmt: skip
+        for q, v, x in live:
+            cs, ce = self._part(q, sent)
+            for p, _, y in live:
+                if p is q or not cs <= p.start < ce or y.f.kind not in ("prose", "kv") or not y.f.quote:
+                    continue
+                if y.f.quote == x.f.quote or y.unit.dim == x.unit.dim:
+                    continue
+                said = [o for o in extract(y.f.quote) if o.unit and o.value is not None and not o.is_range
+                        and parse_unit(o.unit).dim == x.unit.dim]  # fmt: skip
+                if len({o.value for o in said}) < 2 or any(
+                    parse_unit(o.unit).name == x.unit.name and o.value == x.f.value for o in said
+                ):
+                    continue  # (one number of the unit there, `7.15 GB`, lists no settings: `256 KB` may be another)
+                shown_ = ", ".join(o.text.strip() for o in said[:3])
+                v.status, v.source, v.fig, v.strength = "mismatch", source_of(y), y, ""
+                v.message = (f"{say(y)}: the clause's {p.text.strip()} rests on a report sentence that gives "
+                             f"{shown_}, not {q.text.strip()}")  # fmt: skip
+                break
 
     def _judge(self, bl: Block, sent: Sentence, qs: list[Quantity]) -> tuple[list[str], list[Verdict]]:
         """The verdicts on a sentence's numbers, each on its own and then as from→to pairs and changes."""
@@ -602,16 +642,21 @@ class _Checker(Derivations):
                 break
 
     @staticmethod
-    def _one_figure_two_claims(cells: list[tuple[Quantity, Verdict, frozenset[str]]]) -> None:
-        """Two numbers of one value in one sentence, or in two cells of one article-table row, verified by one and the
-        same report figure while their own words (a cell's: its header) differ (`| 合成 | 3.33 | 3.33 |` over the
+    def _one_figure_two_claims(
+        cells: list[tuple[Quantity, Verdict, frozenset[str]]], restated: set[int] | None = None
+    ) -> None:
+        """Two numbers of one value in one sentence (in two units too, unless the second restates the first right after
+        it: `restated`), or in two cells of one article-table row, verified by one and the same report figure while their own words (a cell's: its header) differ (`| 合成 | 3.33 | 3.33 |` over the
         chunked-prefill figure): one figure measures one thing, so the number whose words the figure fits less (of the
         words one has and the other lacks) stands for another."""
         ok = [(q, v, hdr) for q, v, hdr in cells if v.status == "verified" and v.fig is not None and q.value]
         for (qi, vi, hi), (qj, vj, hj) in combinations(ok, 2):
             x = vi.fig
-            if x is None or vj.fig is not x or hi == hj or (qi.value, qi.unit) != (qj.value, qj.unit):
-                continue  # (`24.824 ms, or about 0.025 s`: one figure restated, not two numbers of one value)
+            if x is None or vj.fig is not x or hi == hj:
+                continue
+            if (qi.value, qi.unit) != (qj.value, qj.unit) and (restated is None or id(qj) in restated):
+                continue  # (`24.824 ms, or about 0.025 s`: one figure restated, not two numbers of one value; a
+                # sentence's `GPU 为 Mali T864(800MHz),A72 核实际频率为 0.8GHz` states two)
             fi, fj = len((hi - hj) & x.tokens), len((hj - hi) & x.tokens)
             if fi == fj:
                 continue  # the figure's words tell neither column: nothing says which cell is wrong
@@ -865,7 +910,18 @@ def _condition(q: Quantity) -> bool:
     if q.exempt or q.magnitude or not ends:
         return False
     dim = parse_unit(q.unit).dim if q.unit else ""
-    return (dim in _COND_UNIT_DIMS or dim.startswith("count:")) and all(v == int(v) for v, _ in ends)
+    return (dim in _COND_UNIT_DIMS or dim.startswith("count:")) and _integral(q)
+
+
+def _cell_kind(labelled: frozenset[int], q: Quantity) -> str | None:
+    """The key word of an article table's integer label cell (a bare label of the report: ``); None for other cells."""
+    return "" if id(q) in labelled else None
+
+
+def _integral(q: Quantity) -> bool:
+    """Whether the number (each end of a range) is a whole number: a row label's (`| 5 |` of a `负载 (Byte)` column)."""
+    ends = q.endpoints()
+    return bool(ends) and not q.exempt and not q.magnitude and all(v == int(v) for v, _ in ends)
 
 
 def _key_kind(text: str, q: Quantity) -> str | None:
@@ -914,6 +970,10 @@ def _keys_of_kind(x: Fig, kind: str) -> frozenset[str]:
         labs.append(x.f.quote)
     out: set[str] = set()
     for lab in labs:
+        if not kind:  # a bare label: a chart's category (`5`)
+            if lab.strip().isdigit():
+                out.add(lab.strip())
+            continue
         if kind == "x":
             out.update(m.group(1) for m in _MULT_IN_LABEL.finditer(lab))
             continue

@@ -701,12 +701,18 @@ _RESTATE = re.compile(
 )
 
 
+_UNIT_TAIL = re.compile(r"^\D*[\d,.]+")  # a number's text up to its last digit: what is left is its printed unit
+
+
 def restatement(sent: Sentence, q: Quantity, text: str) -> Quantity | None:
-    """The number right after `q` that restates it in another unit of its kind (`or about 0.025 s`), if any."""
+    """The number right after `q` that restates it in another unit of its kind (`or about 0.025 s`, `约合 33.04 亿元`),
+    if any."""
     if not q.unit:
         return None
     dim = parse_unit(q.unit).dim
     after = next((o for o in sent.quantities if o.start >= q.end and not o.exempt), None)
-    if after is None or not after.unit or after.unit == q.unit or parse_unit(after.unit).dim != dim:
+    if after is None or not after.unit or parse_unit(after.unit).dim != dim:
         return None
+    if after.unit == q.unit and _UNIT_TAIL.sub("", after.text).strip() == _UNIT_TAIL.sub("", q.text).strip():
+        return None  # (`330,435.30 万元,约合 33.04 亿元`: another magnitude of the unit restates it too)
     return after if _RESTATE.fullmatch(text, q.end, after.start) else None

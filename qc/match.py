@@ -583,12 +583,19 @@ class Matching:
     def _years_before(self, q: Quantity, sent: Sentence) -> tuple[frozenset[str], bool]:
         """A from→to pair in a sentence naming no year is between the two years of the last full sentence before it
         in its paragraph that names years (`ROE 从 2024 年的 14.49% 降至 2026 年的 13.78%。拨备覆盖率预计从 411.98% 提升至
-        426.00%`), paired in order; a lone number takes no year from another sentence."""
-        mates = [o for o in sent.quantities if not o.exempt and o.unit == q.unit and not o.is_range]
+        426.00%`), paired in order; a lone number takes no year from another sentence, only from the parts of its own
+        full sentence before a `;`."""
         text = self._text
+        pat = _key_pattern("year")
+        # a part after a `;` of a full sentence speaks of the one year its parts before it name (`2025 年上半年营收…;
+        # 不良贷款率下行至 0.92%`)
+        full = max((m.end() for m in FULL_END.finditer(text, 0, sent.start)), default=0)
+        named = list(dict.fromkeys(m.group(1) for m in pat.finditer(text, full, sent.start)))
+        if len(named) == 1:
+            return frozenset(named), False
+        mates = [o for o in sent.quantities if not o.exempt and o.unit == q.unit and not o.is_range]
         if len(mates) != 2 or q not in mates or not CHANGE_RE.fullmatch(text, mates[0].end, mates[1].start):
             return frozenset(), False
-        pat = _key_pattern("year")
         ends = [0] + [m.end() for m in FULL_END.finditer(text, 0, sent.start)]
         for a, b in reversed(list(pairwise(ends))):
             found = list(dict.fromkeys(m.group(1) for m in pat.finditer(text, a, b)))

@@ -1,4 +1,4 @@
-"""Chance control (issue 14, digit kinds): a condition number is backed by the key of the row its values come from.
+"""Chance control (issue 14, digit kinds): a condition number rests on its values' row key; one figure, one claim.
 
 Expected figures read from the PDFs (pypdf text): docling_otsl_tableformer_benchmark_p9.pdf Table 1 (# enc-layers /
 # dec-layers / Language / TEDs simple complex all / mAP (0.75) / Inference time (secs)): 6 6 OTSL 0.965 0.934 0.955
@@ -7,6 +7,10 @@ cachepilot_mooncake_store_bench_zh.pdf p.6 表 7 (value size / batch / req/s / k
 … 385.55 0.138 0.354; 64KB 4 … 694.43 0.304 0.917; 4MB 1 … 3.623 5.242; 4MB 8 … 26.942 45.513.
 yatha_hotword_perf_report_zh.pdf p.7: input3_double (2x) … 13,937 行 / 秒; input3_x4 (4x) … 13,527 行 / 秒; `4 倍数据
 （ 59,656 行）的实际吞吐量（ 13,527 行 / 秒）与 2 倍 /3 倍数据接近`.
+yalantinglibs_coro_rpc_qps_slides_zh.pdf p.25 chart `ping-pong qps` (PAYLOAD(BYTE) 5 500 1000 5000 10000; CORO_RPC QPS,
+BRPC QPS): payload 5 → 4507942 and 4049234. oaid_facerecognition_rk3399_perf_report.pdf p.4 (2 Test Environment): GPU:
+Mali T864 (800MHz); CPU: Dual-core Cortex-A72 up to 2.0GHz (real frequency is 1.8GHz). pymupdf_chinese_tables_zh.pdf
+p.1 表 7-2: 1 工商银行 330,435.30 234,850.00 95,585.30. mooncake_fast25_kvcache_serving_paper.pdf: see its test.
 """
 
 from __future__ import annotations
@@ -47,3 +51,45 @@ def test_a_load_multiple_is_the_key_of_its_values_row() -> None:
     body = "实际吞吐量:{} 倍到 4 倍数据集从 13,937 行/秒变为 13,527 行/秒【出处:R3 实测】。"
     assert verdicts(YATHA, body.format(2))["2 倍到 4 倍"] == "verified"
     assert verdicts(YATHA, body.format(3))["3 倍到 4 倍"] == "mismatch"  # 13,937 is the 2x row's
+
+
+def test_a_derived_multiple_is_still_a_condition() -> None:
+    body = "实际吞吐量:{} 倍到 4 倍数据集从 13,937 行/秒变为 13,527 行/秒【出处:R3 实测】。"
+    assert verdicts(YATHA, body.format(1))["1 倍到 4 倍"] == "mismatch"  # (13,527/13,937 ≈ 1: no load of the rows)
+
+
+CORO = "yalantinglibs_coro_rpc_qps_slides_zh.pdf"
+
+
+def test_an_article_tables_integer_label_is_the_key_of_its_cells_row() -> None:
+    table = "| 负载 (Byte) | coro_rpc (QPS) | brpc (QPS) |\n|---|---|---|\n| {} | 4,507,942 | 4,049,234 |\n"
+    text = "ping-pong 模式【出处:R3 实测】:\n\n" + table
+    assert verdicts(CORO, text.format(5))["5"] == "verified"
+    assert verdicts(CORO, text.format(4))["4"] == "mismatch"  # the cells are the chart's payload-5 category
+    assert verdicts(CORO, text.format(500))["500"] == "mismatch"  # another category of the chart
+
+
+FACE = "oaid_facerecognition_rk3399_perf_report.pdf"
+CREDIT = "pymupdf_chinese_tables_zh.pdf"
+
+
+def test_one_figure_in_two_units_backs_one_of_two_claims() -> None:
+    body = "RK3399 的 GPU 为 Mali T864(800MHz),A72 核实际频率为 {}【出处:R3 实测】。"
+    right = verdicts(FACE, body.format("1.8GHz"))
+    assert right["800MHz"] == right["1.8GHz"] == "verified"
+    assert verdicts(FACE, body.format("0.8GHz"))["0.8GHz"] == "mismatch"  # the GPU's 800 MHz, not the A72's
+    # a number restated right after it in another magnitude is one figure said twice
+    body = "工商银行的授信总额为 330,435.30 万元,约合 33.04 亿元【出处:R3】。"
+    assert verdicts(CREDIT, body)["33.04 亿元"] == "verified"
+
+
+MOONCAKE = "mooncake_fast25_kvcache_serving_paper.pdf"
+
+
+def test_a_clause_resting_on_a_report_sentence_takes_that_sentences_other_numbers() -> None:
+    # p.12: `87 GB/s and 190 GB/s under network configurations of 4×200 Gbps and 8×400 Gbps`; p.3 Table 1: `Bnic NIC
+    # bandwidth 800 Gbps`
+    body = ("The transfer engine moved 40 GB of KVCache at 87 GB/s over 4×{} NICs and at 190 GB/s over 8×400 Gbps "
+            "NICs [source: R3].")  # fmt: skip
+    assert verdicts(MOONCAKE, body.format("200 Gbps"), lang="en")["200 Gbps"] == "verified"
+    assert verdicts(MOONCAKE, body.format("800 Gbps"), lang="en")["800 Gbps"] == "mismatch"  # Table 1's NIC

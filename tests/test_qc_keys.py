@@ -101,3 +101,10 @@ def test_the_new_systems_name_in_a_from_to_sentence_does_not_rekey_its_before_va
         assert {v for k, v in result.items() if k != "R3"} == {"verified"}, result
     wrong = verdicts(GRID, "开启外存缓存后 128K 上下文的首字延迟从 35.10 秒降至 3.96 秒【出处:R3 实测】。")
     assert wrong["3.96 秒"] == "mismatch"  # 64K's value
+
+
+def test_a_part_after_a_semicolon_keeps_the_year_its_full_sentence_names() -> None:
+    # p.1: `不良贷款率持续下行至0.92%` (prose); 不良贷款率（%） 2024A 0.95, 2025E 0.93, 2026E 0.92 (table)
+    body = "2025 年上半年营收同比增长 1.6%;不良贷款率下行至 {}【出处:R3】。"
+    assert verdicts(BANK, body.format("0.92%"))["0.92%"] == "verified"
+    assert verdicts(BANK, body.format("0.95%"))["0.95%"] == "mismatch"  # 2024A's, not 2025's
