@@ -582,16 +582,41 @@ def _named(chosen: list[Pick], a: Ask, pairs: dict[str, str]) -> list[Pick]:
 
 
 def _told_apart(chosen: list[Pick], titles: list[set[str]], a: Ask) -> list[Pick]:
-    """Of tables with the same rows, those whose caption names what the question asks about and the others' lack
-    (`单个 A72` → `on Single A72`, not `on Two A72`, whose `single face` rows would otherwise be read as the answer)."""
-    tables = [i for i, p in enumerate(chosen) if p.group.rows]
-    if len(tables) < 2:
-        return chosen
-    common = set.intersection(*(titles[i] for i in tables))
-    told = {i: (titles[i] - common) & a.terms for i in tables}
-    if not any(told.values()):
-        return chosen
-    return [p for i, p in enumerate(chosen) if i not in told or told[i]]
+    """Of tables of one shape, those whose caption names what the question asks about and the others' lack
+    (`单个 A72` → `on Single A72`, not `on Two A72`, whose `single face` rows would otherwise be read as the answer).
+
+    Only tables of one shape (`_one_shape`) compete: a table of other rows and columns (a baseline comparison beside
+    a table of TTFT percentiles) answers in its own right, whatever its caption names."""
+    left = [i for i, p in enumerate(chosen) if p.group.rows]
+    dropped: set[int] = set()
+    while left:  # the tables linked by their shape, one set at a time
+        linked, todo = set(), [left[0]]
+        while todo:
+            i = todo.pop()
+            linked.add(i)
+            todo += [j for j in left if j not in linked and _one_shape(chosen[i].group, chosen[j].group)]
+        left = [i for i in left if i not in linked]
+        if len(linked) < 2:
+            continue
+        common = set.intersection(*(titles[i] for i in linked))
+        told = {i: (titles[i] - common) & a.terms for i in linked}
+        if any(told.values()):
+            dropped |= {i for i in linked if not told[i]}
+    return [p for i, p in enumerate(chosen) if i not in dropped]
+
+
+def _one_shape(g: Group, h: Group) -> bool:
+    """Tables of the same rows, of the same columns, or sharing two names (one's rows the other's columns:
+    `总耗时`, `用户态时间` down a stability table and across a load table). A row is named by its keys together:
+    `并发档位 8 p50` is no row of `并发档位 8 TP8`."""
+    (rows_g, cols_g), (rows_h, cols_h) = _names(g), _names(h)
+    return rows_g == rows_h or cols_g == cols_h or len((rows_g | cols_g) & (rows_h | cols_h)) >= 2
+
+
+def _names(g: Group) -> tuple[set[str], set[str]]:
+    """A table's row names and column names."""
+    rows = {" ".join(r.keys).strip().lower() for r in g.rows} - {""}
+    return rows, {c.col.strip().lower() for r in g.rows for c in r.cells} - {""}
 
 
 def _parent(g: Group) -> str:
