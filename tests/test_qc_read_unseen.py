@@ -144,3 +144,45 @@ def test_a_ratio_of_two_whole_cells_of_one_column(heights: EvidenceIndex) -> Non
     # two whole numbers of different columns (keys and a height) measure no one thing
     other = "A tree of 100 keys has a height of 22, about 4.5 times [source: R3]."
     assert _verdicts(heights, other)["about 4.5 times"] != "derived"
+
+
+TERMS = ["5.2 输出项", "Availability: 成功率", "Response time: 平均响应时间", "Transaction rate: 每秒事务处理量"]
+LOAD = [["Page", "Availability", "Response time", "Transaction rate"], ["单位", "%", "sec", "trans/sec"],
+        ["Login", "99.91", "0.24", "401.93"],
+        ["Register", "99.96", "0.20", "485.86"], ["Search", "98.40", "12.90", "7.26"]]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def load(tmp_path_factory: pytest.TempPathFactory) -> EvidenceIndex:
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+    from reportlab.pdfgen.canvas import Canvas
+
+    path: Path = tmp_path_factory.mktemp("load") / "load.pdf"
+    pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
+    c = Canvas(str(path), pagesize=A4, invariant=1)
+    c.setFont("STSong-Light", 10)
+    y = 780.0
+    for line in TERMS:
+        c.drawString(60, y, line)
+        y -= 16
+    c.drawString(60, 700, "5.3 压力测试结果")
+    c.setFont("Helvetica", 9)
+    y = 680.0
+    for row in LOAD:
+        for x, cell in zip((60, 160, 260, 360), row, strict=True):
+            c.drawString(x, y, cell)
+        y -= 16
+    c.showPage()
+    c.save()
+    return parsed_index(path, "R3")
+
+
+def test_terms_the_report_defines_in_both_languages_are_one(load: EvidenceIndex) -> None:
+    # `Transaction rate: 每秒事务处理量` on the report's list of output items: the Chinese words name that column
+    got = _verdicts(load, "Register 的事务处理量比 Login 高约 20.9%【出处:R3】。", lang="zh")
+    assert got["约 20.9%"] == "derived"  # (485.86 − 401.93) / 401.93
+    assert _verdicts(load, "Register 的事务处理量比 Login 高约 17.3%【出处:R3】。", lang="zh")["约 17.3%"] != "derived"
+    got = _verdicts(load, "Search 的成功率为 98.40%,比 Register 低 1.56 个百分点【出处:R3】。", lang="zh")
+    assert got["1.56 个百分点"] == "derived"  # 99.96 − 98.40 in the Availability (成功率) column
