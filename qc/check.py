@@ -357,7 +357,7 @@ class _Checker(Derivations):
         self._against_own_name(sent, qs, verdicts)
         one = [i for i, k in enumerate(live) if verdicts[k].status == "verified" and verdicts[k].fig is not None]
         if len(one) > 1 and len({id(verdicts[live[i]].fig) for i in one}) < len(one):
-            self._one_figure_two_claims([(q, v, own) for q, v, own, _ in claims(one)])
+            self._one_figure_two_claims([(q, v, own) for q, v, own, _ in claims(one)], self._text)
         self._record(bl, sent, qs, scope, verdicts)
 
     def _judge(self, bl: Block, sent: Sentence, qs: list[Quantity]) -> tuple[list[str], list[Verdict]]:
@@ -528,7 +528,7 @@ class _Checker(Derivations):
                 break
 
     @staticmethod
-    def _one_figure_two_claims(cells: list[tuple[Quantity, Verdict, frozenset[str]]]) -> None:
+    def _one_figure_two_claims(cells: list[tuple[Quantity, Verdict, frozenset[str]]], text: str = "") -> None:
         """Two numbers of one value in one sentence, or in two cells of one article-table row, verified by one and the
         same report figure while their own words (a cell's: its header) differ (`| 合成 | 3.33 | 3.33 |` over the
         chunked-prefill figure): one figure measures one thing, so the number whose words the figure fits less (of the
@@ -538,6 +538,8 @@ class _Checker(Derivations):
             x = vi.fig
             if x is None or vj.fig is not x or hi == hj or (qi.value, qi.unit) != (qj.value, qj.unit):
                 continue  # (`24.824 ms, or about 0.025 s`: one figure restated, not two numbers of one value)
+            if (w := _counted(text, qi)) and w == _counted(text, qj):
+                continue  # (`185 ms 的 100 帧平均值,DSST 的 100 帧平均`: one count of one thing, said twice)
             fi, fj = len((hi - hj) & x.tokens), len((hj - hi) & x.tokens)
             if fi == fj:
                 continue  # the figure's words tell neither column: nothing says which cell is wrong
@@ -641,6 +643,19 @@ class _Checker(Derivations):
             summary[n.status] += 1
         ok = not any(n.severity == "error" for n in self.numbers)
         return FileResult(file=self.draft.path, ok=ok, numbers=self.numbers, terms=self.terms, summary=summary)
+
+
+# The thing a bare number counts: the CJK word or English plural right after it (`100 帧`, `100 frames`; two CJK
+# characters, so that a classifier tells its nouns apart: `4 个节点` and `4 个盘`).
+_COUNTED = re.compile(r"[ \u00a0]?([\u4e00-\u9fff]{1,2}|[a-z]{3,}s\b)")
+
+
+def _counted(text: str, q: Quantity) -> str:
+    """The word a bare number counts (`帧平` of `100 帧平均`), empty for a number with a unit or none."""
+    if q.unit or not text:
+        return ""
+    m = _COUNTED.match(text, q.end)
+    return m.group(1) if m else ""
 
 
 def _stands_for(v: Verdict, x: Fig, mate: Fig, where: str) -> None:

@@ -19,8 +19,12 @@ RUNS = ["4.1 Load test", "With 200 users the average response time was 567 ms.",
         "With 800 users the response time rose to 1,782 ms, 3.1 times that of the load test."]  # fmt: skip
 
 
+def _doc(body: str, lang: str = "zh") -> str:
+    return f"---\ntitle: t\nlang: {lang}\ndate: 2026-07-10\nevidence: [R3]\nanswer: a\n---\n\n{body}\n"
+
+
 def _verdicts(index: EvidenceIndex, body: str, lang: str = "en") -> dict[str, str]:
-    text = f"---\ntitle: t\nlang: {lang}\ndate: 2026-07-10\nevidence: [R3]\nanswer: a\n---\n\n{body}\n"
+    text = _doc(body, lang)
     return {n.text.strip(): n.status for n in check_draft(parse_draft(text, path="a.md"), index).numbers}
 
 
@@ -186,3 +190,20 @@ def test_terms_the_report_defines_in_both_languages_are_one(load: EvidenceIndex)
     assert _verdicts(load, "Register 的事务处理量比 Login 高约 17.3%【出处:R3】。", lang="zh")["约 17.3%"] != "derived"
     got = _verdicts(load, "Search 的成功率为 98.40%,比 Register 低 1.56 个百分点【出处:R3】。", lang="zh")
     assert got["1.56 个百分点"] == "derived"  # 99.96 − 98.40 in the Availability (成功率) column
+
+
+# a report that gives a count once, for the table under it; the article says it for each of the table's systems
+FRAMES = ["3.2.2 Single A53 CPU performance", "On CPU1 A53 480P 160ms/frame 155ms/frame",
+          "The average frame ratio (100 frames) on ONE A53 as following:", "On CPU1 A53 480P 185ms/frame 217ms/frame"]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def frames(tmp_path_factory: pytest.TempPathFactory) -> EvidenceIndex:
+    return prose_index(tmp_path_factory.mktemp("frames") / "frames.pdf", "R3", FRAMES)
+
+
+def test_one_count_said_twice_rests_on_its_one_figure(frames: EvidenceIndex) -> None:
+    said = ("在 A53 上,TrackerTLD 的耗时从 160ms/frame 增加到 185ms/frame 的 100 帧平均值,DSST 的 100 帧平均比单次测量"
+            "高 40%【出处:R3】。")  # fmt: skip
+    got = [(n.text, n.status) for n in check_draft(parse_draft(_doc(said), path="a.md"), frames).numbers]
+    assert [s for t, s in got if t == "100"] == ["verified", "verified"]
