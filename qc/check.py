@@ -540,6 +540,8 @@ class _Checker(Derivations):
                 continue  # (`24.824 ms, or about 0.025 s`: one figure restated, not two numbers of one value)
             if (w := _counted(text, qi)) and w == _counted(text, qj):
                 continue  # (`185 ms 的 100 帧平均值,DSST 的 100 帧平均`: one count of one thing, said twice)
+            if _option_value(text, qi) != _option_value(text, qj):
+                continue  # (`siege -c 200 … 并发量 200`: a command's option and the words naming what it sets)
             fi, fj = len((hi - hj) & x.tokens), len((hj - hi) & x.tokens)
             if fi == fj:
                 continue  # the figure's words tell neither column: nothing says which cell is wrong
@@ -656,6 +658,15 @@ def _counted(text: str, q: Quantity) -> str:
         return ""
     m = _COUNTED.match(text, q.end)
     return m.group(1) if m else ""
+
+
+# A command-line option right before a number (`-c 200`, `--threads=8`), not a word's hyphen (`Cortex-A72 1.8GHz`).
+_OPTION = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*(?:=| +)$")
+
+
+def _option_value(text: str, q: Quantity) -> bool:
+    """Whether `q` is the value of a command-line option the sentence quotes (`siege -c 200`)."""
+    return bool(_OPTION.search(text, max(0, q.start - 40), q.start))
 
 
 def _stands_for(v: Verdict, x: Fig, mate: Fig, where: str) -> None:

@@ -207,3 +207,26 @@ def test_one_count_said_twice_rests_on_its_one_figure(frames: EvidenceIndex) -> 
             "高 40%【出处:R3】。")  # fmt: skip
     got = [(n.text, n.status) for n in check_draft(parse_draft(_doc(said), path="a.md"), frames).numbers]
     assert [s for t, s in got if t == "100"] == ["verified", "verified"]
+
+
+# a report that quotes a command and says in words what its options set (the command's numbers are no figures)
+SIEGE = [
+    "5.2 控制",
+    "工具为 siege,例如:siege -c 200 -r 10",
+    "http://localhost:8000/auth/login/表示的是对后端的登录页面进行并发量为200,重复次数为10次的压力测试:",
+]
+
+
+@pytest.fixture(scope="module")
+def siege(tmp_path_factory: pytest.TempPathFactory) -> EvidenceIndex:
+    return prose_index(tmp_path_factory.mktemp("siege") / "siege.pdf", "R3", SIEGE)
+
+
+def test_an_option_value_restated_in_words_is_one_setting(siege: EvidenceIndex) -> None:
+    said = "例如 siege -c 200 -r 10 表示并发量 200、重复 10 次【出处:R3】。"
+    got = [(n.text.strip(), n.status) for n in check_draft(parse_draft(_doc(said), path="a.md"), siege).numbers]
+    assert [s for t, s in got if t == "200"] == ["verified", "verified"]
+    # a value the words give to two things is still one figure measuring two things
+    said = "工具 siege 的用户数 200,并发量 200【出处:R3】。"
+    got = [(n.text.strip(), n.status) for n in check_draft(parse_draft(_doc(said), path="a.md"), siege).numbers]
+    assert "mismatch" in [s for t, s in got if t == "200"]
