@@ -230,3 +230,12 @@ def test_an_option_value_restated_in_words_is_one_setting(siege: EvidenceIndex) 
     said = "工具 siege 的用户数 200,并发量 200【出处:R3】。"
     got = [(n.text.strip(), n.status) for n in check_draft(parse_draft(_doc(said), path="a.md"), siege).numbers]
     assert "mismatch" in [s for t, s in got if t == "200"]
+
+
+def test_a_length_is_a_measure_not_an_identifier(tmp_path: Path) -> None:
+    index = prose_index(
+        tmp_path / "cup.pdf", "R3", ["Test object: This distance from a paper cup to the camera is about 0.5m."]
+    )
+    assert _verdicts(index, "被跟踪的纸杯距摄像头约 0.5m【出处:R3】。", lang="zh")["约 0.5m"] == "verified"
+    assert _verdicts(index, "被跟踪的纸杯距摄像头约 50 厘米【出处:R3】。", lang="zh")["约 50 厘米"] == "verified"
+    assert _verdicts(index, "被跟踪的纸杯距摄像头约 0.5 秒【出处:R3】。", lang="zh")["约 0.5 秒"] != "verified"
