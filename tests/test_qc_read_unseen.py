@@ -239,3 +239,22 @@ def test_a_length_is_a_measure_not_an_identifier(tmp_path: Path) -> None:
     assert _verdicts(index, "被跟踪的纸杯距摄像头约 0.5m【出处:R3】。", lang="zh")["约 0.5m"] == "verified"
     assert _verdicts(index, "被跟踪的纸杯距摄像头约 50 厘米【出处:R3】。", lang="zh")["约 50 厘米"] == "verified"
     assert _verdicts(index, "被跟踪的纸杯距摄像头约 0.5 秒【出处:R3】。", lang="zh")["约 0.5 秒"] != "verified"
+
+
+# a report that gives what was asked for and what is left, never the part taken away
+KEYS = ["3. Results", "Note: for random insertions with n = 1,000,000 the generator produced duplicate keys.",
+        "The program ignored these, resulting in a final tree size of 742,827 nodes."]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def keys(tmp_path_factory: pytest.TempPathFactory) -> EvidenceIndex:
+    return prose_index(tmp_path_factory.mktemp("keys") / "keys.pdf", "R3", KEYS)
+
+
+def test_a_part_taken_away_is_the_whole_less_what_is_left(keys: EvidenceIndex) -> None:
+    said = "The generator dropped {} duplicate keys of the intended 1,000,000, leaving 742,827 nodes [source: R3]."
+    assert _verdicts(keys, said.format("257,173"))["257,173"] == "derived"  # 1,000,000 − 742,827
+    assert _verdicts(keys, said.format("257,137"))["257,137"] != "derived"
+    # what is left is never the part: `leaving` says which number is the rest
+    said = "The generator left 257,173 duplicate keys of the intended 1,000,000 and 742,827 nodes [source: R3]."
+    assert _verdicts(keys, said)["257,173"] != "derived"
