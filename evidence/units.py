@@ -110,6 +110,12 @@ _TABLE: list[tuple[str, str, float, tuple[str, ...]]] = [
     ("GFLOPS", "flop/s", 1e9, ("GFLOPS",)),
     ("TFLOPS", "flop/s", 1e12, ("TFLOPS",)),
     ("PFLOPS", "flop/s", 1e15, ("PFLOPS",)),
+    ("nm", "length", 1e-9, ("nm", "nanometres", "nanometers", "纳米")),
+    ("µm", "length", 1e-6, ("µm", "μm", "um", "micrometres", "micrometers", "microns", "micron", "微米")),
+    ("mm", "length", 1e-3, ("mm", "millimetres", "millimeters", "millimetre", "millimeter", "毫米")),
+    ("cm", "length", 1e-2, ("cm", "centimetres", "centimeters", "centimetre", "centimeter", "厘米")),
+    ("m", "length", 1.0, ("m", "metres", "meters", "metre", "meter", "米")),
+    ("km", "length", 1e3, ("km", "kilometres", "kilometers", "kilometre", "kilometer", "千米", "公里")),
     ("W", "W", 1.0, ("W", "瓦")),
     ("kW", "W", 1e3, ("kW", "千瓦")),
     ("MW", "W", 1e6, ("MW", "兆瓦")),
@@ -187,9 +193,11 @@ for _kind, _words in _COUNTS.items():
 _LOWER: dict[str, set[Unit]] = {}
 for _alias, _unit in _BY_ALIAS.items():
     _LOWER.setdefault(_alias.lower(), set()).add(_unit)
-_FOLD = {k: next(iter(v)) for k, v in _LOWER.items() if len(v) == 1}
 _PER_THING = {"frame": "frame", "帧": "frame", "fr": "frame"}  # denominators spelt several ways
 _MAGNITUDE = {"K": 1e3, "k": 1e3, "M": 1e6, "B": 1e9, "万": 1e4, "亿": 1e8}
+# A spelling whose other case is only a magnitude is read in its own case alone: `0.5m` is metres, `2M` no metre.
+_FOLD = {k: next(iter(v)) for k, v in _LOWER.items()
+         if len(v) == 1 and not (k not in _MAGNITUDE and k.upper() in _MAGNITUDE and k.upper() not in _BY_ALIAS)}  # fmt: skip
 # Kelvin has no spelling in the table: `K` after a number is a magnitude (`29.8K token`, `8 K tokens`, `128K context`)
 # and is kelvin only where `kelvin_at` says so.
 KELVIN = Unit("K", "K", 1.0)

@@ -373,7 +373,7 @@ class _Checker(Derivations):
         one = [i for i, k in enumerate(live) if verdicts[k].status == "verified" and verdicts[k].fig is not None]
         if len(one) > 1 and len({id(verdicts[live[i]].fig) for i in one}) < len(one):
             restated = {id(r) for q in qs if (r := restatement(sent, q, bl.text)) is not None}
-            self._one_figure_two_claims([(q, v, own) for q, v, own, _ in claims(one)], restated)
+            self._one_figure_two_claims([(q, v, own) for q, v, own, _ in claims(one)], restated, self._text)
         self._record(bl, sent, qs, scope, verdicts)
 
     def _condition_keys(
@@ -643,7 +643,7 @@ class _Checker(Derivations):
 
     @staticmethod
     def _one_figure_two_claims(
-        cells: list[tuple[Quantity, Verdict, frozenset[str]]], restated: set[int] | None = None
+        cells: list[tuple[Quantity, Verdict, frozenset[str]]], restated: set[int] | None = None, text: str = ""
     ) -> None:
         """Two numbers of one value in one sentence (in two units too, unless the second restates the first right after
         it: `restated`), or in two cells of one article-table row, verified by one and the same report figure while their own words (a cell's: its header) differ (`| 合成 | 3.33 | 3.33 |` over the
@@ -657,6 +657,10 @@ class _Checker(Derivations):
             if (qi.value, qi.unit) != (qj.value, qj.unit) and (restated is None or id(qj) in restated):
                 continue  # (`24.824 ms, or about 0.025 s`: one figure restated, not two numbers of one value; a
                 # sentence's `GPU 为 Mali T864(800MHz),A72 核实际频率为 0.8GHz` states two)
+            if (w := _counted(text, qi)) and w == _counted(text, qj):
+                continue  # (`185 ms 的 100 帧平均值,DSST 的 100 帧平均`: one count of one thing, said twice)
+            if _option_value(text, qi) != _option_value(text, qj):
+                continue  # (`siege -c 200 … 并发量 200`: a command's option and the words naming what it sets)
             fi, fj = len((hi - hj) & x.tokens), len((hj - hi) & x.tokens)
             if fi == fj:
                 continue  # the figure's words tell neither column: nothing says which cell is wrong
@@ -760,6 +764,28 @@ class _Checker(Derivations):
             summary[n.status] += 1
         ok = not any(n.severity == "error" for n in self.numbers)
         return FileResult(file=self.draft.path, ok=ok, numbers=self.numbers, terms=self.terms, summary=summary)
+
+
+# The thing a bare number counts: the CJK word or English plural right after it (`100 帧`, `100 frames`; two CJK
+# characters, so that a classifier tells its nouns apart: `4 个节点` and `4 个盘`).
+_COUNTED = re.compile(r"[ \u00a0]?([\u4e00-\u9fff]{1,2}|[a-z]{3,}s\b)")
+
+
+def _counted(text: str, q: Quantity) -> str:
+    """The word a bare number counts (`帧平` of `100 帧平均`), empty for a number with a unit or none."""
+    if q.unit or not text:
+        return ""
+    m = _COUNTED.match(text, q.end)
+    return m.group(1) if m else ""
+
+
+# A command-line option right before a number (`-c 200`, `--threads=8`), not a word's hyphen (`Cortex-A72 1.8GHz`).
+_OPTION = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*(?:=| +)$")
+
+
+def _option_value(text: str, q: Quantity) -> bool:
+    """Whether `q` is the value of a command-line option the sentence quotes (`siege -c 200`)."""
+    return bool(_OPTION.search(text, max(0, q.start - 40), q.start))
 
 
 def _stands_for(v: Verdict, x: Fig, mate: Fig, where: str) -> None:

@@ -13,7 +13,7 @@ from qc.context import context_tokens, fmt, id_shapes, num_text
 from qc.match import Matching, Verdict
 from qc.numbers import CHANGE_RE, Quantity
 from qc.prepare import Fig, labels_of, matches, say, source_of
-from qc.units import NONE, Unit, parse_unit
+from qc.units import NONE, Unit, compatible, parse_unit
 
 
 class Derivations(Matching):
@@ -25,6 +25,9 @@ class Derivations(Matching):
         """Percent change, ratio or difference of two numbers of the sentence, or of one table row of a cited report."""
         target = abs(value)
         tol = step / 2 * (1 + 1e-9) + 1e-12
+        if unit.dim not in ("%", "x", "pp") and (rest := self._remainder(q, target, tol, unit, sent)):
+            return Verdict("derived", derivation=rest, message="derived from numbers of the sentence",
+                           strength="stated derivation")  # fmt: skip
         if not unit.dim and not q.count and COMPARATIVE.match(self._text, q.end):
             # `0.934 TEDs …, 0.007 above HTML's 0.927`: a bare difference of two bare numbers of the sentence
             bare = [(v, num_text(v), unit) for o in sent.quantities if o is not q and not (o.exempt or o.count
@@ -172,6 +175,24 @@ class Derivations(Matching):
         return self._from_column(q, target, tol, unit, sent, scope, direction, gap, clause) or self._from_pair(
             q, target, tol, unit, sent, scope, direction, gap
         )
+
+    def _remainder(self, q: Quantity, target: float, tol: float, unit: Unit, sent: Sentence) -> str | None:
+        """`dropped 257,173 duplicate keys of the intended 1,000,000, leaving 742,827 nodes`: the part a sentence
+        takes away before the rest it says is left (`leaving`, `剩余`) is the whole it states less that rest."""
+        qs = [o for o in sent.quantities if o is not q and o.value is not None and not (o.exempt or o.is_range)]
+        for rest in qs:
+            if rest.start < q.end or not _LEAVING.search(self._text, max(q.end, rest.start - 16), rest.start):
+                continue
+            ur = parse_unit(rest.unit)
+            for whole in qs:
+                uw = parse_unit(whole.unit)
+                if whole is rest or not (compatible(ur, uw) and compatible(ur, unit) and compatible(uw, unit)):
+                    continue
+                d = (cast(float, whole.value) * uw.factor - cast(float, rest.value) * ur.factor) / unit.factor
+                if d > 0 and abs(d - target) <= tol:
+                    shown = q.text[max(0, q.num_start - q.start) :].strip()
+                    return f"{num_text(whole.value)} − {num_text(rest.value)} = {fmt(d)} ≈ {shown}"
+        return None
 
     def _from_pair(self, q: Quantity, target: float, tol: float, unit: Unit, sent: Sentence, scope: list[str],
                    direction: str | None, gap: bool) -> Verdict | None:  # fmt: skip
@@ -786,6 +807,12 @@ def formula(
     return None
 
 
+# The words before the rest a sentence says is left once a part it states is taken away.
+_LEAVING = re.compile(
+    r"\b(?:leaving|leaves|left(?:[ \u00a0]+with)?|remaining|remain(?:s|ed)?)(?:[ \u00a0]+only|[ \u00a0]+just)?"
+    r"[ \u00a0]*$|(?:剩下|剩余|余下|还剩|剩)[ \u00a0]*(?:了)?[ \u00a0]*$",
+    re.I,
+)
 # Two operands in a parenthesis right after a ratio: `1.35 倍(115 对 85)`, `1.4x (115 vs 85)`.
 _OPERANDS_AFTER = re.compile(
     r"[ \u00a0]*[(\uff08][ \u00a0]*[\d][\d,.]*[ \u00a0]*(?:对|比|vs\.?|versus|against)[ \u00a0]*[\d][\d,.]*[ \u00a0]*[)\uff09]"

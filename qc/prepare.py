@@ -394,6 +394,7 @@ def _prepare_report(rid: str, figures: list[Figure], pages: list[Page]) -> Repor
         for x in members:
             if x.col is None and x.row is not None:
                 x.col = frozenset(lab for lab in x.f.labels if 1 < len(seen[lab]) < n_rows or n_rows == 1)
+    _join_report_terms(figs, report_terms(pages))
     rp.label_tokens = label_tokens  # for `ints`, made when first asked
     for members in rp.by_table.values():
         _split_glued(members)
@@ -978,6 +979,40 @@ def report_aliases(pages: list[Page]) -> list[tuple[str, frozenset[str]]]:
                 if toks and abbr.lower() not in toks:
                     out[abbr.lower()] = toks
     return list(out.items())
+
+
+# `Availability: 成功率`: a line of a report's own list of terms, an English name and the Chinese words it explains.
+_TERM_LINE = re.compile(r"^[ \t]*([A-Za-z][A-Za-z ]{1,30}?)[ \t]*[::][ \t]*([\u4e00-\u9fff]{2,10})[ \t]*$", re.M)
+
+
+def report_terms(pages: list[Page]) -> list[tuple[frozenset[str], frozenset[str]]]:
+    """The English terms a report explains in Chinese, one a line, three or more on a page (a load tool's output
+    items: `Transaction rate: 每秒事务处理量`, `Availability: 成功率`), as the two names' context words."""
+    out: list[tuple[frozenset[str], frozenset[str]]] = []
+    for page in pages:
+        found = _TERM_LINE.findall(page.text) if ":" in page.text or ":" in page.text else []
+        if len(found) < 3:
+            continue
+        for en, zh in found:
+            a, b = context_tokens(en), context_tokens(zh)
+            if a and b and not a & b and (a, b) not in out:
+                out.append((a, b))
+    return out
+
+
+def _join_report_terms(figs: list[Fig], terms: list[tuple[frozenset[str], frozenset[str]]]) -> None:
+    """A term the report defines in both languages is one term: a figure (and its column) labelled with either name
+    has the other's words too (`事务处理量` names the `Transaction rate` column)."""
+    if not terms:
+        return
+    for x in figs:
+        more = {w for a, b in terms for w in (b if a <= x.tokens else a if b <= x.tokens else ())}
+        if more - x.tokens:
+            x.tokens = x.tokens | more
+        if x.col and (head := x.col_tokens):
+            extra = {w for a, b in terms for w in (b if a <= head else a if b <= head else ())}
+            if extra - head:
+                x.__dict__["col_tokens"] = head | extra  # (the lazy value, widened)
 
 
 def _spelled(words: list[str], abbr: str) -> str | None:

@@ -19,8 +19,12 @@ RUNS = ["4.1 Load test", "With 200 users the average response time was 567 ms.",
         "With 800 users the response time rose to 1,782 ms, 3.1 times that of the load test."]  # fmt: skip
 
 
+def _doc(body: str, lang: str = "zh") -> str:
+    return f"---\ntitle: t\nlang: {lang}\ndate: 2026-07-10\nevidence: [R3]\nanswer: a\n---\n\n{body}\n"
+
+
 def _verdicts(index: EvidenceIndex, body: str, lang: str = "en") -> dict[str, str]:
-    text = f"---\ntitle: t\nlang: {lang}\ndate: 2026-07-10\nevidence: [R3]\nanswer: a\n---\n\n{body}\n"
+    text = _doc(body, lang)
     return {n.text.strip(): n.status for n in check_draft(parse_draft(text, path="a.md"), index).numbers}
 
 
@@ -144,3 +148,113 @@ def test_a_ratio_of_two_whole_cells_of_one_column(heights: EvidenceIndex) -> Non
     # two whole numbers of different columns (keys and a height) measure no one thing
     other = "A tree of 100 keys has a height of 22, about 4.5 times [source: R3]."
     assert _verdicts(heights, other)["about 4.5 times"] != "derived"
+
+
+TERMS = ["5.2 输出项", "Availability: 成功率", "Response time: 平均响应时间", "Transaction rate: 每秒事务处理量"]
+LOAD = [["Page", "Availability", "Response time", "Transaction rate"], ["单位", "%", "sec", "trans/sec"],
+        ["Login", "99.91", "0.24", "401.93"],
+        ["Register", "99.96", "0.20", "485.86"], ["Search", "98.40", "12.90", "7.26"]]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def load(tmp_path_factory: pytest.TempPathFactory) -> EvidenceIndex:
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+    from reportlab.pdfgen.canvas import Canvas
+
+    path: Path = tmp_path_factory.mktemp("load") / "load.pdf"
+    pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
+    c = Canvas(str(path), pagesize=A4, invariant=1)
+    c.setFont("STSong-Light", 10)
+    y = 780.0
+    for line in TERMS:
+        c.drawString(60, y, line)
+        y -= 16
+    c.drawString(60, 700, "5.3 压力测试结果")
+    c.setFont("Helvetica", 9)
+    y = 680.0
+    for row in LOAD:
+        for x, cell in zip((60, 160, 260, 360), row, strict=True):
+            c.drawString(x, y, cell)
+        y -= 16
+    c.showPage()
+    c.save()
+    return parsed_index(path, "R3")
+
+
+def test_terms_the_report_defines_in_both_languages_are_one(load: EvidenceIndex) -> None:
+    # `Transaction rate: 每秒事务处理量` on the report's list of output items: the Chinese words name that column
+    got = _verdicts(load, "Register 的事务处理量比 Login 高约 20.9%【出处:R3】。", lang="zh")
+    assert got["约 20.9%"] == "derived"  # (485.86 − 401.93) / 401.93
+    assert _verdicts(load, "Register 的事务处理量比 Login 高约 17.3%【出处:R3】。", lang="zh")["约 17.3%"] != "derived"
+    got = _verdicts(load, "Search 的成功率为 98.40%,比 Register 低 1.56 个百分点【出处:R3】。", lang="zh")
+    assert got["1.56 个百分点"] == "derived"  # 99.96 − 98.40 in the Availability (成功率) column
+
+
+# a report that gives a count once, for the table under it; the article says it for each of the table's systems
+FRAMES = ["3.2.2 Single A53 CPU performance", "On CPU1 A53 480P 160ms/frame 155ms/frame",
+          "The average frame ratio (100 frames) on ONE A53 as following:", "On CPU1 A53 480P 185ms/frame 217ms/frame"]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def frames(tmp_path_factory: pytest.TempPathFactory) -> EvidenceIndex:
+    return prose_index(tmp_path_factory.mktemp("frames") / "frames.pdf", "R3", FRAMES)
+
+
+def test_one_count_said_twice_rests_on_its_one_figure(frames: EvidenceIndex) -> None:
+    said = ("在 A53 上,TrackerTLD 的耗时从 160ms/frame 增加到 185ms/frame 的 100 帧平均值,DSST 的 100 帧平均比单次测量"
+            "高 40%【出处:R3】。")  # fmt: skip
+    got = [(n.text, n.status) for n in check_draft(parse_draft(_doc(said), path="a.md"), frames).numbers]
+    assert [s for t, s in got if t == "100"] == ["verified", "verified"]
+
+
+# a report that quotes a command and says in words what its options set (the command's numbers are no figures)
+SIEGE = [
+    "5.2 控制",
+    "工具为 siege,例如:siege -c 200 -r 10",
+    "http://localhost:8000/auth/login/表示的是对后端的登录页面进行并发量为200,重复次数为10次的压力测试:",
+]
+
+
+@pytest.fixture(scope="module")
+def siege(tmp_path_factory: pytest.TempPathFactory) -> EvidenceIndex:
+    return prose_index(tmp_path_factory.mktemp("siege") / "siege.pdf", "R3", SIEGE)
+
+
+def test_an_option_value_restated_in_words_is_one_setting(siege: EvidenceIndex) -> None:
+    said = "例如 siege -c 200 -r 10 表示并发量 200、重复 10 次【出处:R3】。"
+    got = [(n.text.strip(), n.status) for n in check_draft(parse_draft(_doc(said), path="a.md"), siege).numbers]
+    assert [s for t, s in got if t == "200"] == ["verified", "verified"]
+    # a value the words give to two things is still one figure measuring two things
+    said = "工具 siege 的用户数 200,并发量 200【出处:R3】。"
+    got = [(n.text.strip(), n.status) for n in check_draft(parse_draft(_doc(said), path="a.md"), siege).numbers]
+    assert "mismatch" in [s for t, s in got if t == "200"]
+
+
+def test_a_length_is_a_measure_not_an_identifier(tmp_path: Path) -> None:
+    index = prose_index(
+        tmp_path / "cup.pdf", "R3", ["Test object: This distance from a paper cup to the camera is about 0.5m."]
+    )
+    assert _verdicts(index, "被跟踪的纸杯距摄像头约 0.5m【出处:R3】。", lang="zh")["约 0.5m"] == "verified"
+    assert _verdicts(index, "被跟踪的纸杯距摄像头约 50 厘米【出处:R3】。", lang="zh")["约 50 厘米"] == "verified"
+    assert _verdicts(index, "被跟踪的纸杯距摄像头约 0.5 秒【出处:R3】。", lang="zh")["约 0.5 秒"] != "verified"
+
+
+# a report that gives what was asked for and what is left, never the part taken away
+KEYS = ["3. Results", "Note: for random insertions with n = 1,000,000 the generator produced duplicate keys.",
+        "The program ignored these, resulting in a final tree size of 742,827 nodes."]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def keys(tmp_path_factory: pytest.TempPathFactory) -> EvidenceIndex:
+    return prose_index(tmp_path_factory.mktemp("keys") / "keys.pdf", "R3", KEYS)
+
+
+def test_a_part_taken_away_is_the_whole_less_what_is_left(keys: EvidenceIndex) -> None:
+    said = "The generator dropped {} duplicate keys of the intended 1,000,000, leaving 742,827 nodes [source: R3]."
+    assert _verdicts(keys, said.format("257,173"))["257,173"] == "derived"  # 1,000,000 − 742,827
+    assert _verdicts(keys, said.format("257,137"))["257,137"] != "derived"
+    # what is left is never the part: `leaving` says which number is the rest
+    said = "The generator left 257,173 duplicate keys of the intended 1,000,000 and 742,827 nodes [source: R3]."
+    assert _verdicts(keys, said)["257,173"] != "derived"

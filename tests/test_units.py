@@ -19,6 +19,8 @@ from evidence.pdf import find_numbers
         # per-second rates of a counted thing, as Chinese reports print them (`640 行/秒`, `1.2 万次/秒`)
         ("行/秒", "lines/s"), ("lines/sec", "lines/s"), ("次/秒", "ops/s"), ("operations/second", "ops/s"),
         ("条/秒", "records/s"),
+        # lengths (`about 0.5m` to the camera)
+        ("m", "m"), ("米", "m"), ("metres", "m"), ("毫米", "mm"), ("cm", "cm"), ("公里", "km"), ("nm", "nm"),
     ],
 )  # fmt: skip
 def test_canonical_names(printed: str, name: str) -> None:
@@ -32,6 +34,8 @@ def test_case_carries_meaning_where_two_units_share_a_lower_case() -> None:
     assert units.canonical("S") is None  # a short spelling in another case is no unit
     assert qc.units.parse_unit("GB").dim != qc.units.parse_unit("Gb").dim
     assert qc.units.parse_unit("GiB").factor != qc.units.parse_unit("GB").factor
+    # a capital that is a magnitude (`2M`) is no metre, though `m` is
+    assert qc.units.parse_unit("M").dim != "length" and qc.units.parse_unit("m").dim == "length"
 
 
 @pytest.mark.parametrize(
@@ -49,6 +53,8 @@ def test_case_carries_meaning_where_two_units_share_a_lower_case() -> None:
         ("18000 operations/second", [(18000, "ops/s")]),
         ("从 640 行 / 秒 → 8,462 行 / 秒", [(640, "lines/s"), (8462, "lines/s")]),  # a slash spaced out
         ("3.2 GB / s", [(3.2, "GB/s")]),
+        ("is about 0.5m.", [(0.5, "m")]),
+        ("约 1.2 米", [(1.2, "m")]),
     ],
 )
 def test_units_after_numbers(text: str, found: list[tuple[float, str]]) -> None:
