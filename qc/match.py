@@ -1322,9 +1322,12 @@ def counted_word(text: str, end: int) -> str | None:
 
 
 def _counts_another(counted: str | None, x: Fig) -> bool:
-    """Whether a prose figure counts something else than the claim's bare number: `公司 22 年 35 季度` is no `35 线` of
+    """Whether a figure counts something else than the claim's bare number: one with a unit of measure never counts
+    (`40 季度` is no `40um`); a prose figure's number counted by another word neither: `公司 22 年 35 季度` is no `35 线` of
     the report (the term right after a number labels it). Every occurrence of the figure's number in its sentence
     must count another thing in the same script (`16 组` vs `16 groups` is a translation, not a conflict)."""
+    if counted is not None and x.unit.dim and not x.unit.dim.startswith("count:"):
+        return True  # (`40 季度` counts quarters: no `40um` of `36、38、40um` measures them)
     if counted is None or x.table or x.f.kind not in ("prose", "kv") or not x.raw_num:
         return False
     return _counts_other_in(counted, x.f.quote, x.raw_num)
