@@ -265,6 +265,8 @@ def own_terms(sent: Sentence, qs: list[Quantity], text: str) -> list[frozenset[s
         nxt = live[i + 1] if i + 1 < len(live) else None
         cs = max(clause, prev.end) if prev is not None else clause
         if nxt is not None:
+            if (close := _closes(text, q.end, min(ce, nxt.start))) is not None:
+                ce = close  # (`A72(…,实际 1.8GHz)和四个 A53(标称 1.5GHz`: the words after its aside lead the next one)
             if nxt.start < ce and (prev is None or prev.end <= clause):
                 cs = q.start  # the first number of a clause with more: its lead is the clause's, not its own
             ce = min(ce, nxt.start)
@@ -288,6 +290,16 @@ def aside(text: str, start: int, end: int) -> int | None:
     if p < 0 or ")" in text[p:end] or "\uff09" in text[p:end]:
         return None
     return p
+
+
+def _closes(text: str, start: int, end: int) -> int | None:
+    """Where a parenthesis the number at `start` stands in closes before `end` (none opening first), or None."""
+    for k in range(start, end):
+        if text[k] in "(\uff08":
+            return None
+        if text[k] in ")\uff09":
+            return k
+    return None
 
 
 def kinds(words: frozenset[str]) -> frozenset[str]:

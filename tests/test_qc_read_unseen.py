@@ -258,3 +258,15 @@ def test_a_part_taken_away_is_the_whole_less_what_is_left(keys: EvidenceIndex) -
     # what is left is never the part: `leaving` says which number is the rest
     said = "The generator left 257,173 duplicate keys of the intended 1,000,000 and 742,827 nodes [source: R3]."
     assert _verdicts(keys, said)["257,173"] != "derived"
+
+
+# a report that gives each CPU's bound and, in a parenthesis, its real frequency
+SOC = ["2.1 Hardware SoC : Rockchip RK3399", "CPU: Dual-core Cortex-A72 up to 2.0GHz (real frequency is 1.8GHz); Quad-core",
+       "Cortex-A53 up to 1.5GHz (real frequency is 1.4GHz)", "Camera:1080P USB Camera"]  # fmt: skip
+
+
+def test_the_words_after_a_numbers_parenthesis_lead_the_next_one(tmp_path: Path) -> None:
+    index = prose_index(tmp_path / "soc.pdf", "R3", SOC)
+    said = "RK3399 有两个 Cortex-A72(最高 2.0GHz,实际 1.8GHz)和四个 Cortex-A53(最高 1.5GHz,实际 1.4GHz)【出处:R3】。"
+    got = _verdicts(index, said, lang="zh")
+    assert got["1.8GHz"] == got["1.4GHz"] == got["最高 2.0GHz"] == got["最高 1.5GHz"] == "verified"
