@@ -1321,12 +1321,18 @@ def counted_word(text: str, end: int) -> str | None:
     return m.group(1) or m.group(2).lower()[:-1]
 
 
+# Dimensions of a physical measure: a number counting a word (`40 季度`) is never one (a rate of counted things is:
+# `2523798 对 1889515` of a QPS column, whose `对` is no counted word).
+_MEASURES = frozenset(["length", "time", "time/frame", "bytes", "bits", "bytes/s", "bits/s", "Hz", "W", "Wh", "V", "A",
+                       "°C", "Ω", "dB", "dB(A)"])  # fmt: skip
+
+
 def _counts_another(counted: str | None, x: Fig) -> bool:
     """Whether a figure counts something else than the claim's bare number: one with a unit of measure never counts
     (`40 季度` is no `40um`); a prose figure's number counted by another word neither: `公司 22 年 35 季度` is no `35 线` of
     the report (the term right after a number labels it). Every occurrence of the figure's number in its sentence
     must count another thing in the same script (`16 组` vs `16 groups` is a translation, not a conflict)."""
-    if counted is not None and x.unit.dim and not x.unit.dim.startswith("count:"):
+    if counted is not None and x.unit.dim in _MEASURES:
         return True  # (`40 季度` counts quarters: no `40um` of `36、38、40um` measures them)
     if counted is None or x.table or x.f.kind not in ("prose", "kv") or not x.raw_num:
         return False
