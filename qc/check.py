@@ -45,6 +45,20 @@ from qc.prepare import Fig, header_unit, labels_of, matches, own_labels, prepare
 from qc.scope import article_index, number_scope, require_known
 from qc.units import NONE, Unit, parse_unit
 
+# `与 v1.8 相比`, `相比 v1.8`, `compared with v1.8`: the name a sentence sets its change against
+_COMPARED_WITH = re.compile(
+    r"(?:与|和|同|较)[ \u00a0]*([A-Za-z][\w.+-]*)[ \u00a0]*(?:相比|相较|比较)|(?:相比于?|相较于?|\bcompared (?:with|to)\b)"
+    r"[ \u00a0]*([A-Za-z][\w.+-]*)",
+    re.I,
+)
+# the words right before the value a change ends at: `达到`, `降至`, `rose to`, `reaching`
+_REACHES = re.compile(
+    r"(?:达到|达|降至|降到|升至|升到|增至|增加到|提升至|提升到|提高至|提高到|减至|减少到|缩短至|缩短到|"
+    r"\breach(?:es|ed|ing)?|\b(?:rose|rises|fell|falls|dropped|drops|climbed|grew|increased|decreased|went up|went down) to)"
+    r"[ \u00a0]*(?:约|about|roughly)?[ \u00a0]*$",
+    re.I,
+)
+
 _PERCENT = parse_unit("%")
 
 __all__ = ["check_draft"]
@@ -368,6 +382,7 @@ class _Checker(Derivations):
                 and (fig := verdicts[k].fig) is not None and fig.table]  # fmt: skip
         if kept:
             self._kinds(claims(kept))
+            self._end_state(sent, [(qs[live[i]], verdicts[live[i]]) for i in kept], bl.text)
         self._sentence_mates(sent, qs, verdicts)
         self._against_own_name(sent, qs, verdicts)
         one = [i for i, k in enumerate(live) if verdicts[k].status == "verified" and verdicts[k].fig is not None]
@@ -689,6 +704,29 @@ class _Checker(Derivations):
             if mate is not None and mate.base != x.base:
                 v.status, v.source, v.fig, v.strength = "mismatch", source_of(mate), mate, ""
                 v.message = f"{say(mate)}: the words around {q.text.strip()} name that figure; {shown(x)} is {labels_of(x.f, 3)}"
+
+    def _end_state(self, sent: Sentence, claims: list[tuple[Quantity, Verdict]], text: str) -> None:
+        """`与 v1.8 相比,v2.0 的顺序读带宽提升 53.7%,达到 9.87 GB/s`: the value a change reaches (`达到`, `降至`,
+        `rose to`) is the state after it, never the compared-with side's: a cell of the column that side names is
+        wrong where exactly one other column of its row is named by the sentence (that column's cell is the fix)."""
+        said = text[sent.start : sent.end]
+        against = frozenset().union(*(context_tokens(m.group(1) or m.group(2)) for m in _COMPARED_WITH.finditer(said)))
+        if not against:
+            return
+        words = context_tokens(said)
+        for q, v in claims:
+            x = v.fig
+            if x is None or not x.col_tokens or x.col_tokens.isdisjoint(against):
+                continue
+            if not _REACHES.search(text, max(sent.start, q.start - 8), q.start):
+                continue
+            named = [g for g in self._row_cells(x) if g is not x and g.col_tokens and g.col_tokens.isdisjoint(against)
+                     and g.unit.dim == x.unit.dim and not words.isdisjoint(g.col_tokens - x.col_tokens - x.row_terms)]  # fmt: skip
+            if len({g.col for g in named}) != 1 or named[0].base == x.base:
+                continue
+            g = named[0]
+            v.status, v.source, v.fig, v.strength = "mismatch", source_of(g), g, ""
+            v.message = f"{say(g)}: {q.text.strip()} is the state the change reaches; {shown(x)} is {labels_of(x.f, 3)}"
 
     def _column_named(self, q: Quantity, v: Verdict, x: Fig, own: frozenset[str], taken: set[int]) -> None:
         """`兴业银行盐城分行授信 192,000.00 万元` verified by that row's 剩余额度 cell: where the number's own words name

@@ -10,6 +10,8 @@ oaid_cvgesture_rk3399_perf_report.pdf p.10: `the results are averaged from 20 di
 0.75. mineru_broker_research_report_zh.pdf p.1: `公司 22 年 1 季度产能712 万公里`, `金刚线母线直径已由 2016年的 80um
 降至 2022 年上半年的 36、38、40um`. yatha_hotword_perf_report_zh.pdf p.7 (总耗时, 纯处理时间, 实际吞吐量): input3 (1x)
 4.15s 1.51s 9,887 行/秒; input3_double (2x) 4.78s 2.14s 13,937 行/秒; input3_x4 (4x) 7.05s 4.41s 13,527 行/秒.
+office/unit_column_zh.pdf p.1 表 1 (v1.8(基线), v2.0, 变化): 顺序读带宽 GB/s 6.42 9.87 +53.7%; 顺序写带宽 3.15 4.96;
+4KB 随机读 p99 延迟 ms 2.84 1.67 -41.2%.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ GESTURE = "oaid_cvgesture_rk3399_perf_report.pdf"
 MOONCAKE = "mooncake_fast25_kvcache_serving_paper.pdf"
 BROKER = "mineru_broker_research_report_zh.pdf"
 YATHA = "yatha_hotword_perf_report_zh.pdf"
+ZS3 = "office/unit_column_zh.pdf"
 OK = ("verified", "derived")
 
 
@@ -68,3 +71,17 @@ def test_a_cell_of_another_row_in_the_own_sentence_outweighs_an_earlier_items_ro
     assert verdicts(YATHA, body.format("4.15"))["4.15 s"] in OK
     for wrong in ("4.78", "7.05"):
         assert verdicts(YATHA, body.format(wrong))[f"{wrong} s"] not in OK, wrong
+
+
+def test_the_value_a_change_reaches_is_not_the_compared_with_sides() -> None:
+    # `与 v1.8 相比 … 达到 X`: X is v2.0's; v1.8's own cell of the row (6.42, 2.84) is the baseline, not the state reached
+    body = (
+        "与 v1.8 相比，ZS-3 网关 v2.0 的顺序读带宽提升 53.7%，达到 {} GB/s；4KB 随机读 p99 延迟降至 {} ms【出处:R3】。"
+    )
+    got = verdicts(ZS3, body.format("9.87", "1.67"))
+    assert got["9.87 GB/s"] in OK and got["1.67 ms"] in OK, got
+    assert verdicts(ZS3, body.format("6.42", "1.67"))["6.42 GB/s"] not in OK
+    assert verdicts(ZS3, body.format("9.87", "2.84"))["2.84 ms"] not in OK
+    en = "Compared with v1.8, v2.0's sequential write bandwidth rose to {} GB/s [source: R3]."
+    assert verdicts(ZS3, en.format("4.96"), lang="en")["4.96 GB/s"] in OK
+    assert verdicts(ZS3, en.format("3.15"), lang="en")["3.15 GB/s"] not in OK
