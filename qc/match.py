@@ -1018,7 +1018,7 @@ class Matching:
         frac = None if q.unit else _fraction(self._text, q)
         for rid in scope:
             for x, lab, own in self.prep.ints(rid).get(key, ()):  # own: the label's words but the key
-                if len(lab) > _KEY_LABEL_MAX:
+                if len(lab) > KEY_LABEL_MAX:
                     continue  # a sentence quoted as a label is no row key (`相关研究1.《…》 3.《…》`)
                 if pct and not re.search(rf"(?<![\d.+\-−]){key}\s*%", lab):
                     continue  # (a signed `+28%` of a chart is a change, no percentile row)
@@ -1043,7 +1043,7 @@ class Matching:
         if not name:
             return None
         best: list[tuple[str, Fig]] = []  # (label, a cell of its row) of the rows the name fits with fewest other words
-        fewest = _KEY_LABEL_MAX
+        fewest = KEY_LABEL_MAX
         for rid in scope:
             for lab, (toks, x) in self.prep.row_names(rid).items():
                 if name <= toks and len(toks - name) <= fewest and _label_numbers(lab):
@@ -1118,7 +1118,7 @@ class Matching:
                 if x.f.report not in scope or not x.table:
                     continue
                 for lab in sorted(x.col or ()) + ([x.row] if x.row else []):
-                    if len(lab) <= _KEY_LABEL_MAX and printed.search(lab):
+                    if len(lab) <= KEY_LABEL_MAX and printed.search(lab):
                         return lab, x
         return None
 
@@ -1175,7 +1175,7 @@ def _heads(col: frozenset[str]) -> frozenset[str]:
 _HIGHEST = stems(["peak", "highest", "maximum", "max", "largest", "top", "best", "most", "峰值", "最高", "最大", "最多",
                   "最快"])  # fmt: skip
 _LOWEST = stems(["lowest", "minimum", "min", "smallest", "least", "最低", "最小", "最少"])
-_KEY_LABEL_MAX = 48
+KEY_LABEL_MAX = 48  # a longer label is a sentence quoted as a label (a caption, a list of titles): no row key
 
 
 def _label_source(x: Fig, value: float, unit: str, label: str) -> Source:
