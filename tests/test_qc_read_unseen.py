@@ -217,3 +217,15 @@ def test_the_words_after_a_numbers_parenthesis_lead_the_next_one(tmp_path: Path)
     said = "RK3399 有两个 Cortex-A72(最高 2.0GHz,实际 1.8GHz)和四个 Cortex-A53(最高 1.5GHz,实际 1.4GHz)【出处:R3】。"
     got = _verdicts(index, said, lang="zh")
     assert got["1.8GHz"] == got["1.4GHz"] == got["最高 2.0GHz"] == got["最高 1.5GHz"] == "verified"
+
+
+# a load report names its test machines by their memory without the B (`8G 内存`)
+MACHINES = ["一、机器配置对性能的影响", "使用双核 CPU、8G 内存机器测试:", "使用四核 CPU、16G 内存机器测试:"]
+
+
+def test_a_memory_size_without_its_b_is_bytes(tmp_path: Path) -> None:
+    index = prose_index(tmp_path / "machines.pdf", "R3", MACHINES)
+    body = "A quad-core machine with {} memory serves about twice the requests of a dual-core {} one [source: R3]."
+    got = _verdicts(index, body.format("16 GB", "8 GB"))
+    assert got["16 GB"] == got["8 GB"] == "verified"
+    assert _verdicts(index, body.format("32 GB", "8 GB"))["32 GB"] != "verified"

@@ -7,7 +7,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from evidence.units import COUNT_WORDS, canonical, unit_at
+from evidence.units import COUNT_WORDS, canonical, storage_size_at, unit_at
 
 _ASCII_ALNUM = re.compile(r"[A-Za-z0-9_]")
 
@@ -225,7 +225,7 @@ def _find_numbers(text: str, keep_years: bool, bytes_ok: bool | None, billions: 
                 byte_context = bool(BYTE_CONTEXT.search(text))
             if not byte_context and not _BYTE_WORD_BEFORE.search(text[max(0, start - 16) : start]):
                 continue
-        found_unit = None if billion else unit_at(masked, end)
+        found_unit = None if billion else unit_at(masked, end) or storage_size_at(masked, end)
         if found_unit is None and nxt in _MAGNITUDE:
             after = masked[end + 1] if end + 1 < len(masked) else " "
             if not (after.isascii() and after.isalpha()) and not (nxt == "B" and not billion):
