@@ -176,6 +176,8 @@ _COUNTS: dict[str, tuple[str, ...]] = {
     "person": ("人",),
     "company": ("家",),
     "sheet": ("张",),
+    "line": ("行",),  # `50,000 行`: lines of input, rows
+    "event": ("事件", "events"),
 }
 COUNT_WORDS: tuple[str, ...] = tuple(w for words in _COUNTS.values() for w in words)
 # What a table prints where a column has no unit (a units row's `无`, `-`, `none`): the cells are bare numbers.

@@ -58,6 +58,7 @@ def test_case_carries_meaning_where_two_units_share_a_lower_case() -> None:
         ("使用双核 CPU、8G 内存机器测试", [(8, "GB")]),  # a size without its B before a memory word
         ("16G RAM, 1T 硬盘", [(16, "GB"), (1, "TB")]),
         ("5G 网络, 4G LTE", []),  # names of networks, no sizes
+        ("200,000 事件, 50,000 行", [(200000, "事件"), (50000, "行")]),  # counts of events and of lines
     ],
 )
 def test_units_after_numbers(text: str, found: list[tuple[float, str]]) -> None:
