@@ -163,7 +163,13 @@ def ask(question: str, pairs: dict[str, str]) -> Ask:
         kinds |= {"latency", "time"}
     high, low_ = bool(MAX_WORDS.search(question)), bool(MIN_WORDS.search(question))
     extreme = "max" if high and not low_ else ("min" if low_ and not high else "")  # both: the span, not one end
-    runs = [[r[i : i + 2] for i in range(len(r) - 1)] for r in re.findall(r"[\u3400-\u9fff]{2,}", question)]
+    # The Chinese a question's English words translate to is read as Chinese is, a phrase at a time: otherwise
+    # `long-context cold recovery` (长上下文冷恢复) counts six bigrams where `长上下文冷恢复时` counts one phrase, and a
+    # table matching its other words (`TTFT` of R1's read-path table) falls under MIN_SHARE in English only.
+    chinese = " ".join(
+        [question, *(zh for zh, en in pairs.items() if not CJK.search(en) and _has_words(low, en.lower()))]
+    )
+    runs = [[r[i : i + 2] for i in range(len(r) - 1)] for r in re.findall(r"[\u3400-\u9fff]{2,}", chinese)]
     m = THAN_ZH.search(question) or THAN.search(question)
     ratio = bool(RATIO_WORDS.search(question))
     return Ask(
@@ -350,11 +356,11 @@ def _overlap(a: Ask, doc: set[str], idf: Callable[[str], float]) -> float:
     total = 0.0
     in_runs: set[str] = set()
     for run in a.runs:
-        in_runs.update(run)
         chain: list[float] = []
         for bigram in [*run, ""]:
-            if bigram in doc:
+            if bigram in doc and bigram not in in_runs:  # (a bigram of two runs, `长上下文` twice, counts once)
                 chain.append(idf(bigram))
+                in_runs.add(bigram)
                 continue
             if chain:
                 total += max(chain) * (1 + PHRASE * (len(chain) - 1))
