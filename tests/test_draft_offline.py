@@ -91,6 +91,21 @@ def test_comparisons_of_tables_with_other_rows_are_kept(example_root: Path, inde
         assert any(pair in i for i in items), (pair, items)
 
 
+# One scenario, one list item: R1's read path measured over two metrics (TTFT and read bandwidth) is one item, as the
+# reference gives it (`读带宽从 0.98 GB/s 提升至 5.23 GB/s,TTFT 改善 4.1 倍`), and the section's six items hold it.
+_SCENARIO = {
+    "kv-cache-ttft": ("TTFT 从 12.63 s 降至 3.08 s", "读带宽从 0.98 GB/s 提升至 5.23 GB/s"),
+    "kv-cache-ttft-en": ("TTFT from 12.63 s to 3.08 s", "read bandwidth from 0.98 GB/s to 5.23 GB/s"),
+}
+
+
+@pytest.mark.parametrize("slug", BRIEFS)
+def test_a_scenarios_metrics_are_one_item(example_root: Path, index: EvidenceIndex, slug: str) -> None:
+    _draft(example_root, slug, index)
+    items = [ln for ln in read_draft(example_root / "articles" / f"{slug}.md").body.splitlines() if ln.startswith("- ")]
+    assert any(all(part in i for part in _SCENARIO[slug]) for i in items), items
+
+
 def test_offline_is_deterministic(index: EvidenceIndex, example_root: Path) -> None:
     brief = load_brief(example_root / "articles" / "kv-cache-ttft.yaml")
     assert write_offline(brief, index) == write_offline(brief, index)
