@@ -207,11 +207,16 @@ def _series(g: Group, w: Lang) -> str:
     return w(template, metric=w.name(_metric_name(comps[0].metric, g)), range=_range(changes, w))
 
 
-def _ends(g: Group, w: Lang) -> list[Comparison]:
-    """The comparisons a list shows of a short table: the two ends of its range (or its first two)."""
+def _ends(g: Group, w: Lang, focus: list[int] | None = None) -> list[Comparison]:
+    """The comparisons a list shows of a short table: those of the rows the brief names (`TTFT p50`: p50 at each
+    concurrency, as the reference lists them, the range's ends left to the headline), else the two ends of its range
+    (or its first two)."""
     comps = g.comparisons
     if len(comps) <= ITEMS_PER_GROUP:
         return list(comps)
+    named = {KEYSEP.join(g.rows[i].keys) for i in focus or [] if i < len(g.rows)}
+    if named and (mine := [c for c in comps if c.row in named]):
+        return mine[:ITEMS_PER_GROUP]
     if _series(g, w):
         values = [_change(c, w)[2] for c in comps]
         lo, hi = values.index(min(values)), values.index(max(values))
@@ -497,7 +502,8 @@ class _Part:
         if len(g.comparisons) > LIST_ROWS or self.force_table:
             self.table = self._comparison_table(g, w)
         else:
-            self.parts = _scenarios([c for c in _ends(g, w) if not (lead and c is first)], w)
+            ends = _ends(g, w, None if self.pick.rows else self.pick.focus)
+            self.parts = _scenarios([c for c in ends if not (lead and c is first)], w)
             self.items = list(self.parts)
 
     def _period_table(self, p: Pick, periods: list[str], w: Lang) -> None:

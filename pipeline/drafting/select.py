@@ -86,6 +86,9 @@ class Pick:
     score: float
     columns: list[str] = field(default_factory=list)
     rows: list[int] = field(default_factory=list)  # the rows the question names (empty: all)
+    focus: list[int] = field(
+        default_factory=list
+    )  # the rows the brief names (`TTFT p50`), where the question names none
     headline: bool = False  # chosen as a headline because nothing in the reports overlaps the question
     facts: list[Figure] = field(default_factory=list)  # the `label: value` facts the question names (empty: all)
     question: str = ""
@@ -375,6 +378,7 @@ def select(brief: Brief, index: EvidenceIndex) -> list[list[Pick]]:
     pairs = report_terms(index, list(brief.evidence))
     asks = [ask(q, pairs) for q in brief.questions]
     _data_rates(asks, groups)
+    focus = ask(brief.brief, pairs)  # what the brief asks to show (`用 R2 的实测(TTFT p50、吞吐)说明…`)
     docs = [both_terms(g.text, pairs) | both_terms(w.label(g.text), pairs) for g in groups]
     df: dict[str, int] = defaultdict(int)
     for d in docs:
@@ -443,6 +447,7 @@ def select(brief: Brief, index: EvidenceIndex) -> list[list[Pick]]:
         for p in picks:
             p.columns = _columns(p.group, asks[qi], pairs)
             p.rows = matching_rows(p.group, asks[qi], pairs) or condition_rows(p.group, asks[qi], pairs)
+            p.focus = [] if p.rows else matching_rows(p.group, focus, pairs)
             p.facts = matching_facts(p.group, asks[qi], pairs)
             compared = against(p.group, asks[qi].baseline)
             if compared is not None:
