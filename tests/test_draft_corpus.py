@@ -309,3 +309,11 @@ def test_an_item_joining_comparisons_said_already_is_not_listed_again(corpus: An
         clauses = [gist(c) for c in plain.split("; ")] if line.startswith("- ") else []
         assert not (len(clauses) > 1 and all(any(restates(c, t) for t in told) for c in clauses)), line
         told += [gist(s) for s in SENTENCE.findall(plain)] + clauses
+
+
+def test_a_key_point_answer_with_room_for_one_comparison_takes_a_scenarios_first(corpus: Any) -> None:
+    """O12: the version question's item joins TPS and response time (six numbers); the key-point answer, with room
+    for one comparison beside its headline, states the TPS one with its change (`45.6% higher`, 5,020 → 7,310)."""
+    brief = load_brief(corpus.path / "articles" / "c44-nx-proxy-versions-en.yaml")
+    outcome = draft_article(brief, open_root(corpus.path), corpus.index, redraft=True)
+    assert "45.6%" in outcome.draft.meta.faq[0].a, outcome.draft.meta.faq[0].a

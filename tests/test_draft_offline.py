@@ -582,3 +582,14 @@ def test_a_caption_is_named_without_its_number_and_dash() -> None:
 
     for caption in ("Table 1 – Search performance by index type", "表 3: Search performance by index type"):
         assert _caption(Group("R1", (1, 0), caption, "", "")) == "Search performance by index type", caption
+
+
+def test_a_scenario_item_qc_cannot_back_wholly_lists_its_backed_parts(example_root: Path, index: EvidenceIndex) -> None:
+    """R1's read path in one item; were its bandwidth clause not backed, its TTFT comparison is still listed alone."""
+    from pipeline.drafting.offline import _plain
+
+    brief = load_brief(example_root / "articles" / "kv-cache-ttft.yaml")
+    avoid = frozenset({(_plain("读带宽从 0.98 GB/s 提升至 5.23 GB/s(为基线的 5.3 倍)"), "5.3 倍")})
+    items = [i.text for s in write_offline(brief, index, avoid).sections for i in s.items]
+    assert any("TTFT 从 12.63 s 降至 3.08 s" in i for i in items), items
+    assert not any("5.23 GB/s" in i for i in items), items

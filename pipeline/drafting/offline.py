@@ -441,12 +441,13 @@ class _Part:
             if p.facts:  # the block's other results beside the one asked (as a table's other comparisons are)
                 rest = [f for f in g.facts if f not in p.facts and _kv_label(f) not in taken][:ITEMS_PER_GROUP]
                 self.items = [_facts([f], w) for f in rest]
-        fits = [i for i in self.items if numbers_in(i) <= ITEM_NUMBERS and backed(i, avoid)]
+
+        def fits(item: str) -> bool:
+            return numbers_in(item) <= ITEM_NUMBERS and backed(item, avoid)
+
         # (a scenario's item QC could not back wholly: the comparisons of it QC backs, one item each)
         self.items = [
-            t
-            for i in self.items
-            for t in ([i] if i in fits else [t for t in self.parts.get(i, []) if backed(t, avoid)])
+            t for i in self.items for t in ([i] if fits(i) else [t for t in self.parts.get(i, []) if fits(t)])
         ]
         if not backed(self.headline, avoid):
             self.headline = ""
