@@ -172,22 +172,25 @@ class Derivations(Matching):
             first = row[0]
             return Verdict("derived", source_of(first), derivation=hit[0], strength="derivation from one row",
                            message=f"derived from {first.f.report} p.{first.f.page} ({labels_of(first.f, 2)})")  # fmt: skip
-        return (
-            self._from_column(q, target, tol, unit, sent, scope, direction, gap, clause)
-            or self._from_pair(q, target, tol, unit, sent, scope, direction, gap)
-            or self._from_stated_cell(q, target, tol, unit, sent, scope, direction)
+        found, fixed = self._from_stated_cell(q, target, tol, unit, sent, scope, direction)
+        if found is not None or fixed:
+            return found  # (the sentence fixes both operands: two other cells agreeing with the number are none)
+        return self._from_column(q, target, tol, unit, sent, scope, direction, gap, clause) or self._from_pair(
+            q, target, tol, unit, sent, scope, direction, gap
         )
 
     def _from_stated_cell(self, q: Quantity, target: float, tol: float, unit: Unit, sent: Sentence, scope: list[str],
-                          direction: str | None) -> Verdict | None:  # fmt: skip
+                          direction: str | None) -> tuple[Verdict | None, bool]:  # fmt: skip
         """`- SET: 81,300 RPS, about 3.3 times the single-request rate`, `the average latency rises from 1.289 ms to
         3.085 ms, … while the p99 falls by 7.3% to 7.583 ms`: a change or ratio of a table cell the sentence states
-        and the cell of its column in the one other row the sentence names (where the number's own clause states
-        no other operand), either by every word that row's labels have and the stated cell's lack (`single-request`: SET's Single Request row, not `SET (with EX 10s)`'s), or by
-        another of its numbers that is a cell of that row and not of the stated cell's (1.289 of GET's single-request
-        row). The stated number fixes the column and the sentence the row: no two cells of the table agree by chance."""
+        and the cell of its column in the one other row the sentence names (where the number's own clause states no
+        other operand), either by every word that row's labels have and the stated cell's lack (`single-request`:
+        SET's Single Request row, not `SET (with EX 10s)`'s), or by another of its numbers that is a cell of that row
+        and not of the stated cell's (1.289 of GET's single-request row). The stated number fixes the column and the
+        sentence the row; with both fixed (the second value true) no other two cells derive the number."""
         if unit.dim not in ("%", "x"):
-            return None
+            return None, False
+        fixed = False
         live = [o for o in sent.quantities if o is not q and o.value is not None and o.unit
                 and not (o.exempt or o.count or o.is_range or o.bound)]  # fmt: skip
         nums = {num_text(o.value) for o in sent.quantities if o is not q and o.value is not None}
@@ -221,10 +224,12 @@ class Derivations(Matching):
                 ]
                 hit = formula(ops, target, tol, unit, q, direction)
                 if hit:
-                    return Verdict("derived", source_of(y), derivation=hit[0], strength="derivation from one column",
-                                   message=f"derived from {y.f.report} p.{y.f.page} ({labels_of(y.f, 3)}) and the "
-                                           f"number the sentence states")  # fmt: skip
-        return None
+                    verdict = Verdict("derived", source_of(y), derivation=hit[0], strength="derivation from one column",
+                                      message=f"derived from {y.f.report} p.{y.f.page} ({labels_of(y.f, 3)}) and the "
+                                              f"number the sentence states")  # fmt: skip
+                    return verdict, True
+                fixed = True
+        return None, fixed
 
     def _remainder(self, q: Quantity, target: float, tol: float, unit: Unit, sent: Sentence) -> str | None:
         """`dropped 257,173 duplicate keys of the intended 1,000,000, leaving 742,827 nodes`: the part a sentence

@@ -61,6 +61,8 @@ def test_a_ratio_over_the_row_the_sentence_names_by_its_words(bench: EvidenceInd
     assert _status(bench, said.format("3.7"), "about 3.7 times") == "derived"
     # 60,500 / 19,900 is the `WRITE (with TTL)` row's, which the sentence does not name (`TTL`, `Custom`)
     assert _status(bench, said.format("3.0"), "about 3.0 times") != "derived"
+    # 60,500 / 18,200 is READ's: the sentence fixes the base, so no other single-request cell derives the number
+    assert _status(bench, said.format("3.3"), "about 3.3 times") != "derived"
     # no row named: no base
     plain = "- WRITE: 60,500 RPS, about 3.7 times more [source: R3]."
     assert _status(bench, plain, "about 3.7 times") != "derived"
