@@ -195,6 +195,7 @@ class Derivations(Matching):
                 and not (o.exempt or o.count or o.is_range or o.bound)]  # fmt: skip
         nums = {num_text(o.value) for o in sent.quantities if o is not q and o.value is not None}
         cs, ce = self._clause_bounds(q, sent)
+        clause = self._clause_tokens(q, sent)
         for o in live:
             u = parse_unit(o.unit)
             if any(p is not o and cs <= p.start < ce and compatible(parse_unit(p.unit), u) for p in live):
@@ -204,6 +205,11 @@ class Derivations(Matching):
             for x in matches(self.prep, o.value or 0.0, o.step, u, scope):
                 if not x.table or x.row is None or x.col is None or self._key_cell(x):
                     continue
+                mates = [g for g in self.prep.table(x.table) if g.row == x.row and g.col != x.col]
+                if any((g.tokens - x.tokens) & clause for g in mates) and not any(
+                    (x.tokens - g.tokens) & clause for g in mates
+                ):
+                    continue  # the number's clause speaks of another column (`事务处理量比登录页面高约 20.9%,响应时间…`)
                 mine = x.own_tokens - x.col_tokens
                 others = nums - {num_text(o.value)}
                 named = []

@@ -144,3 +144,10 @@ def test_a_counted_range_leaves_out_only_the_row_named_apart(pages: EvidenceInde
     assert _zh(pages, said.format("四", "0.21–0.41", slow), "0.21–0.41 秒") != "verified"  # five rows, not four
     # the row left out must be named apart
     assert _zh(pages, said.format("五", "0.21–0.41", "其余略"), "0.21–0.41 秒") != "verified"
+
+
+def test_a_stated_cell_of_another_column_fixes_no_base(bench: EvidenceIndex) -> None:
+    # the clause speaks of the throughput; the p50 the sentence states is no operand of it, so the two throughput cells
+    # of the rows it names still derive the change (66,100 over 18,200)
+    said = "The READ (Batched) throughput is 263% above READ's single-request throughput, with a p50 of 2.290 ms [source: R3]."
+    assert _status(bench, said, "263%") == "derived"
