@@ -90,7 +90,7 @@ _NOT_FIGURES = re.compile(
         r"\d{1,2}(?:,?\s+\d{4})?(?![\d.])"  # `Thu Dec 1 10:18:38 2022`, `March 3, 2024`: a date
         r"|第\s*\d+\s*[页頁]|共\s*\d+\s*[页頁]|⟨[Pp]age\s+\d+(?:\s+of\s+\d+)?⟩"
         r"|(?:Ubuntu|CentOS|Debian|Windows|Android|iOS|Python|CUDA|ROCm|Linux|kernel|gcc|g\+\+|clang|Java|Node|PyTorch|vLLM)"
-        r"\s*v?\d+(?:\.\d+)*"
+        r"\s*v?\d+(?:\.\d+)*(?![\d.]*[A-Za-z%/])"  # (a unit glued on: `MultiCPU Linux 60ms/frame` is a row's cell)
         # benchmark tools and serving stacks named with their release (`fio 3.28`, `iozone 3.429`, `SGLang 0.4.1`)
         r"|(?:fio|iozone|dbench|mdtest|vdbench|sysbench|iperf3?|YCSB|ycsb|SGLang|LMCache|TensorRT-LLM|Ceph|MLNX_OFED)"
         r"\s*v?\d+(?:\.\d+)+|arXiv:\s*\d{4}\.\d{4,5}(?:v\d+)?|⟨[a-z]+:\d+⟩"
