@@ -385,6 +385,7 @@ class _Checker(Derivations):
             self._end_state(sent, [(qs[live[i]], verdicts[live[i]]) for i in kept], bl.text)
         self._sentence_mates(sent, qs, verdicts)
         self._against_own_name(sent, qs, verdicts)
+        _restated_apart(sent, qs, verdicts, bl.text)
         one = [i for i, k in enumerate(live) if verdicts[k].status == "verified" and verdicts[k].fig is not None]
         if len(one) > 1 and len({id(verdicts[live[i]].fig) for i in one}) < len(one):
             restated = {id(r) for q in qs if (r := restatement(sent, q, bl.text)) is not None}
@@ -676,6 +677,13 @@ class _Checker(Derivations):
                 continue  # (`185 ms 的 100 帧平均值,DSST 的 100 帧平均`: one count of one thing, said twice)
             if _option_value(text, qi) != _option_value(text, qj):
                 continue  # (`siege -c 200 … 并发量 200`: a command's option and the words naming what it sets)
+            if text and _LIST_GAP.fullmatch(text, qi.end, qj.start):
+                # `TBT thresholds to 100 ms, 200 ms and 200 ms` over `100 ms, 200 ms, and 300 ms`: members of one
+                # list name one value each, so the later one resting on the earlier one's figure stands for another
+                vj.status, vj.strength = "mismatch", ""
+                vj.message = (f"{say(x)}, the figure of {qi.text.strip()} before it in its list: a list's members "
+                              f"are values of their own")  # fmt: skip
+                continue
             fi, fj = len((hi - hj) & x.tokens), len((hj - hi) & x.tokens)
             if fi == fj:
                 continue  # the figure's words tell neither column: nothing says which cell is wrong
@@ -921,6 +929,31 @@ def keys_of_operands(numbers: list[NumberCheck]) -> None:
 _COLON_AFTER = re.compile(r"\s*[:：]")
 _PAIRED_HEADER = re.compile(r"\(\s*([A-Za-z]{3,}(?:\s*,\s*[A-Za-z]{3,})+)\s*\)")  # `Layers (enc, dec)`
 _PAIRED_CELL = re.compile(r"\d+(?:\s*,\s*\d+)+")  # `4, 2`
+
+
+def _restated_apart(sent: Sentence, qs: list[Quantity], verdicts: list[Verdict], text: str) -> None:
+    """`1715 ms/frame, about 1.7 s`, `800 Gbps, or 100 GB/s`: a number that restates the one right before it says the
+    same quantity again, so one of another value (`1715 ms/frame, about 1.0 s`; `800 Gbps, or 100 Gbps`) is wrong
+    whatever figure of its value stands elsewhere."""
+    for k, q in enumerate(qs):
+        r = restatement(sent, q, text) if not q.exempt and q.value is not None else None
+        if r is None or r.value is None or q.value is None or r.is_range or q.is_range or r not in qs:
+            continue
+        if not r.approx and not _SAYS_AGAIN.search(text, q.end, r.start):
+            continue  # (`15325 tokens, 6729 more than …`: a comma alone restates nothing)
+        a, b = parse_unit(q.unit), parse_unit(r.unit)
+        v = verdicts[qs.index(r)]
+        if v.status not in ("verified", "derived") or verdicts[k].status not in ("verified", "derived"):
+            continue
+        x, y = abs(q.value) * a.factor, abs(r.value) * b.factor
+        if abs(x - y) <= (r.step * b.factor) / 2 * 1.0001 or abs(x - y) <= (q.step * a.factor) / 2 * 1.0001:
+            continue
+        v.status, v.strength, v.derivation = "mismatch", "", None
+        v.message = f"{r.text.strip()} restates {q.text.strip()}, but is not the same quantity"
+
+
+_SAYS_AGAIN = re.compile(r"\bor\b|i\.e\.|that is|即|约合|折合|[(（]", re.I)
+_LIST_GAP = re.compile(r"\s*(?:[,、，]\s*(?:and\s+|和|与|及)?|and\s+|和|与|及)\s*")  # between members of a list
 
 
 def _one_figure(parts: list[Verdict]) -> Verdict | None:
