@@ -805,7 +805,8 @@ class Matching:
                     # complex`): the number is a cell of such a column, no other figure of its value (`enc=6`)
                     cands = [x for x in cands if x.table and not x.unit.dim and counted in stems(x.col_tokens)]
         cands = [x for x in cands if not self._rounded_by_chance(x, value, unit, sent)
-                 and not self._stray_prose(x, value, sent) and not _another_run(x, sent)]  # fmt: skip
+                 and not self._stray_prose(x, value, sent) and not _another_run(x, sent)
+                 and not self._unnamed_metric(x, sent)]  # fmt: skip
         term = label_term(self._text, q.num_start)
         if term and cands:
             cands = [x for x in cands if not self._labelled_elsewhere(x, term, sent)]
@@ -976,6 +977,14 @@ class Matching:
         ctx = stems(sent.tokens - {num_text(value)}) | self._claim_context(sent)
         return not unnumbered(ctx & stems(x.own_tokens)) and not self._shares_a_measure(x, value, sent)
 
+    def _unnamed_metric(self, x: Fig, sent: Sentence) -> bool:
+        """A prose figure printed right after a metric's acronym (`对应 PE 30、20、15 倍`, `EPS 6.02`) is that metric's:
+        it backs only a claim naming it (`较 38 线提升约 30 倍` is no price–earnings ratio)."""
+        if x.table or x.f.kind not in ("prose", "kv"):
+            return False
+        names = {t.casefold() for t in printed_terms(x) if _ACRONYM.fullmatch(t)}
+        return bool(names) and names.isdisjoint(sent.tokens | self._claim_context(sent))
+
     def _shares_a_measure(self, x: Fig, value: float, sent: Sentence) -> bool:
         """Another number of the claim's sentence, with its unit, printed in the prose figure's sentence too: `100
         threads within 5 seconds` over `在 5秒内产生 100个线程` is that sentence, in any language."""
@@ -1102,6 +1111,8 @@ class Matching:
                         quote = next((ln for ln, nl in rp.lines(i) if _find_bounded(nl, n)), cand)
                         if term and _term_before_another(quote, term, raw):
                             continue
+                        if _in_title(quote, raw):
+                            continue  # (`5.《高测股份(688556.SH): 21 年业…》`: the name of a cited work, no figure)
                         return cand.strip(), page, quote
         return None
 
@@ -1468,6 +1479,15 @@ def _another_run(x: Fig, sent: Sentence) -> bool:
 
 
 _RUN_MARK = re.compile(r"\bRun\s*#?\s*(\d+)\s*[:：]", re.I)
+
+
+_ACRONYM = re.compile(r"[A-Z]{2,5}")
+
+
+def _in_title(line: str, raw: str) -> bool:
+    """Whether every time the line prints the number it stands inside a title in 《》 (open till the line's end)."""
+    hits = [m.start() for m in re.finditer(rf"(?<![\d.]){re.escape(raw)}(?![\d])", line)]
+    return bool(hits) and all(line.rfind("《", 0, k) > line.rfind("》", 0, k) for k in hits)
 
 
 def _talks_about(words: frozenset[str], x: Fig) -> bool:

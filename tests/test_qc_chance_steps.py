@@ -23,6 +23,8 @@ YATHA = "yatha_hotword_perf_report_zh.pdf"
 MOONCAKE = "mooncake_fast25_kvcache_serving_paper.pdf"
 STORE = "cachepilot_mooncake_store_bench_zh.pdf"
 FACEREC = "oaid_facerecognition_rk3399_perf_report.pdf"
+GRID = "office/grid_tables_zh.pdf"
+BROKER = "mineru_broker_research_report_zh.pdf"
 OK = ("verified", "derived")
 
 
@@ -76,7 +78,10 @@ def test_a_charts_tagged_percentages_back_no_claim() -> None:
     body = "与本地缓存相比,缓存命中率最多提升 136%,prefill 计算时间最多减少 {}%【出处:R3】。"
     got = verdicts(MOONCAKE, body.format(48))
     assert got["136%"] in OK and got["48%"] in OK, got
-    # 41%, 75%, 46% are the chart's `max` tags: no sentence states them
+    # p.10 §5.2.2 `it enhances effective caching capacity by 42% compared to vLLM with prefix caching under the 200
+    # ms threshold`; 41% is only the chart's `max` tag of the conversation workload
+    body = "在 200 ms 的 TBT 阈值下,工具与智能体负载的有效缓存能力比带前缀缓存的 vLLM 提升 {}%【出处:R3】。"
+    assert verdicts(MOONCAKE, body.format(42))["42%"] in OK
     assert verdicts(MOONCAKE, body.format(41))["41%"] not in OK
 
 
@@ -105,3 +110,28 @@ def test_a_restatement_says_the_same_quantity() -> None:
     )
     assert verdicts(FACEREC, body.format("1.7"), lang="en")["about 1.7 s"] in OK
     assert verdicts(FACEREC, body.format("1.0"), lang="en")["about 1.0 s"] not in OK  # Single A72's 1033 ms
+
+
+def test_a_derivation_from_a_row_the_clause_keys_otherwise_is_none() -> None:
+    # office/grid_tables_zh.pdf p.1 表2-1 (首字延迟, 单位:秒): 32K 6.42 2.15 66.5%; 128K 35.10 7.84; the text: `在128K
+    # 上下文下,开启外存缓存后吞吐从412 tokens/s 提升到1,268 tokens/s,约为原来的3.1 倍`
+    body = "开启外存缓存后,32K 至 128K 上下文的首字延迟降低 66.5–77.7%,128K 下吞吐约为原来的 {} 倍【出处:R3】。"
+    assert verdicts(GRID, body.format("3.1"))["3.1 倍"] in OK
+    assert verdicts(GRID, body.format("3.0"))["3.0 倍"] not in OK  # 6.42/2.15 of the 32K row's latencies
+
+
+def test_a_cited_works_title_is_no_verbatim_term() -> None:
+    # mineru_broker_research_report_zh.pdf p.1: `公司 22 年 1 季度产能712 万公里`; its list of related research `5.《高测
+    # 股份(688556.SH): 21 年业…》`
+    body = "公司 {} 年 1 季度金刚线产能 712 万公里,年化产能超 2500 万公里【出处:R3】。"
+    assert verdicts(BROKER, body.format(22))["22"] in OK
+    assert verdicts(BROKER, body.format(21))["21"] not in OK
+
+
+def test_a_figure_after_a_metrics_acronym_backs_only_a_claim_naming_it() -> None:
+    # mineru_broker_research_report_zh.pdf p.1: `目前 36 线单 GW 切割线耗约 50 万公里,较 38 线提升约 30%`; `对应 PE 30、
+    # 20、15 倍,维持“增持”评级`
+    body = "目前 36 线单 GW 切割线耗约 50 万公里,较 38 线提升约 {}【出处:R3】。"
+    assert verdicts(BROKER, body.format("30%"))["约 30%"] in OK
+    assert verdicts(BROKER, body.format("30 倍"))["约 30 倍"] not in OK
+    assert verdicts(BROKER, "按最新股价计算,对应 2022 年 PE 为 30 倍【出处:R3】。")["30 倍"] in OK
