@@ -41,7 +41,7 @@ from qc.index import EvidenceIndex
 from qc.match import _KEY_LABEL_MAX, Verdict, key_in_label
 from qc.models import ALL_STATUSES, ERROR_STATUSES, OK_STATUSES, STRENGTHS, FileResult, NumberCheck, Source, TermCheck
 from qc.numbers import Quantity, extract
-from qc.prepare import Fig, header_unit, labels_of, matches, own_labels, prepare, say, shown, source_of, stems
+from qc.prepare import Fig, Prep, header_unit, labels_of, matches, own_labels, prepare, say, shown, source_of, stems
 from qc.scope import article_index, number_scope, require_known
 from qc.units import NONE, Unit, parse_unit
 
@@ -146,6 +146,8 @@ class _Checker(Derivations):
                 return one
             if (split := _split_range(parts)) is not None:
                 return split
+            if (apart := _two_settings(parts, sent.tokens | self._claim_context(sent), self.prep)) is not None:
+                return apart
             status = "derived" if any(p.status == "derived" for p in parts) else "verified"
             deriv = "; ".join(p.derivation for p in parts if p.derivation) or None
             strength = min((p.strength for p in parts), key=STRENGTHS.index)  # a range is as strong as its weaker end
@@ -980,6 +982,31 @@ def _split_range(parts: list[Verdict]) -> Verdict | None:
     return Verdict("mismatch", parts[-1].source, fig=b,
                    message=f"the range's ends are {shown(a)} ({labels_of(a.f, 4)}) and {shown(b)} "
                            f"({labels_of(b.f, 4)}): two measures, not one span")  # fmt: skip
+
+
+def _two_settings(parts: list[Verdict], words: frozenset[str], prep: Prep) -> Verdict | None:
+    """A range whose ends rest on cells of two tables set apart by their captions or headings (`4.1 Simple
+    background` and `4.2 Complex background`), neither holding both ends, spans one column only where the claim
+    names both settings: `the frame rate spans 5–27.1 FPS` takes its 5 from the complex background and its 27.1 from
+    the simple one (a summary table repeating rows of the full one holds both)."""
+    a, b = parts[0].fig, parts[-1].fig
+    if len(parts) < 2 or a is None or b is None or not (a.table and b.table) or a.table == b.table:
+        return None
+    for t in (a.table, b.table):
+        vals = [g.base for g in prep.table_dim(t, a.unit.dim)]
+        if all(any(abs(v - x.base) <= 1e-9 * max(1.0, abs(v)) for v in vals) for x in (a, b)):
+            return None
+    sa, sb = set(a.f.labels) - own_labels(a), set(b.f.labels) - own_labels(b)
+    if sa == sb:
+        return None
+    wa = context_tokens(" ".join(sa - sb)) - context_tokens(" ".join(sb))
+    wb = context_tokens(" ".join(sb - sa)) - context_tokens(" ".join(sa))
+    wa, wb = frozenset(w for w in wa if not w.isdigit()), frozenset(w for w in wb if not w.isdigit())
+    if not wa or not wb or (not words.isdisjoint(wa) and not words.isdisjoint(wb)):
+        return None
+    return Verdict("mismatch", parts[-1].source, fig=b,
+                   message=f"the range's ends are {shown(a)} ({labels_of(a.f, 4)}) and {shown(b)} "
+                           f"({labels_of(b.f, 4)}): cells of two settings, not one span")  # fmt: skip
 
 
 def _finite(v: float | None) -> bool:

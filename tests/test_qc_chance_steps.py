@@ -24,6 +24,7 @@ MOONCAKE = "mooncake_fast25_kvcache_serving_paper.pdf"
 STORE = "cachepilot_mooncake_store_bench_zh.pdf"
 FACEREC = "oaid_facerecognition_rk3399_perf_report.pdf"
 GRID = "office/grid_tables_zh.pdf"
+GESTURE = "oaid_cvgesture_rk3399_perf_report.pdf"
 BROKER = "mineru_broker_research_report_zh.pdf"
 OK = ("verified", "derived")
 
@@ -135,3 +136,11 @@ def test_a_figure_after_a_metrics_acronym_backs_only_a_claim_naming_it() -> None
     assert verdicts(BROKER, body.format("30%"))["约 30%"] in OK
     assert verdicts(BROKER, body.format("30 倍"))["约 30 倍"] not in OK
     assert verdicts(BROKER, "按最新股价计算,对应 2022 年 PE 为 30 倍【出处:R3】。")["30 倍"] in OK
+
+
+def test_a_range_across_two_settings_tables_is_no_span_unless_both_are_named() -> None:
+    # oaid_cvgesture_rk3399_perf_report.pdf p.6 `4.1 Simple background`: 1xA53@1.42G 6, 2xA72@1.80G 27.1 FPS; p.7
+    # `4.2 Complex background`: 1xA53@1.42G 5.2 FPS
+    body = "Across the five core sets the frame rate spans {} FPS [source: R3]."
+    assert verdicts(GESTURE, body.format("6–27.1"), lang="en")["6–27.1 FPS"] in OK
+    assert verdicts(GESTURE, body.format("5–27.1"), lang="en")["5–27.1 FPS"] not in OK  # 5.2 of the complex one
