@@ -41,7 +41,7 @@ from qc.index import EvidenceIndex
 from qc.match import KEY_LABEL_MAX, Verdict, key_in_label
 from qc.models import ALL_STATUSES, ERROR_STATUSES, OK_STATUSES, STRENGTHS, FileResult, NumberCheck, Source, TermCheck
 from qc.numbers import Quantity, extract
-from qc.prepare import Fig, header_unit, labels_of, matches, own_labels, prepare, say, shown, source_of, stems
+from qc.prepare import Fig, Prep, header_unit, labels_of, matches, own_labels, prepare, say, shown, source_of, stems
 from qc.scope import article_index, number_scope, require_known
 from qc.units import NONE, Unit, parse_unit
 
@@ -146,6 +146,8 @@ class _Checker(Derivations):
                 return one
             if (split := _split_range(parts)) is not None:
                 return split
+            if (apart := _two_settings(parts, sent.tokens | self._claim_context(sent), self.prep)) is not None:
+                return apart
             status = "derived" if any(p.status == "derived" for p in parts) else "verified"
             deriv = "; ".join(p.derivation for p in parts if p.derivation) or None
             strength = min((p.strength for p in parts), key=STRENGTHS.index)  # a range is as strong as its weaker end
@@ -385,6 +387,7 @@ class _Checker(Derivations):
             self._end_state(sent, [(qs[live[i]], verdicts[live[i]]) for i in kept], bl.text)
         self._sentence_mates(sent, qs, verdicts)
         self._against_own_name(sent, qs, verdicts)
+        _restated_apart(sent, qs, verdicts, bl.text)
         one = [i for i, k in enumerate(live) if verdicts[k].status == "verified" and verdicts[k].fig is not None]
         if len(one) > 1 and len({id(verdicts[live[i]].fig) for i in one}) < len(one):
             restated = {id(r) for q in qs if (r := restatement(sent, q, bl.text)) is not None}
@@ -677,6 +680,13 @@ class _Checker(Derivations):
                 continue  # (`185 ms 的 100 帧平均值,DSST 的 100 帧平均`: one count of one thing, said twice)
             if _option_value(text, qi) != _option_value(text, qj):
                 continue  # (`siege -c 200 … 并发量 200`: a command's option and the words naming what it sets)
+            if text and _LIST_GAP.fullmatch(text, qi.end, qj.start):
+                # `TBT thresholds to 100 ms, 200 ms and 200 ms` over `100 ms, 200 ms, and 300 ms`: members of one
+                # list name one value each, so the later one resting on the earlier one's figure stands for another
+                vj.status, vj.strength = "mismatch", ""
+                vj.message = (f"{say(x)}, the figure of {qi.text.strip()} before it in its list: a list's members "
+                              f"are values of their own")  # fmt: skip
+                continue
             fi, fj = len((hi - hj) & x.tokens), len((hj - hi) & x.tokens)
             if fi == fj:
                 continue  # the figure's words tell neither column: nothing says which cell is wrong
@@ -924,6 +934,31 @@ _PAIRED_HEADER = re.compile(r"\(\s*([A-Za-z]{3,}(?:\s*,\s*[A-Za-z]{3,})+)\s*\)")
 _PAIRED_CELL = re.compile(r"\d+(?:\s*,\s*\d+)+")  # `4, 2`
 
 
+def _restated_apart(sent: Sentence, qs: list[Quantity], verdicts: list[Verdict], text: str) -> None:
+    """`1715 ms/frame, about 1.7 s`, `800 Gbps, or 100 GB/s`: a number that restates the one right before it says the
+    same quantity again, so one of another value (`1715 ms/frame, about 1.0 s`; `800 Gbps, or 100 Gbps`) is wrong
+    whatever figure of its value stands elsewhere."""
+    for k, q in enumerate(qs):
+        r = restatement(sent, q, text) if not q.exempt and q.value is not None else None
+        if r is None or r.value is None or q.value is None or r.is_range or q.is_range or r not in qs:
+            continue
+        if not r.approx and not _SAYS_AGAIN.search(text, q.end, r.start):
+            continue  # (`15325 tokens, 6729 more than …`: a comma alone restates nothing)
+        a, b = parse_unit(q.unit), parse_unit(r.unit)
+        v = verdicts[qs.index(r)]
+        if v.status not in ("verified", "derived") or verdicts[k].status not in ("verified", "derived"):
+            continue
+        x, y = abs(q.value) * a.factor, abs(r.value) * b.factor
+        if abs(x - y) <= (r.step * b.factor) / 2 * 1.0001 or abs(x - y) <= (q.step * a.factor) / 2 * 1.0001:
+            continue
+        v.status, v.strength, v.derivation = "mismatch", "", None
+        v.message = f"{r.text.strip()} restates {q.text.strip()}, but is not the same quantity"
+
+
+_SAYS_AGAIN = re.compile(r"\bor\b|i\.e\.|that is|即|约合|折合|[(（]", re.I)
+_LIST_GAP = re.compile(r"\s*(?:[,、，]\s*(?:and\s+|和|与|及)?|and\s+|和|与|及)\s*")  # between members of a list
+
+
 def _one_figure(parts: list[Verdict]) -> Verdict | None:
     """A range whose two ends rest on one and the same figure (`35–35%`, `36–36%` of a `36.1%` cell) states no span
     of the report: a mismatch naming that figure."""
@@ -948,6 +983,31 @@ def _split_range(parts: list[Verdict]) -> Verdict | None:
     return Verdict("mismatch", parts[-1].source, fig=b,
                    message=f"the range's ends are {shown(a)} ({labels_of(a.f, 4)}) and {shown(b)} "
                            f"({labels_of(b.f, 4)}): two measures, not one span")  # fmt: skip
+
+
+def _two_settings(parts: list[Verdict], words: frozenset[str], prep: Prep) -> Verdict | None:
+    """A range whose ends rest on cells of two tables set apart by their captions or headings (`4.1 Simple
+    background` and `4.2 Complex background`), neither holding both ends, spans one column only where the claim
+    names both settings: `the frame rate spans 5–27.1 FPS` takes its 5 from the complex background and its 27.1 from
+    the simple one (a summary table repeating rows of the full one holds both)."""
+    a, b = parts[0].fig, parts[-1].fig
+    if len(parts) < 2 or a is None or b is None or not (a.table and b.table) or a.table == b.table:
+        return None
+    for t in (a.table, b.table):
+        vals = [g.base for g in prep.table_dim(t, a.unit.dim)]
+        if all(any(abs(v - x.base) <= 1e-9 * max(1.0, abs(v)) for v in vals) for x in (a, b)):
+            return None
+    sa, sb = set(a.f.labels) - own_labels(a), set(b.f.labels) - own_labels(b)
+    if sa == sb:
+        return None
+    wa = context_tokens(" ".join(sa - sb)) - context_tokens(" ".join(sb))
+    wb = context_tokens(" ".join(sb - sa)) - context_tokens(" ".join(sa))
+    wa, wb = frozenset(w for w in wa if not w.isdigit()), frozenset(w for w in wb if not w.isdigit())
+    if not wa or not wb or (not words.isdisjoint(wa) and not words.isdisjoint(wb)):
+        return None
+    return Verdict("mismatch", parts[-1].source, fig=b,
+                   message=f"the range's ends are {shown(a)} ({labels_of(a.f, 4)}) and {shown(b)} "
+                           f"({labels_of(b.f, 4)}): cells of two settings, not one span")  # fmt: skip
 
 
 def _finite(v: float | None) -> bool:

@@ -723,8 +723,8 @@ def restatement(sent: Sentence, q: Quantity, text: str) -> Quantity | None:
         return None
     dim = parse_unit(q.unit).dim
     after = next((o for o in sent.quantities if o.start >= q.end and not o.exempt), None)
-    if after is None or not after.unit or parse_unit(after.unit).dim != dim:
-        return None
+    if after is None or not after.unit or parse_unit(after.unit).dim not in (dim, dim.removesuffix("/frame")):
+        return None  # (`1715 ms/frame, about 1.7 s`: the time of a frame, in seconds)
     if after.unit == q.unit and _UNIT_TAIL.sub("", after.text).strip() == _UNIT_TAIL.sub("", q.text).strip():
         return None  # (`330,435.30 万元,约合 33.04 亿元`: another magnitude of the unit restates it too)
     return after if _RESTATE.fullmatch(text, q.end, after.start) else None

@@ -144,8 +144,12 @@ class Derivations(Matching):
                   and cs <= o.start < ce and (u := parse_unit(o.unit)).dim == unit_of_ops(u, unit)
                   for v, _ in o.endpoints()]  # fmt: skip
         own = stated_measures(sent, q) if not q.is_range else {}  # (a range's ends span rows)
+        mine = id_shapes(clause)
         for i in eligible:
             row, row_ops = rows[i], infos[i][1]
+            theirs = id_shapes(infos[i][0])
+            if any(shape in theirs and ids.isdisjoint(theirs[shape]) for shape, ids in mine.items()):
+                continue  # the clause names another row's key of the kind (`128K 下…约为原来的 3.0 倍`, a 32K row)
             hit = formula(row_ops, target, tol, unit, q, direction, gap)
             if not hit or _columns_conflict(row[hit[1]], row[hit[2]]):
                 continue

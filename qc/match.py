@@ -19,8 +19,10 @@ from qc.numbers import CHANGE_RE, Quantity, extract
 from qc.prepare import (
     Fig,
     Prep,
+    counts_off,
     labels_of,
     matches,
+    next_item,
     opposite_bound,
     own_labels,
     row_labels,
@@ -30,7 +32,7 @@ from qc.prepare import (
     source_of,
     stems,
 )
-from qc.units import NONE, Unit, parse_unit
+from qc.units import NONE, Unit, aliases, parse_unit
 
 
 @dataclass
@@ -859,6 +861,10 @@ class Matching:
             # A bare count (8 卡, 并发 8) rests on a unitless figure only where the sentence talks about the same thing.
             own = {num_text(value)}
             cands = [x for x in cands if (x.unit.dim and unit.dim) or _talks_about(sent.tokens - own, x)]
+            if unit.dim.startswith("count:") and unit.dim != "count:item":
+                # `16 cores` is no cell of a `batch` column: a count rests on no bare cell of a column that counts
+                # another thing
+                cands = [x for x in cands if x.unit.dim or not x.table or not _counts_other(x, unit.dim)]
             if not q.unit:
                 counted = counted_word(self._text, q.end)
                 cands = [x for x in cands if not _counts_another(counted, x)]
@@ -867,7 +873,8 @@ class Matching:
                     # complex`): the number is a cell of such a column, no other figure of its value (`enc=6`)
                     cands = [x for x in cands if x.table and not x.unit.dim and counted in stems(x.col_tokens)]
         cands = [x for x in cands if not self._rounded_by_chance(x, value, unit, sent)
-                 and not self._stray_prose(x, value, sent)]  # fmt: skip
+                 and not self._stray_prose(x, value, sent) and not _another_run(x, sent)
+                 and not self._unnamed_metric(x, sent)]  # fmt: skip
         term = label_term(self._text, q.num_start)
         if term and cands:
             cands = [x for x in cands if not self._labelled_elsewhere(x, term, sent)]
@@ -1046,6 +1053,14 @@ class Matching:
         ctx = stems(sent.tokens - {num_text(value)}) | self._claim_context(sent)
         return not unnumbered(ctx & stems(x.own_tokens)) and not self._shares_a_measure(x, value, sent)
 
+    def _unnamed_metric(self, x: Fig, sent: Sentence) -> bool:
+        """A prose figure printed right after a metric's acronym (`对应 PE 30、20、15 倍`, `EPS 6.02`) is that metric's:
+        it backs only a claim naming it (`较 38 线提升约 30 倍` is no price–earnings ratio)."""
+        if x.table or x.f.kind not in ("prose", "kv"):
+            return False
+        names = {t.casefold() for t in printed_terms(x) if _ACRONYM.fullmatch(t)}
+        return bool(names) and names.isdisjoint(sent.tokens | self._claim_context(sent))
+
     def _shares_a_measure(self, x: Fig, value: float, sent: Sentence) -> bool:
         """Another number of the claim's sentence, with its unit, printed in the prose figure's sentence too: `100
         threads within 5 seconds` over `在 5秒内产生 100个线程` is that sentence, in any language."""
@@ -1104,10 +1119,24 @@ class Matching:
                     continue
                 if not x.table and _counts_other_in(counted, lab, key):
                     continue  # (`公司 38 年` is no row key of `较 38 线提升`)
+                if own and (shared := sent.tokens & own) and self._keys_another(shared, key.rstrip("x"), sent):
+                    continue  # (`return_code 为 1,…batch=4` is no `batch 1` row: the sentence's batch is 4)
                 if (own and sent.tokens & own) or (not own and len(sent.tokens & x.tokens) >= 2):
                     src = _label_source(x, value, q.unit, lab)
                     return Verdict("verified", src, message=f"{rid} p.{x.f.page}: {lab}", strength="row key")
         return None
+
+    def _keys_another(self, words: frozenset[str], key: str, sent: Sentence) -> bool:
+        """Whether the sentence gives every one of these words of a label a number, none of them `key`: the words
+        are another number's key, not this one's."""
+        text = self._text[sent.start : sent.end]
+        for w in words:
+            if w.isdigit() or not w.isascii() or not w.isalpha():
+                return False
+            got = [g for m in _key_pattern(w).finditer(text) for g in m.groups() if g]
+            if not got or key in got:
+                return False
+        return True
 
     def _relabelled(self, q: Quantity, value: float, unit: Unit, sent: Sentence, scope: list[str]) -> Verdict | None:
         """A number beside a name in an article table's row label (`| input3_double (2x) |`) quotes the label of the
@@ -1158,6 +1187,8 @@ class Matching:
                         quote = next((ln for ln, nl in rp.lines(i) if _find_bounded(nl, n)), cand)
                         if term and _term_before_another(quote, term, raw):
                             continue
+                        if _in_title(quote, raw):
+                            continue  # (`5.《高测股份(688556.SH): 21 年业…》`: the name of a cited work, no figure)
                         return cand.strip(), page, quote
         return None
 
@@ -1272,6 +1303,7 @@ _QUESTION_FIELD = re.compile(r"faq\.\d+\.q")
 # percentage (`<6%`): none of them names a row.
 _NOT_A_KEY = re.compile(r"\.\d|\s*%")
 _ORDINAL = re.compile(r"\s*\d+\s*[.、)）](?!\d)")
+_CITED_PAGES = re.compile(r"\d+\s*\(\d+\)\s*:\s*\d+(?:\s*[-–]\s*\d+)?")  # `1(8):9`, `12(3):45–67`
 
 
 _CORES = re.compile(r"#x[a-z]{1,3}#")  # the shape of a count of one kind of core (`2xa72`)
@@ -1290,11 +1322,19 @@ def _fraction(text: str, q: Quantity) -> str | None:
 
 def key_in_label(key: str, lab: str) -> bool:
     """Whether integer `key` stands in label `lab` as a whole number that may name a row (`batch 4`, `input3
-    (2x)`, `1/8`), not as part of a section number, a list ordinal or a percentage."""
+    (2x)`, `1/8`), not as part of a section number, a list ordinal, a percentage, a step counted off (`for i in 1 2
+    3 4 5`) or a cited work's volume, issue and pages (`OpenAI blog, 1(8):9, 2019`)."""
+    if counts_off(lab, key):
+        return False
+    cited = [m.span() for m in _CITED_PAGES.finditer(lab)]
     for m in re.finditer(rf"(?<![\d.]){key}(?!\d)", lab):
         if (m.start() and lab[m.start() - 1] == ".") or _NOT_A_KEY.match(lab, m.end()):
             continue
+        if any(a <= m.start() < b for a, b in cited):
+            continue
         if m.start() == len(lab) - len(lab.lstrip()) and _ORDINAL.match(lab, m.start()):
+            continue
+        if next_item(lab, m.start(), m.end()):
             continue
         return True
     return False
@@ -1377,7 +1417,29 @@ def _term_candidates(text: str, q: Quantity) -> list[tuple[str, bool]]:
             out.append((cand, True))
     if (q.unit or q.magnitude or q.count) and not _NUM_ONLY.fullmatch(core):
         out.append((core, False))  # (with its unit as printed: a listed `4.7、7.5、9.3 亿元`'s bare 7.5 is no `7.5%`)
+    if q.unit and parse_unit(q.unit).dim.startswith("count:"):
+        num = text[q.num_start : q.num_end]  # `16 cores` is the report's `16 核`: a count in any of its spellings
+        out += [(f"{num} {a}", True) for a in _spellings(parse_unit(q.unit).dim) if a != q.unit]
     return out
+
+
+def _counts_other(x: Fig, dim: str) -> bool:
+    """Whether a bare table cell's column header names a count of another thing than `dim` (`batch`, `卡`)."""
+    for lab in x.col or ():
+        for w in _HEADER_WORD.findall(lab):
+            u = parse_unit(w)
+            if u.dim and u.dim != dim and (u.dim.startswith("count:") or u.dim == "batch"):
+                return True
+    return False
+
+
+_HEADER_WORD = re.compile(r"[A-Za-z]+|[\u3400-\u9fff]")
+
+
+@lru_cache(maxsize=256)
+def _spellings(dim: str) -> tuple[str, ...]:
+    """Every spelling the unit table knows of a count (`count:core`: `核`, `cores`, `core`)."""
+    return tuple(a for a in aliases() if parse_unit(a).dim == dim)
 
 
 _NOUN_AFTER = re.compile(r"[ \u00a0]+([A-Za-z]{2,}s)\b")
@@ -1473,6 +1535,44 @@ def _printed_before(y: Fig, term: str) -> bool:
     """Whether figure `y`'s sentence prints `term` as the term right before its number (`label_term`), or a term that
     one holds the other (`最低` of `52周最高/最低 41.88 / 28.63元` for a claim's `最低价`)."""
     return any(term in t or t in term for t in printed_terms(y))
+
+
+def _another_run(x: Fig, sent: Sentence) -> bool:
+    """A value of a log of repeated runs (`Run 1: 总耗时 =2.62s, … Run 5: 总耗时 =2.65s`) is one run's: it backs only a
+    claim naming that run (`Run 5`, `第 5 次`, `首次` for the first); a claim naming none speaks of the runs together
+    (their average, the start-up cost), which one run's value matches only by chance."""
+    if x.table or x.f.kind not in ("prose", "kv") or not x.raw_num:
+        return False
+    quote = x.f.quote or ""
+    marks = list(_RUN_MARK.finditer(quote))
+    if len({m.group(1) for m in marks}) < 2:
+        return False
+    runs: set[int] = set()
+    for m in re.finditer(rf"(?<![\d.,]){re.escape(x.raw_num)}(?![\d]|[.,]\d)", quote):
+        before = [r for r in marks if r.end() <= m.start()]
+        if not before or m.start() < before[-1].end():
+            return False  # (a number outside the runs' lines, or a run's own number)
+        runs.add(int(before[-1].group(1)))
+    if not runs:
+        return False
+    words = sent.tokens
+    for n in runs:
+        ordinal = f"{n}{'st' if n == 1 else 'nd' if n == 2 else 'rd' if n == 3 else 'th'}"
+        if ordinal in words or re.search(rf"(?:\brun\s*#?\s*|第\s*){n}(?!\d)", sent.plain, re.I):
+            return False
+    return True
+
+
+_RUN_MARK = re.compile(r"\bRun\s*#?\s*(\d+)\s*[:：]", re.I)
+
+
+_ACRONYM = re.compile(r"[A-Z]{2,5}")
+
+
+def _in_title(line: str, raw: str) -> bool:
+    """Whether every time the line prints the number it stands inside a title in 《》 (open till the line's end)."""
+    hits = [m.start() for m in re.finditer(rf"(?<![\d.]){re.escape(raw)}(?![\d])", line)]
+    return bool(hits) and all(line.rfind("《", 0, k) > line.rfind("》", 0, k) for k in hits)
 
 
 def _talks_about(words: frozenset[str], x: Fig) -> bool:

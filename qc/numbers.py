@@ -115,7 +115,7 @@ PREFIX_RE = re.compile(
     r"(?:(?P<approx>约为|约|大约|大概|近|将近|接近|~|～|≈|about|around|approximately|approx\.|roughly|nearly|almost|some)"
     r"|(?P<ge>≥|>=|⩾|不低于|不少于|至少|at least|no less than)"
     r"|(?P<gt>>|超过|逾|多于|高于|more than|greater than|(?<!averaged )(?<!summed )over|above|exceeding)"
-    r"|(?P<le>≤|<=|⩽|不超过|最多|最高|高达|up to|at most|no more than)"
+    r"|(?P<le>≤|<=|⩽|不超过|(?P<verb>最多(?:提升|提高|增加|减少|降低|下降|缩短|节省))|最多|最高|高达|up to|at most|no more than)"
     r"|(?P<lt><|低于|少于|不到|less than|under|below))[ \u00a0]*$",
     re.IGNORECASE,
 )
@@ -124,7 +124,7 @@ ID_PREFIX_RE = re.compile(
 )
 # The last character of every PREFIX_RE / ID_PREFIX_RE alternative. A prefix ends right before the number (spaces
 # aside), so where the character there is none of these the regex cannot match and its costly search is skipped.
-PREFIX_ENDS = frozenset("为约概近~～≈tdy.e≥=⩾于少n>过逾rg≤<⩽多高达ow到")
+PREFIX_ENDS = frozenset("为约概近~～≈tdy.e≥=⩾于少n>过逾rg≤<⩽多高达ow到升加低降短省")
 ID_PREFIX_ENDS = frozenset("表图e.n§#第节p")
 
 
@@ -312,7 +312,8 @@ class _Scanner:
                 approx = True
             else:
                 bound = {"ge": "≥", "gt": ">", "le": "≤", "lt": "<"}[kind or "ge"]
-            start = pm.start()
+            if not pm.group("verb"):  # (`最多减少 48%` bounds the change, which stays its own word)
+                start = pm.start()
         return Quantity(
             start, pos, t[start:pos], value, unit, step=step, approx=approx, bound=bound, sign=sign,
             count=count, magnitude=magnitude, num_start=s, num_end=m.end(),

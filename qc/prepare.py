@@ -187,7 +187,8 @@ def _figure_bound(f: Figure, raw_num: str) -> str | None:
 # How a report sentence limits a figure where no bound sign is printed: `a TBT within 100 ms` is an upper limit,
 # `requests … exceed 300 ms` a lower one.
 _UPPER_BEFORE = re.compile(
-    r"\b(?:within|below|under|less than|no more than|at most|up to)[ \u00a0]*$|(?:不超过|以内)$"
+    r"\b(?:within|below|under|less than|no more than|at most|up to|maximum(?: [a-z]+)? (?:of|by))[ \u00a0]*$"
+    r"|(?:不超过|以内)$"
     r"|\b(?:not|never)[ \u00a0]+(?:go[ \u00a0]+|be[ \u00a0]+)?(?:beyond|exceed|above|over|more than)[ \u00a0]*$",
     re.I,
 )  # (`should not go beyond 30 degrees`: a negated lower limit is an upper one)
@@ -405,15 +406,20 @@ def _prepare_report(rid: str, figures: list[Figure], pages: list[Page]) -> Repor
 
 
 # A chart's value labels as the extraction glues them into one line (`Conversation Tool&Agent Synthetic … 1.56x1.43x
-# 1.90x 2.12x …`): three or more multiples with nothing but spaces between them.
-_CHART_RUN = re.compile(r"(?<![\w.])(?:\d+(?:\.\d+)?[x×][ \u00a0]*){3,}")
+# 1.90x 2.12x …`): three or more multiples, or percentages, with nothing between them but spaces or a chart's tag
+# (`41% max 75% max 46% max 48% max`).
+_CHART_RUN = re.compile(
+    r"(?<![\w.])(?:(?:\d+(?:\.\d+)?[x×][ \u00a0]*){3,}"
+    r"|(?:\d+(?:\.\d+)?%[ \u00a0]*(?:(?:max|min|avg|mean)(?![\w])[ \u00a0]*)?){3,})"
+)
 
 
 def in_chart_run(f: Figure, raw_num: str) -> bool:
-    """Whether the figure's number is one of a glued run of chart value labels in its quote."""
+    """Whether the figure's number is one of a glued run of chart value labels (multiples or percentages) in its
+    quote."""
     if f.kind != "prose" or not raw_num:
         return False
-    own = re.compile(rf"(?<![\d.]){re.escape(raw_num)}[x×]")
+    own = re.compile(rf"(?<![\d.]){re.escape(raw_num)}[x×%]")
     return any(own.search(m.group()) for m in _CHART_RUN.finditer(f.quote))
 
 
@@ -1051,18 +1057,42 @@ def _listed(f: Figure, raw_num: str) -> bool:
 def _enumerator(quote: str, raw_num: str) -> bool:
     """Every time the quote prints the number it numbers an item of a list (`相关研究1.《…》2.《…》`, `1)…`, `2）…`):
     an ordinal, not a quantity."""
+    if counts_off(quote, raw_num):
+        return True
     hits = list(re.finditer(rf"(?<![\d.]){re.escape(raw_num)}(?!\d|[.,]\d)", quote)) if raw_num.isdigit() else []
     return bool(hits) and all(_TITLE_AFTER.match(quote, m.end()) or (_PAREN_AFTER.match(quote, m.end())
                               and _ITEM_BEFORE.search(quote, 0, m.start()))
                               or (_LAST_ITEM.fullmatch(quote, m.end()) and _COLON_BEFORE.search(quote, 0, m.start()))
-                              for m in hits)  # fmt: skip
+                              or next_item(quote, m.start(), m.end()) for m in hits)  # fmt: skip
 
 
+def next_item(text: str, start: int, end: int) -> bool:
+    """Whether the number at text[start:end] opens the next item of a list, cut off right after it (`…(变异系数 1.9% )
+    3.`): an item's number, after the end of the one before."""
+    return bool(_LAST_ITEM.fullmatch(text, end) and _ITEM_END.search(text, 0, start))
+
+
+def counts_off(text: str, raw_num: str) -> bool:
+    """Whether the text counts off 1, 2, 3, 4… in order (a flow's steps `1 启动 … 2 HTTP … 3 官方 …`, a shell loop
+    `for i in 1 2 3 4 5`), the number one of them but the last: it numbers a step, it is no quantity and no row's key
+    (the last one says how many there are: a loop over 1…5 runs 5 times)."""
+    if not raw_num.isdigit() or raw_num.startswith("0"):
+        return False
+    want, top = 1, 0
+    for m in _WHOLE.finditer(text):
+        if int(m.group()) == want:
+            top, want = want, want + 1
+    return top >= _COUNT_OFF and int(raw_num) < top
+
+
+_WHOLE = re.compile(r"(?<![\d.,])\d+(?![\d]|[.,]\d)")
+_COUNT_OFF = 4  # (1, 2, 3 of a sentence may be three quantities; four in order is a count)
 _TITLE_AFTER = re.compile(r"\.\s*《")  # `2.《光伏设备…》`
 _PAREN_AFTER = re.compile(r"[)）]")  # `1)`, after the start, a space or a colon, full stop or semicolon only
 _ITEM_BEFORE = re.compile(r"(?:^|[\s:：。;；])$")
 # `we can deduce that : 1.`, `分析: 1.`: the number of the list's first item, where the quote stops before its text
 _LAST_ITEM = re.compile(r"\.\s*")
+_ITEM_END = re.compile(r"[)）。;；]\s*$")
 _COLON_BEFORE = re.compile(r"(?:^|[:：])\s*$")
 _IN_LIST = re.compile(r"\s*/\s*\d+(?:\s*/\s*\d+)+")  # 2/3/4: this one and two more after it
 _LIST_BEFORE = re.compile(r"\d+\s*/\s*(?:\d+\s*/\s*)*$")
