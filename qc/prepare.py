@@ -380,7 +380,10 @@ def _prepare_report(rid: str, figures: list[Figure], pages: list[Page]) -> Repor
             rows.setdefault(x.row, []).append(x)
     rp.rows = [members for members in rows.values() if len(members) >= 2]
     for members in rows.values():  # a row's own labels (row keys) vs each cell's column labels
-        measured = [x for x in members if x.unit.dim] or members
+        # (a row of scores with one timed cell, `HTML 0.969 … 0.857 5.39`: all its cells share its row labels)
+        measured = [x for x in members if x.unit.dim]
+        if len(measured) < 2:
+            measured = members
         if len(measured) > 1:
             common = set(measured[0].f.labels).intersection(*(x.f.labels for x in measured[1:]))
             for x in members:
