@@ -85,6 +85,7 @@ class _Checker(Derivations):
         self._labelled: dict[tuple[str, str, str], bool] = {}
         self._columns_named: dict[tuple[str, tuple[str, ...]], bool] = {}
         self._mates: dict[tuple[str, str], list[Fig]] = {}
+        self._id_rows: dict[tuple[str, str], dict[str, set[str]]] = {}
         self._lead = frozenset()
         self._lead_ids: dict[str, frozenset[str]] = {}
         self._claim_ctx: dict[int, frozenset[str]] = {}
