@@ -97,11 +97,15 @@ class Matching:
         if not terms.isdisjoint(ctx):
             # named in the blocks before its own full sentence only: not where that sentence names another row
             near = self._claim_near[id(sent)]
-            if not terms.isdisjoint(near):
-                return True
-            # (nor where those blocks give a key of its kind another value: `64*64 的单人脸场景` names no 48*48 row; the
-            # rows of a range are its span's, `_no_span`'s)
+            # (nor where those blocks give a key of its kind another value, one its own sentence does not name:
+            # `64*64 的单人脸场景` names no 48*48 row, `4KB objects … batch to 16` no 64KB one; the rows of a range are
+            # its span's, `_no_span`'s)
             ids = id_shapes(ctx) if not q.is_range else {}
+            near_ids = id_shapes(near)
+            if not terms.isdisjoint(near) and not any(
+                shape in ids and shape not in near_ids and not (keys & ctx) for shape, keys in x.ids.items()
+            ):
+                return True
             if (
                 near.isdisjoint(self.prep.row_words(x.table or ""))
                 and not self._mate_of_another_row(x, q, sent)
