@@ -176,6 +176,8 @@ _COUNTS: dict[str, tuple[str, ...]] = {
     "person": ("人",),
     "company": ("家",),
     "sheet": ("张",),
+    "line": ("行",),  # `50,000 行`: lines of input, rows
+    "event": ("事件", "events"),
 }
 COUNT_WORDS: tuple[str, ...] = tuple(w for words in _COUNTS.values() for w in words)
 # What a table prints where a column has no unit (a units row's `无`, `-`, `none`): the cells are bare numbers.
@@ -279,6 +281,19 @@ def canonical(text: str) -> str | None:
     if hit is None and len(t) >= 3 and t.isascii():
         hit = _FOLD.get(t.lower())
     return hit.name if hit else None
+
+
+# `8G 内存`, `16G RAM`, `1T 硬盘`: a size printed without its B before a word of memory or storage counts bytes.
+_STORAGE_SIZE = re.compile(
+    r"([KMGT])(?=[ \u00a0]?(?:内存|显存|存储|硬盘|磁盘|固态|(?:D|V)?RAM\b|HBM\b|SSD\b|HDD\b|NVMe\b|[Mm]emory\b|[Dd]isks?\b))"
+)
+
+
+def storage_size_at(text: str, pos: int) -> tuple[str, int] | None:
+    """The byte unit (`GB`) a lone magnitude letter at `pos` stands for before a memory or storage word (`8G 内存`),
+    and its end; None elsewhere (`5G 网络`, `4G LTE` name things)."""
+    m = _STORAGE_SIZE.match(text, pos)
+    return (m.group(1) + "B", m.end()) if m else None
 
 
 _SPACED_RATE = re.compile(r"([^\s/\d,.;:()（）]{1,6}) / ([^\s/\d,.;:()（）]{1,6})(?![A-Za-z0-9])")

@@ -38,7 +38,7 @@ from qc.context import context_tokens, id_shapes, num_text, unnumbered
 from qc.derive import Derivations
 from qc.draft import Draft
 from qc.index import EvidenceIndex
-from qc.match import _KEY_LABEL_MAX, Verdict, key_in_label
+from qc.match import KEY_LABEL_MAX, Verdict, key_in_label
 from qc.models import ALL_STATUSES, ERROR_STATUSES, OK_STATUSES, STRENGTHS, FileResult, NumberCheck, Source, TermCheck
 from qc.numbers import Quantity, extract
 from qc.prepare import Fig, header_unit, labels_of, matches, own_labels, prepare, say, shown, source_of, stems
@@ -663,9 +663,10 @@ class _Checker(Derivations):
         cells: list[tuple[Quantity, Verdict, frozenset[str]]], restated: set[int] | None = None, text: str = ""
     ) -> None:
         """Two numbers of one value in one sentence (in two units too, unless the second restates the first right after
-        it: `restated`), or in two cells of one article-table row, verified by one and the same report figure while their own words (a cell's: its header) differ (`| 合成 | 3.33 | 3.33 |` over the
-        chunked-prefill figure): one figure measures one thing, so the number whose words the figure fits less (of the
-        words one has and the other lacks) stands for another."""
+        it: `restated`), or in two cells of one article-table row, verified by one and the same report figure while
+        their own words (a cell's: its header) differ (`| 合成 | 3.33 | 3.33 |` over the chunked-prefill figure): one
+        figure measures one thing, so the number whose words the figure fits less (of the words one has and the other
+        lacks) stands for another."""
         ok = [(q, v, hdr) for q, v, hdr in cells if v.status == "verified" and v.fig is not None and q.value]
         for (qi, vi, hi), (qj, vj, hj) in combinations(ok, 2):
             x = vi.fig
@@ -1031,7 +1032,7 @@ def _kind_fits(kind: str, word: str) -> bool:
 def _keys_of_kind(x: Fig, kind: str) -> frozenset[str]:
     """The numbers figure `x`'s row gives key word `kind`: in its short labels (not its caption or heading) and, for a
     figure of prose, in its report sentence."""
-    labs = [lab for lab in x.f.labels if len(lab) <= _KEY_LABEL_MAX and lab in own_labels(x)]
+    labs = [lab for lab in x.f.labels if len(lab) <= KEY_LABEL_MAX and lab in own_labels(x)]
     if not x.table and x.f.kind in ("prose", "kv") and x.f.quote:
         labs.append(x.f.quote)
     out: set[str] = set()

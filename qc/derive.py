@@ -172,9 +172,70 @@ class Derivations(Matching):
             first = row[0]
             return Verdict("derived", source_of(first), derivation=hit[0], strength="derivation from one row",
                            message=f"derived from {first.f.report} p.{first.f.page} ({labels_of(first.f, 2)})")  # fmt: skip
+        found, fixed = self._from_stated_cell(q, target, tol, unit, sent, scope, direction)
+        if found is not None or fixed:
+            return found  # (the sentence fixes both operands: two other cells agreeing with the number are none)
         return self._from_column(q, target, tol, unit, sent, scope, direction, gap, clause) or self._from_pair(
             q, target, tol, unit, sent, scope, direction, gap
         )
+
+    def _from_stated_cell(self, q: Quantity, target: float, tol: float, unit: Unit, sent: Sentence, scope: list[str],
+                          direction: str | None) -> tuple[Verdict | None, bool]:  # fmt: skip
+        """`- SET: 81,300 RPS, about 3.3 times the single-request rate`, `the average latency rises from 1.289 ms to
+        3.085 ms, … while the p99 falls by 7.3% to 7.583 ms`: a change or ratio of a table cell the sentence states
+        and the cell of its column in the one other row the sentence names (where the number's own clause states no
+        other operand), either by every word that row's labels have and the stated cell's lack (`single-request`:
+        SET's Single Request row, not `SET (with EX 10s)`'s), or by another of its numbers that is a cell of that row
+        and not of the stated cell's (1.289 of GET's single-request row). The stated number fixes the column and the
+        sentence the row; with both fixed (the second value true) no other two cells derive the number."""
+        if unit.dim not in ("%", "x"):
+            return None, False
+        fixed = False
+        live = [o for o in sent.quantities if o is not q and o.value is not None and o.unit
+                and not (o.exempt or o.count or o.is_range or o.bound)]  # fmt: skip
+        nums = {num_text(o.value) for o in sent.quantities if o is not q and o.value is not None}
+        cs, ce = self._clause_bounds(q, sent)
+        clause = self._clause_tokens(q, sent)
+        for o in live:
+            u = parse_unit(o.unit)
+            if any(p is not o and cs <= p.start < ce and compatible(parse_unit(p.unit), u) for p in live):
+                continue  # the number's own clause states the other operand (`3.7 times the metalloids' 741.5 °C`)
+            if not u.dim or u.dim in ("%", "x", "pp") or u.dim.startswith("count:") or self._names_row(o, sent, scope):
+                continue  # (`64KB 对象的带宽…`: a row key, no operand)
+            for x in matches(self.prep, o.value or 0.0, o.step, u, scope):
+                if not x.table or x.row is None or x.col is None or self._key_cell(x):
+                    continue
+                mates = [g for g in self.prep.table(x.table) if g.row == x.row and g.col != x.col]
+                if any((g.tokens - x.tokens) & clause for g in mates) and not any(
+                    (x.tokens - g.tokens) & clause for g in mates
+                ):
+                    continue  # the number's clause speaks of another column (`事务处理量比登录页面高约 20.9%,响应时间…`)
+                mine = x.own_tokens - x.col_tokens
+                others = nums - {num_text(o.value)}
+                named = []
+                for y in self.prep.table_dim(x.table, x.unit.dim):
+                    if y.col != x.col or y.row == x.row:
+                        continue
+                    extra = (y.own_tokens - y.col_tokens) - mine
+                    by_words = bool(extra) and extra <= sent.tokens
+                    by_cell = any(m.replace(",", "") in others and m not in x.row_mates for m in y.row_mates)
+                    if by_words or by_cell:
+                        named.append(y)
+                if len({y.row for y in named}) != 1:
+                    continue  # (no row, or several: the sentence names no one base)
+                y = named[0]
+                ops = [
+                    (abs(o.value or 0.0), num_text(o.value), u),
+                    (y.f.value, y.raw_num or num_text(y.f.value), y.unit),
+                ]
+                hit = formula(ops, target, tol, unit, q, direction)
+                if hit:
+                    verdict = Verdict("derived", source_of(y), derivation=hit[0], strength="derivation from one column",
+                                      message=f"derived from {y.f.report} p.{y.f.page} ({labels_of(y.f, 3)}) and the "
+                                              f"number the sentence states")  # fmt: skip
+                    return verdict, True
+                fixed = True
+        return None, fixed
 
     def _remainder(self, q: Quantity, target: float, tol: float, unit: Unit, sent: Sentence) -> str | None:
         """`dropped 257,173 duplicate keys of the intended 1,000,000, leaving 742,827 nodes`: the part a sentence

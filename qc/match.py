@@ -221,6 +221,8 @@ class Matching:
         (`the three ResNets`) is checked by `_family`, a key span by `_key_span_conflict`."""
         if x.row is None or not x.table or self._family(x, q, sent) or self._span_rows(x, sent) is not None:
             return False  # (the rows a key span sets, `batch 从 4 增至 16`, are `_key_span_conflict`'s)
+        if self._all_rows_span(x, q, value, sent) is True:
+            return False
         self._claim_context(sent)
         cs = self._clause_bounds(q, sent)[0]
         lead = frozenset(tok for tok, pos in sent.where if cs <= pos < q.start)
@@ -236,6 +238,72 @@ class Matching:
             if mates and not any(self._spans(x, g, value, v, col, sent, c) for g in mates for c in ctxs):
                 return True
         return False
+
+    def _all_rows_span(self, x: Fig, q: Quantity, value: float, sent: Sentence) -> bool | None:
+        """A range whose own clause, before it, says it spans all rows (`Across all seven runs the p50 lies between
+        0.895 and 2.727 ms`, `各页面的成功率都在 98.40%–99.99% 之间`, `十个页面的平均响应时间在 0.20–0.72 秒之间`): its
+        ends are the lowest and highest cell of `x`'s column over every row (of its table and the tables continuing
+        it on the next pages: same columns, one section). A count of rows (`seven`, `十个`) must be theirs, or theirs
+        less the rows whose cells lie beyond the range and that the full sentence names apart (`只有搜索接口慢`).
+        None where the clause says no such thing or the range's other end is no cell of that column."""
+        if not q.is_range or x.row is None or not x.table or x.col is None:
+            return None
+        cs = self._clause_bounds(q, sent)[0]
+        m = _ALL_ROWS.search(self._text, cs, q.start)
+        if m is None:
+            return None
+        said = m.group("n") or m.group("zh")
+        count = _count_word(said or "")
+        if said and count is None:
+            return None
+        rows: dict[str, Fig] = {}
+        for g in self._continued_column(x):
+            rows.setdefault(g.row or "", g)
+        (lo, s1), (hi, s2) = q.endpoints()[0], q.endpoints()[-1]
+        unit = parse_unit(q.unit)
+        scale = unit.factor if unit.dim and x.unit.dim else x.unit.factor
+        t1, t2 = s1 * scale / 2 * (1 + 1e-9) + 1e-12, s2 * scale / 2 * (1 + 1e-9) + 1e-12
+        lo, hi = lo * scale, hi * scale
+        ends = [any(abs(g.base - v) <= t for g in rows.values()) for v, t in ((lo, t1), (hi, t2))]
+        if len(rows) < 3 or not all(ends):
+            return None  # (an end of another table or of prose: the range is judged on its own)
+        inside = [g for g in rows.values() if lo - t1 <= g.base <= hi + t2]
+        self._claim_context(sent)
+        words = self._claim_near[id(sent)]  # (its full sentence: the clauses a `;` splits off too)
+        if count is None and len(inside) != len(rows):
+            return False
+        if count is not None and len(inside) != count:
+            return False
+        if any(not (g.row_terms & words) for g in rows.values() if g not in inside):
+            return False  # (a row left out must be one the sentence names apart)
+        bases = [g.base for g in inside]
+        return x in inside and abs(min(bases) - lo) <= t1 and abs(max(bases) - hi) <= t2
+
+    def _continued_column(self, x: Fig) -> list[Fig]:
+        """The cells of `x`'s column in its table and in the tables of its report that continue it on the pages right
+        before or after (the same columns under the same section heading: a table broken across a page)."""
+        rp = self.prep.by_rid.get(x.f.report)
+        own = self.prep.table_dim(x.table or "", x.unit.dim)
+        if rp is None:
+            return [g for g in own if g.col == x.col]
+
+        def shape(figs: list[Fig]) -> tuple[frozenset[frozenset[str] | None], str]:
+            return frozenset(g.col for g in figs), figs[0].f.labels[-1] if figs[0].f.labels else ""
+
+        mine = shape(rp.by_table[x.table or ""])
+        pages = {x.f.page}
+        tables = {x.table or ""}
+        grew = True
+        while grew:
+            grew = False
+            for key, figs in rp.by_table.items():
+                if key in tables or not figs or figs[0].f.kind != "cell" or shape(figs) != mine:
+                    continue
+                if {g.f.page for g in figs} & {p + d for p in pages for d in (-1, 1)}:
+                    tables.add(key)
+                    pages |= {g.f.page for g in figs}
+                    grew = True
+        return [g for key in tables for g in self.prep.table_dim(key, x.unit.dim) if g.col == x.col]
 
     def _between(self, q: Quantity, sent: Sentence) -> list[tuple[float, float]]:
         """`between A and B`, `介于 A 与 B 之间`: both ends (value, step) when `q` is one of them, else none."""
@@ -343,8 +411,8 @@ class Matching:
     def _rival(self, f: Fig, q: Quantity, value: float, step: float, unit: Unit, sent: Sentence,
                endpoint: bool = False) -> Fig | None:  # fmt: skip
         """A figure of the same table the sentence describes better than `f` (another row or metric)."""
-        if not f.table:
-            return None
+        if not f.table or (endpoint and self._all_rows_span(f, q, value, sent) is True):
+            return None  # (a range over all rows stands for none of them)
         if not endpoint and self._compares(q, sent):
             own = self._own_context(q, sent)
             if own != sent.tokens:
@@ -822,6 +890,13 @@ class Matching:
             cands = [x for x in cands if not self._labelled_elsewhere(x, term, sent)]
         if not cands:
             return None
+        if endpoint:
+            spans = [(x, self._all_rows_span(x, q, value, sent)) for x in cands]
+            wrong = next((x for x, ok in spans if ok is False), None)
+            if wrong is not None and not any(ok for _, ok in spans):
+                return Verdict("mismatch", source_of(wrong), fig=wrong,
+                               message=f"{shown(wrong)} ({labels_of(wrong.f, 3)}): the range's ends are not the "
+                                       f"lowest and highest cell of its column over all the rows its words name")  # fmt: skip
         ctx = sent.tokens
         v = abs(value) * (unit.factor if unit.dim else 1.0)
         if len(cands) > 1:
@@ -846,7 +921,8 @@ class Matching:
                 x.table != best.table and len(own & x.tokens) < score for x in fitting
             ):
                 fitting = []
-        named = [x for x in fitting if self._identifies(x, sent, q)]
+        named = [x for x in fitting if self._identifies(x, sent, q)
+                 or (endpoint and self._all_rows_span(x, q, value, sent) is True)]  # fmt: skip
         if endpoint and named and all(self._no_span(x, q, value, sent) for x in named):
             x = named[0]
             return Verdict("mismatch", source_of(x), fig=x,
@@ -1079,7 +1155,7 @@ class Matching:
         frac = None if q.unit else _fraction(self._text, q)
         for rid in scope:
             for x, lab, own in self.prep.ints(rid).get(key, ()):  # own: the label's words but the key
-                if len(lab) > _KEY_LABEL_MAX:
+                if len(lab) > KEY_LABEL_MAX:
                     continue  # a sentence quoted as a label is no row key (`相关研究1.《…》 3.《…》`)
                 if pct and not re.search(rf"(?<![\d.+\-−]){key}\s*%", lab):
                     continue  # (a signed `+28%` of a chart is a change, no percentile row)
@@ -1104,7 +1180,7 @@ class Matching:
         if not name:
             return None
         best: list[tuple[str, Fig]] = []  # (label, a cell of its row) of the rows the name fits with fewest other words
-        fewest = _KEY_LABEL_MAX
+        fewest = KEY_LABEL_MAX
         for rid in scope:
             for lab, (toks, x) in self.prep.row_names(rid).items():
                 if name <= toks and len(toks - name) <= fewest and _label_numbers(lab):
@@ -1179,7 +1255,7 @@ class Matching:
                 if x.f.report not in scope or not x.table:
                     continue
                 for lab in sorted(x.col or ()) + ([x.row] if x.row else []):
-                    if len(lab) <= _KEY_LABEL_MAX and printed.search(lab):
+                    if len(lab) <= KEY_LABEL_MAX and printed.search(lab):
                         return lab, x
         return None
 
@@ -1240,7 +1316,7 @@ def _heads(col: frozenset[str]) -> frozenset[str]:
 _HIGHEST = stems(["peak", "highest", "maximum", "max", "largest", "top", "best", "most", "峰值", "最高", "最大", "最多",
                   "最快"])  # fmt: skip
 _LOWEST = stems(["lowest", "minimum", "min", "smallest", "least", "最低", "最小", "最少"])
-_KEY_LABEL_MAX = 48
+KEY_LABEL_MAX = 48  # a longer label is a sentence quoted as a label (a caption, a list of titles): no row key
 
 
 def _label_source(x: Fig, value: float, unit: str, label: str) -> Source:
@@ -1293,6 +1369,15 @@ _AFTER_GE = re.compile(r"\s*([\u3400-\u9fff]{1,2})")
 _PAREN = re.compile(r"[((]")
 _AND = re.compile(r"\s*(?:°C|[A-Za-z%/]+)?\s*(?:and|与|和|至)\s*", re.I)
 _BETWEEN_WORD = re.compile(r"between|介于|在", re.I)
+# A range's clause that says it spans all rows: `across all seven runs`, `every page`, `各页面`, `所有`, `十个页面`.
+_ALL_ROWS = re.compile(
+    r"\b(?:all|every|each)\b(?:[ \u00a0]+(?:the|of[ \u00a0]+the))?(?:[ \u00a0]+(?P<n>one|two|three|four|five|six|seven|"
+    r"eight|nine|ten|eleven|twelve|\d+)\b)?|(?:各|所有|全部|每个)|(?P<zh>[一二两三四五六七八九十]{1,3})个(?=[\u3400-\u9fff])",
+    re.I,
+)
+_EN_COUNTS = {w: i for i, w in enumerate(("zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
+                                          "nine", "ten", "eleven", "twelve"))}  # fmt: skip
+_ZH_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _BETWEEN = re.compile(r"(?:between|介于|在)\s*$", re.I)
 _NUMBER = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\d.,])\d+(?:\.\d+)?")
 _IS_CAPTION_LABEL = re.compile(
@@ -1482,3 +1567,20 @@ def _find_bounded(norm: tuple[str, frozenset[int]], needle: str) -> bool:
             return True
         i = hay.find(needle, i + 1)
     return False
+
+
+def _count_word(word: str) -> int | None:
+    """A count of rows written as a word or digits: `seven` → 7, `12` → 12, `十` → 10, `十一` → 11, `二十` → 20."""
+    w = word.lower()
+    if w.isdigit():
+        return int(w)
+    if w in _EN_COUNTS:
+        return _EN_COUNTS[w]
+    if not w or any(c not in _ZH_DIGITS and c != "十" for c in w):
+        return None
+    if "十" not in w:
+        return _ZH_DIGITS.get(w) if len(w) == 1 else None
+    tens, _, ones = w.partition("十")
+    if len(tens) > 1 or len(ones) > 1:
+        return None
+    return (_ZH_DIGITS.get(tens, 0) if tens else 1) * 10 + (_ZH_DIGITS.get(ones, 0) if ones else 0)

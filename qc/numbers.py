@@ -10,7 +10,7 @@ from itertools import pairwise
 
 from qc.draft import citations
 from qc.glossary import glossary
-from qc.units import COUNT_WORDS, aliases, is_latin, kelvin_at, parse_unit
+from qc.units import COUNT_WORDS, aliases, is_latin, kelvin_at, parse_unit, storage_size_at
 
 
 @dataclass(slots=True)
@@ -258,7 +258,8 @@ class _Scanner:
         step = 10.0 ** -_decimals(num)
         magnitude = False
         kelvin = kelvin_at(t, pos) if self.temperature else None
-        mm = MAG_RE.match(t, pos) if kelvin is None else None
+        storage = storage_size_at(t, pos) if kelvin is None else None  # `8G 内存` is 8 GB, no magnitude
+        mm = MAG_RE.match(t, pos) if kelvin is None and storage is None else None
         if mm:  # glued K/M/B (480B, 29.8K) or 万/亿; a spaced "B" stays bytes
             factor = _MAG[mm.group().strip()]
             value, step, pos, magnitude = value * factor, step * factor, mm.end(), True
@@ -267,6 +268,8 @@ class _Scanner:
         um = unit_at(t, pos) if kelvin is None else None
         if kelvin is not None:
             unit, pos = "K", kelvin
+        elif storage is not None:
+            unit, pos = storage
         elif um:
             u = um.group("u")
             if u in ("x", "X", "×") and COUNT_AFTER.match(t, um.end()):

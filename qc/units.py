@@ -2,9 +2,30 @@
 
 from __future__ import annotations
 
-from evidence.units import COUNT_WORDS, NONE, Unit, aliases, compatible, is_latin, kelvin_at, parse_unit
+from evidence.units import (
+    COUNT_WORDS,
+    NONE,
+    Unit,
+    aliases,
+    compatible,
+    is_latin,
+    kelvin_at,
+    parse_unit,
+    storage_size_at,
+)
 
-__all__ = ["COUNT_WORDS", "NONE", "Unit", "aliases", "compatible", "display", "is_latin", "kelvin_at", "parse_unit"]
+__all__ = [
+    "COUNT_WORDS",
+    "NONE",
+    "Unit",
+    "aliases",
+    "compatible",
+    "display",
+    "is_latin",
+    "kelvin_at",
+    "parse_unit",
+    "storage_size_at",
+]
 
 
 def display(value: float, unit: Unit | str) -> str:

@@ -35,3 +35,30 @@ def prose_index(path: Path, rid: str, lines: list[str], size: float = 10, left: 
     c.showPage()
     c.save()
     return parsed_index(path, rid)
+
+
+def table_index(path: Path, rid: str, lines: list[str], rows: list[list[str]], xs: tuple[float, ...],
+                top: float = 760.0, gap: float = 20.0) -> EvidenceIndex:  # fmt: skip
+    """One A4 page: `lines` (STSong-Light, one every `gap` pt from `top`), then the table `rows` under them in
+    Helvetica (the CID font's Latin glyphs are a full em wide: cells would run into each other), a cell at each of
+    `xs`, one row every 16 pt; read as `rid`."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+    from reportlab.pdfgen.canvas import Canvas
+
+    pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
+    c = Canvas(str(path), pagesize=A4, invariant=1)
+    c.setFont("STSong-Light", 10)
+    y = top
+    for line in lines:
+        c.drawString(60, y, line)
+        y -= gap
+    c.setFont("Helvetica", 9)
+    for row in rows:
+        for x, cell in zip(xs, row, strict=True):
+            c.drawString(x, y, cell)
+        y -= 16
+    c.showPage()
+    c.save()
+    return parsed_index(path, rid)

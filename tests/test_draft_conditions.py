@@ -150,3 +150,15 @@ def test_a_baseline_name_fitting_two_columns_of_one_quantity_compares_nothing() 
     assert compared is not None
     (c,) = compared.comparisons
     assert (c.before.value, c.after.value) == (240.0, 5310.0)
+
+
+def test_an_english_question_scores_a_chinese_label_as_its_chinese_version_does() -> None:
+    """The Chinese an English question translates to is read a phrase at a time, as a Chinese question is:
+    `long-context cold recovery` is 长上下文冷恢复 once (not six bigrams, nor again as `long-context`'s 长上下文场景)."""
+    from pipeline.drafting.select import _overlap, both_terms, report_terms
+
+    pairs = report_terms(EvidenceIndex(reports={}, figures={}, pages={}), [])
+    doc = both_terms("长上下文冷恢复 TTFT", pairs)
+    zh = _overlap(ask("长上下文冷恢复的 TTFT 是多少?", pairs), doc, lambda t: 1.0)
+    en = _overlap(ask("What is the TTFT on long-context cold recovery?", pairs), doc, lambda t: 1.0)
+    assert en == zh

@@ -294,3 +294,26 @@ def test_a_question_asking_how_many_times_gets_a_factor(corpus: Any) -> None:
     )
     factor = [n for n in outcome.result.numbers if n.text.startswith("3.7")]
     assert factor and all(n.status in CHECKED for n in factor), [(n.text, n.status) for n in factor]
+
+
+def test_an_item_joining_comparisons_said_already_is_not_listed_again(corpus: Any) -> None:
+    """C21: the third question's table states AlexNet's and GoogleNet's times, which the first section told (lead and
+    item): a scenario's item joining them (`AlexNet from 577.30 ms …; GoogleNet from 566.70 ms …`) says nothing new."""
+    brief = load_brief(corpus.path / "articles" / "c21-mxnet-hrt-en.yaml")
+    outcome = draft_article(brief, open_root(corpus.path), corpus.index, redraft=True)
+    told: list[Any] = []
+    for line in outcome.draft.body.splitlines():
+        if not line.strip() or line.startswith(("#", "|")):
+            continue
+        plain = re.sub(r"【[^】]*】|\[source:[^\]]*\]", "", line.removeprefix("- "))
+        clauses = [gist(c) for c in plain.split("; ")] if line.startswith("- ") else []
+        assert not (len(clauses) > 1 and all(any(restates(c, t) for t in told) for c in clauses)), line
+        told += [gist(s) for s in SENTENCE.findall(plain)] + clauses
+
+
+def test_a_key_point_answer_with_room_for_one_comparison_takes_a_scenarios_first(corpus: Any) -> None:
+    """O12: the version question's item joins TPS and response time (six numbers); the key-point answer, with room
+    for one comparison beside its headline, states the TPS one with its change (`45.6% higher`, 5,020 → 7,310)."""
+    brief = load_brief(corpus.path / "articles" / "c44-nx-proxy-versions-en.yaml")
+    outcome = draft_article(brief, open_root(corpus.path), corpus.index, redraft=True)
+    assert "45.6%" in outcome.draft.meta.faq[0].a, outcome.draft.meta.faq[0].a

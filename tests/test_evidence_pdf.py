@@ -344,6 +344,9 @@ def test_golden_figures(name: str, golden: Callable[[str, Any], None]) -> None:
         ("Arm Compute Library(ACL) 17.12/OpenBLAS.", []),
         ("ACL 17.12/OpenBLAS", []),
         ("CANN version 8.0.1, 版本：2.3", []),
+        # an OS name before a number with a unit glued on is a row label, not a version (a tracker's `MultiCPU Linux`)
+        ("Ubuntu 16.04 SMP, Linux 4.4", []),
+        ("MultiCPU Linux 60ms/frame 80ms/frame", [("60", 60, "ms/frame"), ("80", 80, "ms/frame")]),
         ("吞吐(QPS) 12.05万", [("12.05", 12.05, "万")]),
         ("TTFT 10.12 s", [("10.12", 10.12, "s")]),
         ("Average Processing Speed: 231.39 tokens/second", [("231.39", 231.39, "tok/s")]),  # an Ollama benchmark

@@ -315,3 +315,18 @@ def test_a_label_wrapped_at_line_spacing_is_the_rest_of_the_row_above_not_a_row_
     assert _find(figs, 2.84, "4KB 随机读 p99 延迟", "v1.8").unit == "ms"
     hit = _find(figs, 12850, "小对象 PUT 吞吐", "v1.8")
     assert "延迟" not in hit.labels, hit.labels
+
+
+def test_a_first_row_of_counted_amounts_is_a_row_not_the_header() -> None:
+    # a benchmark's results table (outside trial): `总数据量 | 200,000 事件 | 50,000 行` under the system names is
+    # data (counts of events and of lines), so the columns stay the systems' and the row keeps its label
+    rows: list[Row] = [
+        (700.0, [(60.0, "指标"), (200.0, "纯算法核心 (Core)"), (340.0, "全链路系统 (Full System)")]),
+        (685.0, [(60.0, "总数据量"), (200.0, "200,000 事件"), (340.0, "50,000 行")]),
+        (670.0, [(60.0, "总耗时"), (200.0, "0.2002s"), (340.0, "2.8847s")]),
+        (655.0, [(60.0, "内存峰值"), (200.0, "36.75 MB"), (340.0, "86.15 MB")]),
+    ]
+    figs = _page(rows, _ctx())
+    assert _find(figs, 50000, "总数据量", "全链路系统").unit == "行"
+    assert _find(figs, 200000, "总数据量", "纯算法核心").unit == "事件"
+    assert "总数据量" not in " ".join(_find(figs, 2.8847, "总耗时", "全链路系统").labels)

@@ -37,12 +37,18 @@ BOILING = "pymupdf_small_table_units.pdf"
 OK = ("verified", "derived")
 
 
+def as_printed_and_swapped(
+    pdf: str, body: str, a: str, b: str, lang: str = "zh"
+) -> tuple[dict[str, str], dict[str, str]]:
+    """The verdicts of `body` with its two numbers as the report prints them, and swapped."""
+    return verdicts(pdf, body.format(a, b), lang=lang), verdicts(pdf, body.format(b, a), lang=lang)
+
+
 def test_a_key_of_a_later_clause_is_not_an_earlier_numbers() -> None:
     # `on one A53 core` is the second clause's: 160 ms/frame in the A72 clause is no A53 cell
     body = "On one A72 core the two trackers need 45 vs {} ms/frame, and on one A53 core {} ms/frame against 155 ms/frame [source: R3]."
-    right = verdicts(TRACKER, body.format("47", "160"), lang="en")
+    right, swapped = as_printed_and_swapped(TRACKER, body, "47", "160", lang="en")
     assert right["47 ms/frame"] in OK and right["160 ms/frame"] in OK
-    swapped = verdicts(TRACKER, body.format("160", "47"), lang="en")
     assert swapped["160 ms/frame"] not in OK and swapped["47 ms/frame"] not in OK
 
 
@@ -86,36 +92,32 @@ def test_a_bare_number_whose_words_name_only_the_other_ones_figure_is_swapped() 
     # p.4: a palm turns at most 30 degrees front and back, 45 left and right (`should not go beyond`: an upper limit);
     # p.5's fist turns at most 30 degrees every way, so it fits `30 degrees left to right` as well as the palm's 45
     body = "A palm may turn no more than {} degrees front to back and {} degrees left to right [source: R3]."
-    right = verdicts(GESTURE, body.format("30", "45"), lang="en")
+    right, swapped = as_printed_and_swapped(GESTURE, body, "30", "45", lang="en")
     assert right["no more than 30"] in OK and right["45"] in OK
-    swapped = verdicts(GESTURE, body.format("45", "30"), lang="en")
     assert swapped["no more than 45"] not in OK and swapped["30"] not in OK
 
 
 def test_the_term_right_before_a_number_is_its_own() -> None:
     # p.8: 窗口大小 60s, 总耗时 3.93s: `窗口总耗时` names the second number, `窗口大小:` the first
     body = "- 窗口大小：{} s 窗口总耗时 {} s，比基准多 7.7%【出处:R3 实测】。"
-    right = verdicts(YATHA, body.format("60", "3.93"))
+    right, swapped = as_printed_and_swapped(YATHA, body, "60", "3.93")
     assert right["60 s"] in OK and right["3.93 s"] in OK
-    swapped = verdicts(YATHA, body.format("3.93", "60"))
     assert swapped["60 s"] not in OK and swapped["3.93 s"] not in OK
 
 
 def test_numbers_given_respectively_take_the_names_in_order() -> None:
     # p.6 dbench: LockX 366 0.005, UnlockX 366 0.002 (AvgLat)
     body = "LockX 与 UnlockX 各 366 次,AvgLat 分别为 {}、{}【出处:R3】。"
-    right = verdicts(CURVE, body.format("0.005", "0.002"))
+    right, swapped = as_printed_and_swapped(CURVE, body, "0.005", "0.002")
     assert right["0.005"] in OK and right["0.002"] in OK
-    swapped = verdicts(CURVE, body.format("0.002", "0.005"))
     assert swapped["0.005"] not in OK and swapped["0.002"] not in OK
 
 
 def test_with_does_not_part_a_name_from_its_number() -> None:
     # p.9: PubTabNet (395k samples), FinTabNet (113k samples)
     body = "The models were then trained on PubTabNet with {}k samples and FinTabNet with {}k samples [source: R3]."
-    right = verdicts(OTSL, body.format("395", "113"), lang="en")
+    right, swapped = as_printed_and_swapped(OTSL, body, "395", "113", lang="en")
     assert right["395k"] in OK and right["113k"] in OK
-    swapped = verdicts(OTSL, body.format("113", "395"), lang="en")
     assert swapped["113k"] not in OK and swapped["395k"] not in OK
 
 
@@ -130,9 +132,8 @@ def test_the_number_a_comparative_follows_is_the_difference() -> None:
 def test_a_whole_number_set_against_a_decimal_measures_the_same_thing() -> None:
     # p.4 Real Time Rate: 1A72@1.99G 1, 1A53@1.51G 2.9: the 1 is an RTF like the 2.9, its words after it its own
     body = "The report's conclusion rounds the first measurement ({} on the A53 against {} on the A72) [source: R3]."
-    right = verdicts(SPEECH, body.format("2.9", "1"), lang="en")
+    right, swapped = as_printed_and_swapped(SPEECH, body, "2.9", "1", lang="en")
     assert right["2.9"] in OK and right["1"] in OK
-    swapped = verdicts(SPEECH, body.format("1", "2.9"), lang="en")
     assert swapped["1"] not in OK and swapped["2.9"] not in OK
 
 
@@ -162,9 +163,8 @@ def test_the_two_things_are_the_names_the_sentence_before_gave_numbers_to() -> N
     # p.5: MultiCPU TrackTLD-KCF 60ms/frame, TrackTLD-DSST 80ms/frame; one A72: 45 (TrackerTLD), 47 (TrackTLD-DSST)
     body = ("Scheduled by the Linux kernel over all cores, KCF took 60ms/frame and DSST 80ms/frame [source: R3]. On one "
             "A72 core the two trackers need {} vs {} ms/frame [source: R3].")  # fmt: skip
-    right = verdicts(TRACKER, body.format("45", "47"), lang="en")
+    right, swapped = as_printed_and_swapped(TRACKER, body, "45", "47", lang="en")
     assert right["45"] in OK and right["47 ms/frame"] in OK
-    swapped = verdicts(TRACKER, body.format("47", "45"), lang="en")
     assert swapped["47"] not in OK and swapped["45 ms/frame"] not in OK
 
 

@@ -55,6 +55,10 @@ def test_case_carries_meaning_where_two_units_share_a_lower_case() -> None:
         ("3.2 GB / s", [(3.2, "GB/s")]),
         ("is about 0.5m.", [(0.5, "m")]),
         ("约 1.2 米", [(1.2, "m")]),
+        ("使用双核 CPU、8G 内存机器测试", [(8, "GB")]),  # a size without its B before a memory word
+        ("16G RAM, 1T 硬盘", [(16, "GB"), (1, "TB")]),
+        ("5G 网络, 4G LTE", []),  # names of networks, no sizes
+        ("200,000 事件, 50,000 行", [(200000, "事件"), (50000, "行")]),  # counts of events and of lines
     ],
 )
 def test_units_after_numbers(text: str, found: list[tuple[float, str]]) -> None:
@@ -67,3 +71,12 @@ def test_qc_units_keeps_its_public_names() -> None:
     assert qc.units.Unit is units.Unit
     assert "万" not in qc.units.aliases()  # a magnitude in an article, read by QC's number reader
     assert qc.units.display(7.53, qc.units.parse_unit("秒")) == "7.53 s"
+
+
+def test_a_size_without_its_b_reads_alike_in_reports_and_articles() -> None:
+    # one rule for both readers (evidence.units.storage_size_at): an article's `16G 内存` is the report's 16 GB
+    from qc.numbers import extract
+
+    assert [(q.value, q.unit) for q in extract("四核 CPU、16G 内存")] == [(16.0, "GB")]
+    assert [(q.value, q.unit) for q in extract("512M memory")] == [(512.0, "MB")]
+    assert [q.exempt for q in extract("5G 网络")] == ["id"]

@@ -14,7 +14,7 @@ against the body (the direct answer sums the sections up, as the reference's doe
 
 The answering rule (written down, and independent of the drafter's own selection): a section answers its question
 when at least one of its checked numbers rests on a report figure (QC's source) whose labels share a term with the
-question — in either language, through templates/prompts/glossary.yaml and the report's own `中文(English)` terms —
+question — in either language, through qc/glossary.yaml (the drafter's glossary is QC's) and the report's own `中文(English)` terms —
 and, when the question names a kind of quantity (bandwidth, latency, time, throughput…), whose unit is of that kind
 (a figure printed bare, as a console table prints `AvgLat`, by its own labels' words; a throughput asked of reports
 that print only data rates is a bandwidth). A question about the test bed (`测试用了什么硬件?`) shares its term

@@ -7,7 +7,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from evidence.units import COUNT_WORDS, canonical, unit_at
+from evidence.units import COUNT_WORDS, canonical, storage_size_at, unit_at
 
 _ASCII_ALNUM = re.compile(r"[A-Za-z0-9_]")
 
@@ -90,7 +90,7 @@ _NOT_FIGURES = re.compile(
         r"\d{1,2}(?:,?\s+\d{4})?(?![\d.])"  # `Thu Dec 1 10:18:38 2022`, `March 3, 2024`: a date
         r"|第\s*\d+\s*[页頁]|共\s*\d+\s*[页頁]|⟨[Pp]age\s+\d+(?:\s+of\s+\d+)?⟩"
         r"|(?:Ubuntu|CentOS|Debian|Windows|Android|iOS|Python|CUDA|ROCm|Linux|kernel|gcc|g\+\+|clang|Java|Node|PyTorch|vLLM)"
-        r"\s*v?\d+(?:\.\d+)*"
+        r"\s*v?\d+(?:\.\d+)*(?![\d.]*[A-Za-z%/])"  # (a unit glued on: `MultiCPU Linux 60ms/frame` is a row's cell)
         # benchmark tools and serving stacks named with their release (`fio 3.28`, `iozone 3.429`, `SGLang 0.4.1`)
         r"|(?:fio|iozone|dbench|mdtest|vdbench|sysbench|iperf3?|YCSB|ycsb|SGLang|LMCache|TensorRT-LLM|Ceph|MLNX_OFED)"
         r"\s*v?\d+(?:\.\d+)+|arXiv:\s*\d{4}\.\d{4,5}(?:v\d+)?|⟨[a-z]+:\d+⟩"
@@ -225,7 +225,7 @@ def _find_numbers(text: str, keep_years: bool, bytes_ok: bool | None, billions: 
                 byte_context = bool(BYTE_CONTEXT.search(text))
             if not byte_context and not _BYTE_WORD_BEFORE.search(text[max(0, start - 16) : start]):
                 continue
-        found_unit = None if billion else unit_at(masked, end)
+        found_unit = None if billion else unit_at(masked, end) or storage_size_at(masked, end)
         if found_unit is None and nxt in _MAGNITUDE:
             after = masked[end + 1] if end + 1 < len(masked) else " "
             if not (after.isascii() and after.isalpha()) and not (nxt == "B" and not billion):

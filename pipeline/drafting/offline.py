@@ -10,6 +10,7 @@ one row, rounded as a reader reads it (`26–32%`).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from evidence.models import Figure
 from pipeline.brief import Brief
@@ -206,16 +207,39 @@ def _series(g: Group, w: Lang) -> str:
     return w(template, metric=w.name(_metric_name(comps[0].metric, g)), range=_range(changes, w))
 
 
-def _ends(g: Group, w: Lang) -> list[Comparison]:
-    """The comparisons a list shows of a short table: the two ends of its range (or its first two)."""
+def _ends(g: Group, w: Lang, focus: list[int] | None = None) -> list[Comparison]:
+    """The comparisons a list shows of a short table: those of the rows the brief names (`TTFT p50`: p50 at each
+    concurrency, as the reference lists them, the range's ends left to the headline), else the two ends of its range
+    (or its first two)."""
     comps = g.comparisons
     if len(comps) <= ITEMS_PER_GROUP:
         return list(comps)
+    named = {KEYSEP.join(g.rows[i].keys) for i in focus or [] if i < len(g.rows)}
+    if named and (mine := [c for c in comps if c.row in named]):
+        return mine[:ITEMS_PER_GROUP]
     if _series(g, w):
         values = [_change(c, w)[2] for c in comps]
         lo, hi = values.index(min(values)), values.index(max(values))
         return [comps[i] for i in sorted({lo, hi})]
     return list(comps[:ITEMS_PER_GROUP])
+
+
+def _scenarios(comps: list[Comparison], w: Lang) -> dict[str, list[str]]:
+    """One list item per scenario: the comparisons of one row over several metrics (R1's read path: TTFT and read
+    bandwidth, `并行读补丁相对默认读路径`) in one item, its row named once, while the item holds ITEM_NUMBERS numbers.
+    Each item with the comparisons it joins, each said alone (for when QC cannot back one, or a summary has room
+    for one only)."""
+    out: list[tuple[str, str, list[str]]] = []  # (the scenario's row, its item, its comparisons said alone)
+    for c in comps:
+        alone = _comparison(c, w)
+        if out and out[-1][0] == c.row:
+            row, item, parts = out[-1]
+            more = w("scenario_more", text=item, more=_comparison(replace(c, row=""), w))
+            if numbers_in(more) <= ITEM_NUMBERS:
+                out[-1] = (row, more, [*parts, alone])
+                continue
+        out.append((c.row, alone, [alone]))
+    return {item: parts for _, item, parts in out}
 
 
 def _facts(facts: list[Figure], w: Lang) -> str:
@@ -403,6 +427,7 @@ class _Part:
         self.pick = p
         self.headline = ""
         self.items: list[str] = []
+        self.parts: dict[str, list[str]] = {}  # an item joining a scenario's comparisons: each of them alone
         self.table: Table | None = None
         g, rid = p.group, p.group.report
         if g.specs:
@@ -416,7 +441,14 @@ class _Part:
             if p.facts:  # the block's other results beside the one asked (as a table's other comparisons are)
                 rest = [f for f in g.facts if f not in p.facts and _kv_label(f) not in taken][:ITEMS_PER_GROUP]
                 self.items = [_facts([f], w) for f in rest]
-        self.items = [i for i in self.items if numbers_in(i) <= ITEM_NUMBERS and backed(i, avoid)]
+
+        def fits(item: str) -> bool:
+            return numbers_in(item) <= ITEM_NUMBERS and backed(item, avoid)
+
+        # (a scenario's item QC could not back wholly: the comparisons of it QC backs, one item each)
+        self.items = [
+            t for i in self.items for t in ([i] if fits(i) else [t for t in self.parts.get(i, []) if fits(t)])
+        ]
         if not backed(self.headline, avoid):
             self.headline = ""
         if self.table is not None:
@@ -471,7 +503,9 @@ class _Part:
         if len(g.comparisons) > LIST_ROWS or self.force_table:
             self.table = self._comparison_table(g, w)
         else:
-            self.items = [_comparison(c, w) for c in _ends(g, w) if not (lead and c is first)]
+            ends = _ends(g, w, None if self.pick.rows else self.pick.focus)
+            self.parts = _scenarios([c for c in ends if not (lead and c is first)], w)
+            self.items = list(self.parts)
 
     def _period_table(self, p: Pick, periods: list[str], w: Lang) -> None:
         # The periods the question names (`2025 and 2026`, the ends of `2022E 至 2024E`), else the first and the
@@ -641,16 +675,14 @@ def write_offline(brief: Brief, index: EvidenceIndex, avoid: Avoid = frozenset()
         intro = _notes(brief, q, qi)
         lead = _fit(heads, MAX_FIGURES)
         intro += _say("intro_lead", lead, solo, w)
-        items: list[Sentence] = []
         tables: list[Table] = []
         for pt in parts:
-            for item in pt.items[: ITEMS_PER_GROUP + 1]:
-                items.append(sentence(item, pt.reports, w.lang))
             if pt.table is not None and len(tables) < SECTION_TABLES:
                 table = _typeset(pt.table, w)
                 if _fresh_lead(table, pt.pick.group, w, avoid, seen) and _new_rows(table, seen):
                     tables.append(table)
-        intro, items = _unique(intro, seen, body), _unique(items, seen, body)
+        intro = _unique(intro, seen, body)
+        items = _unique([s for pt in parts for s in _fresh_items(pt, w, body)], seen, body)
         if items and lead:  # (only over items not told already: a pointer to no list would dangle)
             told = {i.text for i in items}
             named = dict.fromkeys(
@@ -683,8 +715,13 @@ def write_offline(brief: Brief, index: EvidenceIndex, avoid: Avoid = frozenset()
             intro = none or _unique([sentence(w("intro_none_again"), [], w.lang)], seen)
         sec = Section(question=q, intro=intro, items=items[:SECTION_ITEMS], tables=tables, outro=[])
         listed = {i.text for i in sec.items}
+        # (each with the comparisons a scenario's item joins, for a key-point answer with room for one only)
         scenarios = [
-            (t, pt.reports) for pt in parts for t in pt.items if sentence(t, pt.reports, w.lang).text in listed
+            (s, pt.reports)
+            for pt in parts
+            for t in pt.items
+            if sentence(t, pt.reports, w.lang).text in listed
+            for s in dict.fromkeys([t, *pt.parts.get(t, [])])
         ]
         told_q.append(scenarios or _table_rows(heads, tables, w))
         sections.append(sec)
@@ -702,6 +739,17 @@ def write_offline(brief: Brief, index: EvidenceIndex, avoid: Avoid = frozenset()
     told_q = [[t for t in told if backed(t[0], avoid, summary=True)] for told in told_q]
     faq = _faq(brief, per_q, told_q, w, seen, solo)
     return DraftSchema(answer=answer, sections=sections, faq=faq)
+
+
+def _fresh_items(pt: _Part, w: Lang, body: list[Said]) -> list[Sentence]:
+    """A part's list items; of an item joining a scenario's comparisons of which the body said some already
+    (`GoogleNet 从 566.70 ms 降至 508.40 ms` as an earlier section's lead), the others alone."""
+    out = []
+    for item in pt.items[: ITEMS_PER_GROUP + 1]:
+        said = [t for t in pt.parts.get(item, []) if any(restates(gist(t), theirs) for theirs in body)]
+        for t in [t for t in pt.parts[item] if t not in said] if said else [item]:
+            out.append(sentence(t, pt.reports, w.lang))
+    return out
 
 
 def _table_rows(heads: list[tuple[str, list[str]]], tables: list[Table], w: Lang) -> list[tuple[str, list[str]]]:
