@@ -85,6 +85,7 @@ class _Checker(Derivations):
         self._labelled: dict[tuple[str, str, str], bool] = {}
         self._columns_named: dict[tuple[str, tuple[str, ...]], bool] = {}
         self._mates: dict[tuple[str, str], list[Fig]] = {}
+        self._id_rows: dict[tuple[str, str], dict[str, set[str]]] = {}
         self._lead = frozenset()
         self._lead_ids: dict[str, frozenset[str]] = {}
         self._claim_ctx: dict[int, frozenset[str]] = {}
@@ -510,9 +511,10 @@ class _Checker(Derivations):
     def _row_of_table_mates(self, cells: list[tuple[Quantity, Verdict, frozenset[str], frozenset[str]]]) -> None:
         """`| 480P 48*48 single face | 134 | 437 | 571 |` under `| Two A72, test case |`: where two or more cells of an
         article table's row are cells of one report table row, a cell verified by a figure of another report table
-        (the same row label and column under another caption: `Single A72`) stands for that row's cell of its
-        column (a figure of prose, the cell of the column its header names), unless its words (the row's and its
-        header's) name the other figure and not the mates'."""
+        (the same row label and column under another caption: `Single A72`) or of another row of theirs (`| 4KB 随机读
+        (IOPS) | 182,400 | 265,300 | -41.2% |`: -41.2% is the p99 row's) stands for that row's cell of its column (a
+        figure of prose, the cell of the column its header names), unless its words (the row's and its header's) name
+        the other figure and not the mates'."""
         live = [(q, v, v.fig, words, hdr) for q, v, words, hdr in cells
                 if v.status == "verified" and v.fig is not None]  # fmt: skip
         if sum(1 for *_, x, _, _ in live if x.table and x.row) < 3:
@@ -521,7 +523,7 @@ class _Checker(Derivations):
             others = [g for o, _, g, _, _ in live if o is not q and g.table and g.row]
             row, n = Counter(g.row for g in others).most_common(1)[0]
             table = next(g.table for g in others if g.row == row) or ""
-            if n < 2 or x.table == table or any(g.row == x.row for g in others):
+            if n < 2 or any(g.row == x.row for g in others):
                 continue
             labs = set(x.f.labels)
             taken = {id(g) for g in others}

@@ -119,6 +119,7 @@ def context_tokens(text: str) -> frozenset[str]:
     if words:
         out.update(_ORDINALS[w] for w in words if w in _ORDINALS)  # `first loop` names a `1st` row
     for run in _CJK.findall(t):
+        out.update(key for key, _ in cjk_count_keys(run))
         if "第" in run or "首次" in run:
             out.update(_ORDINALS[o] for o in _CJK_ORDINAL.findall(run))
         if len(run) == 1:
@@ -153,6 +154,31 @@ _CORE_SET = re.compile(rf"(?<![a-z0-9]){_CORE}(?:\+{_CORE})*(?![a-z0-9])")
 _CORE_N = re.compile(r"(?:^|\+)(\d{1,2})")
 _SIZE_KEY = re.compile(r"(?<![\d.])(\d{1,4})[ \u00a0]*[*×x][ \u00a0]*(\d{1,4})(?![\d.])")
 _COUNT_NOUN = re.compile(r"\b(one|single|two|dual|three|four|quad|six|eight)[ \u00a0-]+([a-z]{3,})\b")
+
+
+@lru_cache(maxsize=1)
+def _cjk_count_noun() -> tuple[re.Pattern[str] | None, dict[str, str]]:
+    """A Chinese count word before a noun of the glossary's English words, and each noun's English (singular)."""
+    nouns: dict[str, str] = {}
+    for en, zh in sorted(english_words().items(), key=lambda kv: (len(kv[0]), kv[0])):
+        if en.isascii() and en.isalpha():
+            for word in zh.split():
+                if len(word) >= 2 and _CJK.fullmatch(word):
+                    nouns.setdefault(word, _stem_noun(en))
+    if not nouns:
+        return None, nouns
+    alts = "|".join(map(re.escape, sorted(nouns, key=len, reverse=True)))
+    return re.compile(rf"(单个?|两个?|双|[一三四六八]个?)({alts})"), nouns
+
+
+@lru_cache(maxsize=8192)
+def cjk_count_keys(run: str) -> tuple[tuple[str, int], ...]:
+    """The count keys of a run of Chinese text (`双人脸` → `2xface`, as `two faces` is), with their offsets in it:
+    a Chinese row label `单人脸` names the `single face` row of an English report and no `two faces` one."""
+    pat, nouns = _cjk_count_noun()
+    if pat is None:
+        return ()
+    return tuple((f"{_COUNT_WORDS[m.group(1).rstrip('个')]}x{nouns[m.group(2)]}", m.start()) for m in pat.finditer(run))
 
 
 def _stem_noun(word: str) -> str:
@@ -222,6 +248,7 @@ def positions(text: str, offset: int) -> list[tuple[str, int]]:
             if m.group(2) not in _STOP]  # fmt: skip
     for m in _CJK.finditer(low):
         run = m.group()
+        out += [(key, offset + m.start() + i) for key, i in cjk_count_keys(run)]
         out += (
             [(run, offset + m.start())]
             if len(run) == 1

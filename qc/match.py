@@ -61,6 +61,7 @@ class Matching:
     _keys_seen: dict[tuple[str, int, int], tuple[frozenset[str], bool]]  # (key word, number span) → _key_values
     _labelled: dict[tuple[str, str, str], bool]  # (report, dimension, term) → _labelled_elsewhere's report scan
     _mates: dict[tuple[str, str], list[Fig]]  # (figure id, term) → _better_mates
+    _id_rows: dict[tuple[str, str], dict[str, set[str]]]  # (report, dimension) → row identifier → its tables
     _columns_named: dict[tuple[str, tuple[str, ...]], bool]  # (word, scope) → _a_column_named
     _lead: frozenset[str]  # the words of the heading or FAQ question the block stands under
     _lead_ids: dict[str, frozenset[str]]  # its identifier tokens by shape (`a72`, `p99`)
@@ -98,8 +99,19 @@ class Matching:
         if not terms.isdisjoint(ctx):
             # named in the blocks before its own full sentence only: not where that sentence names another row
             near = self._claim_near[id(sent)]
-            if not terms.isdisjoint(near) or (
-                near.isdisjoint(self.prep.row_words(x.table or "")) and not self._mate_of_another_row(x, q, sent)
+            # (nor where those blocks give a key of its kind another value, one its own sentence does not name:
+            # `64*64 的单人脸场景` names no 48*48 row, `4KB objects … batch to 16` no 64KB one; the rows of a range are
+            # its span's, `_no_span`'s)
+            ids = id_shapes(ctx) if not q.is_range else {}
+            near_ids = id_shapes(near)
+            if not terms.isdisjoint(near) and not any(
+                shape in ids and shape not in near_ids and not (keys & ctx) for shape, keys in x.ids.items()
+            ):
+                return True
+            if (
+                near.isdisjoint(self.prep.row_words(x.table or ""))
+                and not self._mate_of_another_row(x, q, sent)
+                and not any(shape in ids and not (keys & ctx) for shape, keys in x.ids.items())
             ):
                 return True
         if (
@@ -109,8 +121,9 @@ class Matching:
         ):
             return True  # another number of the claim's context is a cell of its row (`从 52.4 提升至 67.6,提升 29%`)
         ext = x.extreme
-        return bool(ext) and (("max" in ext and not ctx.isdisjoint(_HIGHEST))
-                              or ("min" in ext and not ctx.isdisjoint(_LOWEST)))  # fmt: skip
+        if not ext or not self._claim_near[id(sent)].isdisjoint(self.prep.row_words(x.table or "") - terms):
+            return False  # (`OTSL's 5.39 s in the largest model`: its own sentence names another row, OTSL's)
+        return ("max" in ext and not ctx.isdisjoint(_HIGHEST)) or ("min" in ext and not ctx.isdisjoint(_LOWEST))
 
     def _mate_of_another_row(self, x: Fig, q: Quantity, sent: Sentence) -> bool:
         """Whether another number of the claim's own full sentence is a cell of another row of `x`'s table only
@@ -169,7 +182,8 @@ class Matching:
     def _column_span(self, x: Fig, q: Quantity, value: float, sent: Sentence, endpoint: bool) -> bool:
         """A cell of a row the claim does not name, standing with a cell of the same column that another number of the
         sentence gives: the other end of a range spanning the column (neither end's row named), or the other side of a
-        `from A to B` pair across rows (`raising the batch to 16 cut it from 7,368.67 to 2,237.75`)."""
+        `from A to B` pair across rows (`raising the batch to 16 cut it from 7,368.67 to 2,237.75`); a pair a range verb
+        leads (`ranges from 1.36% to 20% depending on the speaker`) is a range."""
         others: list[tuple[float, float, str, bool]] = []  # (value, step, unit, the other end of a range)
         if endpoint:
             others += [(v, st, q.unit, True) for v, st in q.endpoints() if v != value]
@@ -179,9 +193,11 @@ class Matching:
                 i = live.index(q)
                 text = self._text
                 if i > 0 and CHANGE_RE.fullmatch(text, live[i - 1].end, q.start):
-                    others.append((live[i - 1].value or 0.0, live[i - 1].step, live[i - 1].unit, False))
+                    span = _RANGE_FROM.search(text, max(0, live[i - 1].start - 40), live[i - 1].start) is not None
+                    others.append((live[i - 1].value or 0.0, live[i - 1].step, live[i - 1].unit, span))
                 if i + 1 < len(live) and CHANGE_RE.fullmatch(text, q.end, live[i + 1].start):
-                    others.append((live[i + 1].value or 0.0, live[i + 1].step, live[i + 1].unit, False))
+                    span = _RANGE_FROM.search(text, max(0, q.start - 40), q.start) is not None
+                    others.append((live[i + 1].value or 0.0, live[i + 1].step, live[i + 1].unit, span))
         for v, st, u, span in others:
             unit = parse_unit(u)
             scale = unit.factor if unit.dim and x.unit.dim else x.unit.factor
@@ -875,6 +891,7 @@ class Matching:
         cands = [x for x in cands if not self._rounded_by_chance(x, value, unit, sent)
                  and not self._stray_prose(x, value, sent) and not _another_run(x, sent)
                  and not self._unnamed_metric(x, sent)]  # fmt: skip
+        cands = [x for x in cands if not self._names_another_row(x, sent)]
         term = label_term(self._text, q.num_start)
         if term and cands:
             cands = [x for x in cands if not self._labelled_elsewhere(x, term, sent)]
@@ -938,7 +955,11 @@ class Matching:
                 # the value is a cell of a row the claim does not name, and otherwise only a figure no word of the
                 # claim names (a bare `6.26 元` of the front page where the sentence speaks of a target price)
                 return self._unnamed(unnamed, q, value, unit, sent, scope)
-        fitting = named
+        # A report sentence printing a table cell's number and its row's or column's label restates that cell
+        # (`表观吞吐量 … → 8,462 行/秒` of the 4x row's cell, `用户态时间标准差仅 0.06s(变异系数 1.9%)`): where the claim's
+        # words rule that cell out (they name another column or row), the restatement is no rescue.
+        ruled_out = [g for g in cands if g.table and (id(g) not in rival_of or rival_of[id(g)] is not None)]
+        fitting = [x for x in named if not self._restates_a_cell(x, ruled_out)]
         if fitting and all(self._unnamed_part(x, sent) for x in fitting):
             x = fitting[0]
             total = max(self._row_cells(x), key=lambda g: g.base)
@@ -976,6 +997,39 @@ class Matching:
             return False
         self._claim_context(sent)  # (fills _claim_near)
         return stems(x.col_tokens).isdisjoint(self._claim_near[id(sent)])
+
+    @staticmethod
+    def _restates_a_cell(x: Fig, ruled_out: list[Fig]) -> bool:
+        """Whether prose figure `x` prints the number of a table cell of its page, with a label of that cell's row or
+        column, where the claim's words rule that cell out (a conflicting key or a rival they name better; a row they
+        do not name may be one they name in words QC does not read: `1/8 数据集` of `input3_one_eighth`)."""
+        if x.table or x.f.kind != "prose":
+            return False
+        return any(g.table and g.f.page == x.f.page and g.raw_num == x.raw_num
+                   and any(lab in x.f.quote for lab in own_labels(g) if any(c.isalpha() for c in lab))
+                   for g in ruled_out)  # fmt: skip
+
+    def _names_another_row(self, x: Fig, sent: Sentence) -> bool:
+        """A figure outside tables whose own words name no row of a table of its report and unit, where the claim's
+        sentence names a row of that table by an identifier the figure lacks (`Speaker A012: 20%` over the WER table's
+        `A012 7.27`): the claim states that row's cell, and a prose figure of another value (`the WERs changed from
+        1.4% to 20%`) is no evidence of it."""
+        if x.table or x.f.kind not in ("prose", "kv"):
+            return False
+        ids = stems(t for t in sent.tokens if _id_shape(t) is not None) - stems(x.tokens)
+        if not ids:
+            return False
+        key = (x.f.report, x.unit.dim)
+        rows = self._id_rows.get(key)
+        if rows is None:
+            rows = self._id_rows[key] = {}
+            for g in self.prep.figs_of(x.f.report, x.unit.dim):
+                if g.table:
+                    for t in g.row_terms:
+                        if _id_shape(t) is not None:
+                            rows.setdefault(t, set()).add(g.table)
+        own = stems(x.tokens)
+        return any(own.isdisjoint(self.prep.row_words(table)) for t in ids for table in rows.get(t, ()))
 
     def _labelled_elsewhere(self, x: Fig, term: str, sent: Sentence) -> bool:
         """A prose figure whose sentence lacks the term the claim prints right before its number (`目标价 6.26 元`),
@@ -1083,8 +1137,15 @@ class Matching:
         pair = rp.by_dim.get(dim) if rp is not None else None
         return _significant(raw) <= 2 and pair is not None and len(pair[1]) >= _MANY_OF_A_UNIT
 
-    @staticmethod
-    def _bound_ok(q: Quantity, x: Fig) -> bool:
+    def _bound_ok(self, q: Quantity, x: Fig) -> bool:
+        if (
+            q.bound
+            and x.bound is None
+            and x.table
+            and not q.count
+            and any(g.bound is not None for g in self.prep.table_dim(x.table, x.unit.dim) if g.col == x.col)
+        ):
+            return False  # a column printing its cells' limits (`>5000`) states the others exactly: `above 3900 °C` is no 3900
         if q.bound and x.bound is None and x.f.kind == "prose" and not q.count:
             # a report sentence states its limits in words (`exceeds 100 Gbps`); one that does not (`from 24 Gbps to
             # 400 Gbps`) limits nothing (a table cell has no words: `99%` of a percentile row is an upper limit;
@@ -1257,6 +1318,10 @@ class Matching:
 
 _FAMILY = re.compile(r"([a-z]{2,})#")  # the shape of a row label that is a name and a number (`resnet50`)
 _PART = re.compile(r",(?!\d{3}(?!\d))|[,;:\uff0c\uff1b\uff1a]|\band\b|\bwhile\b|以及|并且")  # CLAUSE without `、`
+
+
+# `ranges from A to B`, `varies from A to B`: the pair is the span of what varies, no change from A to B
+_RANGE_FROM = re.compile(r"\b(?:rang(?:e|es|ed|ing)|var(?:y|ies|ied|ying)|span(?:s|ned|ning)?)\s+from\s*$", re.I)
 
 
 def _bare_decimal(q: Quantity) -> bool:

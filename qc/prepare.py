@@ -381,7 +381,10 @@ def _prepare_report(rid: str, figures: list[Figure], pages: list[Page]) -> Repor
             rows.setdefault(x.row, []).append(x)
     rp.rows = [members for members in rows.values() if len(members) >= 2]
     for members in rows.values():  # a row's own labels (row keys) vs each cell's column labels
-        measured = [x for x in members if x.unit.dim] or members
+        # (a row of scores with one timed cell, `HTML 0.969 … 0.857 5.39`: all its cells share its row labels)
+        measured = [x for x in members if x.unit.dim]
+        if len(measured) < 2:
+            measured = members
         if len(measured) > 1:
             common = set(measured[0].f.labels).intersection(*(x.f.labels for x in measured[1:]))
             for x in members:
@@ -606,6 +609,10 @@ def _row_terms(members: list[Fig]) -> None:
         # (a unit in a row label, `PB(倍)`, names no row: the claim carries it anyway)
         x.row_terms = stems(t for t in own[id(x)] - x.col_tokens if t.isascii() or known_unit(t) is None) - common
         cols.setdefault((x.col or frozenset(), x.unit.dim), []).append(x)
+    # a label every row of a column shares names none of them, though cells of another table of the page lack it
+    # (`3. 小负载场景下吞吐量波动较大…` over all seven rows of the per-line latency column)
+    col_shared = {id(x): shared for col in cols.values() if len({x.row for x in col}) >= 2
+                  for shared in [_shared_stems(own[id(x)] for x in col)] for x in col}  # fmt: skip
     by_row: dict[str, list[Fig]] = {}
     for x in members:
         if x.row is not None:
@@ -614,7 +621,7 @@ def _row_terms(members: list[Fig]) -> None:
         named = frozenset().union(*(x.row_terms for x in cells))  # any cell's row words name the row (`value size 4KB`)
         for x in cells:
             if x.row_terms or id(x) in own:
-                x.row_terms = named
+                x.row_terms = named - col_shared.get(id(x), frozenset())
         printed = {x.raw_num.replace(",", "") for x in cells}
         for x in cells:
             x.row_mates = frozenset(n for n in printed - {x.raw_num.replace(",", "")} if "." in n or len(n) >= 3)
