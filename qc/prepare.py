@@ -609,10 +609,6 @@ def _row_terms(members: list[Fig]) -> None:
         # (a unit in a row label, `PB(倍)`, names no row: the claim carries it anyway)
         x.row_terms = stems(t for t in own[id(x)] - x.col_tokens if t.isascii() or known_unit(t) is None) - common
         cols.setdefault((x.col or frozenset(), x.unit.dim), []).append(x)
-    # a label every row of a column shares names none of them, though cells of another table of the page lack it
-    # (`3. 小负载场景下吞吐量波动较大…` over all seven rows of the per-line latency column)
-    col_shared = {id(x): shared for col in cols.values() if len({x.row for x in col}) >= 2
-                  for shared in [_shared_stems(own[id(x)] for x in col)] for x in col}  # fmt: skip
     by_row: dict[str, list[Fig]] = {}
     for x in members:
         if x.row is not None:
@@ -621,7 +617,7 @@ def _row_terms(members: list[Fig]) -> None:
         named = frozenset().union(*(x.row_terms for x in cells))  # any cell's row words name the row (`value size 4KB`)
         for x in cells:
             if x.row_terms or id(x) in own:
-                x.row_terms = named - col_shared.get(id(x), frozenset())
+                x.row_terms = named
         printed = {x.raw_num.replace(",", "") for x in cells}
         for x in cells:
             x.row_mates = frozenset(n for n in printed - {x.raw_num.replace(",", "")} if "." in n or len(n) >= 3)
