@@ -184,13 +184,12 @@ class _Checker(Derivations):
         # A measure no figure of the cited reports holds in any context (nor as a bound): printed as written in a
         # place the extraction read no figure from (`16 核 / 120GB`). Never a percentage or a ratio: those stand
         # in too many places of a report to tell one from another by their text.
-        unread = (
-            unit.dim not in ("%", "x", "pp")
-            and printed_unit(bl.text, q)
-            and not matches(self.prep, value, step, unit, scope)
-        )
+        held = bool(matches(self.prep, value, step, unit, scope))
+        unread = unit.dim not in ("%", "x", "pp") and printed_unit(bl.text, q) and not held
         if not endpoint and (termish or unread):
-            term = self._verbatim(bl, q, scope)
+            # (where a figure holds the measure, the matching above found it does not fit: the number and its unit
+            # alone, `712 万公里`, are no rescue then, its words printed with it are; a bare `32K` names a setting)
+            term = self._verbatim(bl, q, scope, held and bool(unit.dim))
             if term:
                 return self._verbatim_verdict(term, value, unit)
         if not endpoint and (name := self._question_name(bl, q, scope)):

@@ -1229,13 +1229,18 @@ class Matching:
         nums = _label_numbers(label)
         return (value, unit.dim) in nums or (not unit.dim and any(v == value for v, _ in nums))
 
-    def _verbatim(self, bl: Block, q: Quantity, reports: Iterable[str]) -> tuple[str, Page, str] | None:
+    def _verbatim(
+        self, bl: Block, q: Quantity, reports: Iterable[str], words: bool = False
+    ) -> tuple[str, Page, str] | None:
         """The number with its neighbouring words (`4 盘 RAID0`, `DeepSeek-32B`) as printed in a report's text, on a
         line that does not print the term right before the claim's number before another number instead (`年化产能超
-        712 万公里` is not `季度产能712 万公里,年化产能超 2500 万公里`)."""
+        712 万公里` is not `季度产能712 万公里,年化产能超 2500 万公里`); with `words`, only with a word beside it (the
+        number and its unit alone, `712 万公里`, say nothing of what it measures)."""
         term = label_term(bl.text, q.num_start)
         raw = bl.text[q.num_start : q.num_end]
         for cand, strict in _term_candidates(bl.text, q):
+            if words and not strict:
+                continue
             n = norm(cand)
             if not n or (strict and len(n) < 2):
                 continue

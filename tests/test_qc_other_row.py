@@ -138,3 +138,17 @@ def test_a_count_word_and_a_size_carry_to_the_later_clause_of_a_comparison() -> 
         n = next(n for n in check_body(FACE, body.format(wrong), lang="en").numbers if n.text == f"{wrong} ms/frame")
         assert n.status == "mismatch" and "540" in n.message, n.message
     assert {"1xface", "32x32"} <= context_tokens("one face at 32*32") and "2xface" in context_tokens("two faces")
+
+
+def test_a_measure_and_its_unit_alone_are_no_verbatim_rescue() -> None:
+    # mineru_broker_research_report_zh.pdf p.1: `目前 36 线单 GW 切割线耗约 50 万公里`; `712 万公里` is the quarter's
+    # capacity (`季度产能712 万公里`): printed elsewhere with its unit, it says nothing of the wire used per GW
+    body = "目前 36 线单 GW 切割线耗约 {} 万公里,较 38 线提升约 30%【出处:R3】。"
+    assert verdicts("mineru_broker_research_report_zh.pdf", body.format("50"))["约 50 万公里"] in (
+        "verified",
+        "derived",
+    )
+    assert verdicts("mineru_broker_research_report_zh.pdf", body.format("712"))["约 712 万公里"] not in (
+        "verified",
+        "derived",
+    )

@@ -59,6 +59,9 @@ def test_case_carries_meaning_where_two_units_share_a_lower_case() -> None:
         ("16G RAM, 1T 硬盘", [(16, "GB"), (1, "TB")]),
         ("5G 网络, 4G LTE", []),  # names of networks, no sizes
         ("200,000 事件, 50,000 行", [(200000, "事件"), (50000, "行")]),  # counts of events and of lines
+        ("稳定在 170 万 Ops/sec 左右", [(1700000, "ops/s")]),  # a magnitude word before the value's own unit
+        ("在 100 万条数据规模下", [(1000000, "条")]),
+        ("营收 12.05万", [(12.05, "万")]),  # no unit after it: the figure keeps its magnitude word as its unit
     ],
 )
 def test_units_after_numbers(text: str, found: list[tuple[float, str]]) -> None:

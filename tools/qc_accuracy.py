@@ -431,18 +431,25 @@ def _last_digit_variants(num: str) -> list[str]:
     return [num[:i] + str(v) + num[i + 1 :] for v in (d - 1, d + 1) if 0 <= v <= 9]
 
 
+_NUMERAL = re.compile(r"[-+−]?\d[\d,]*(?:\.\d+)?")
+
+
 def _other_rows(index: EvidenceIndex, n: Any, sentence: str, rng: random.Random, k: int) -> list[str]:
-    """Raw values of other figures of the same table (same report, page and unit, sharing all labels but one)."""
+    """Numerals of other figures of the same table (same report, page and unit, sharing all labels but one): each
+    replaces a numeral of the article, so a magnitude a figure prints after it (`712万`) is the article's own."""
     src = getattr(n, "source", None)
     f = index.figure(src.figure) if src is not None else None
     if f is None:
         return []
     labels = set(f.labels)
-    near = [g.raw for g in index.figures.get(f.report, []) if g.page == f.page and g.unit == f.unit
-            and g.id != f.id and abs(g.value - f.value) > 1e-9 * max(1.0, abs(f.value)) and g.raw not in sentence
-            and len(labels ^ set(g.labels)) == 2]  # fmt: skip
-    near = sorted(set(near))
-    return rng.sample(near, min(k, len(near)))
+    near: set[str] = set()
+    for g in index.figures.get(f.report, []):
+        num = _NUMERAL.match(g.raw)
+        if (num and g.page == f.page and g.unit == f.unit and g.id != f.id and num.group() not in sentence
+                and abs(g.value - f.value) > 1e-9 * max(1.0, abs(f.value)) and len(labels ^ set(g.labels)) == 2):  # fmt: skip
+            near.add(num.group())
+    pool = sorted(near)
+    return rng.sample(pool, min(k, len(pool)))
 
 
 def chance_mutants(draft: Draft, clean: Any, index: EvidenceIndex, rng: random.Random) -> Iterator[Mutant]:

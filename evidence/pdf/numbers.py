@@ -233,6 +233,13 @@ def _find_numbers(text: str, keep_years: bool, bytes_ok: bool | None, billions: 
                 raw += nxt
                 end += 1
                 found_unit = unit_at(masked, end)
+        if found_unit is not None and found_unit[0] in ("万", "亿"):
+            # `170 万 Ops/sec`, `100 万条`: the magnitude word of a value with its own unit after it multiplies it
+            inner = unit_at(masked, found_unit[1])
+            if inner is not None and inner[0] not in ("万", "亿"):
+                value *= _MAGNITUDE[found_unit[0]]
+                raw += found_unit[0]
+                found_unit = inner
         if found_unit is not None:
             unit, end = found_unit
         elif nxt.isascii() and nxt.isalpha() and not raw.endswith(nxt):
