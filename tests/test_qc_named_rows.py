@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pdf_support import parsed_index
+from pdf_support import parsed_index, table_index
 
 from qc.check import check_draft
 from qc.draft import parse_draft
@@ -23,33 +23,14 @@ BENCH = [
 ]
 
 
-def _table(path: Path, rows: list[list[str]], xs: tuple[float, ...], title: str) -> EvidenceIndex:
-    from reportlab.lib.pagesizes import A4
-    from reportlab.pdfgen.canvas import Canvas
-
-    c = Canvas(str(path), pagesize=A4, invariant=1)
-    c.setFont("Helvetica", 10)
-    c.drawString(60, 760, "2 Results")
-    c.drawString(60, 740, title)
-    c.setFont("Helvetica", 9)
-    y = 720.0
-    for line in rows:
-        for x, cell in zip(xs, line, strict=True):
-            c.drawString(x, y, cell)
-        y -= 16
-    c.showPage()
-    c.save()
-    return parsed_index(path, "R3")
-
-
 @pytest.fixture(scope="module")
 def bench(tmp_path_factory: pytest.TempPathFactory) -> EvidenceIndex:
     path = tmp_path_factory.mktemp("bench") / "bench.pdf"
-    return _table(path, BENCH, (60, 170, 290, 390, 460), "Table 1 Benchmark results")
+    return table_index(path, "R3", ["2 Results", "Table 1 Benchmark results"], BENCH, (60, 170, 290, 390, 460))
 
 
-def _status(index: EvidenceIndex, body: str, number: str) -> str:
-    text = f"---\ntitle: t\nlang: en\ndate: 2026-07-10\nevidence: [R3]\nanswer: a\n---\n\n{body}\n"
+def _status(index: EvidenceIndex, body: str, number: str, lang: str = "en") -> str:
+    text = f"---\ntitle: t\nlang: {lang}\ndate: 2026-07-10\nevidence: [R3]\nanswer: a\n---\n\n{body}\n"
     return next(
         n.status for n in check_draft(parse_draft(text, path="a.md"), index).numbers if n.text.strip() == number
     )
@@ -122,28 +103,27 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> EvidenceIndex:
     return parsed_index(path, "R3")
 
 
-def _zh(index: EvidenceIndex, body: str, number: str) -> str:
-    text = f"---\ntitle: t\nlang: zh\ndate: 2026-07-10\nevidence: [R3]\nanswer: a\n---\n\n{body}\n"
-    return next(
-        n.status for n in check_draft(parse_draft(text, path="a.md"), index).numbers if n.text.strip() == number
-    )
-
-
 def test_a_range_over_every_page_spans_the_table_on_both_pages(pages: EvidenceIndex) -> None:
     said = "各页面的成功率都在 {}–{} 之间【出处:R3】。"
-    assert _zh(pages, said.format("98.50%", "99.99%"), "98.50%–99.99%") == "verified"  # 99.99 on p.1, 98.50 on p.2
-    assert _zh(pages, said.format("98.50%", "99.98%"), "98.50%–99.98%") != "verified"  # p.2's span only
+    assert (
+        _status(pages, said.format("98.50%", "99.99%"), "98.50%–99.99%", "zh") == "verified"
+    )  # 99.99 on p.1, 98.50 on p.2
+    assert _status(pages, said.format("98.50%", "99.98%"), "98.50%–99.98%", "zh") != "verified"  # p.2's span only
 
 
 def test_a_counted_range_leaves_out_only_the_row_named_apart(pages: EvidenceIndex) -> None:
     said = "登录页面为 0.26 秒,{}个页面的平均响应时间在 {} 秒之间;{}【出处:R3】。"
     slow = "只有搜索接口慢,为 11.80 秒"
     # the six rows less 搜索接口, whose 11.80 lies beyond the range and which the sentence names apart
-    assert _zh(pages, said.format("五", "0.21–0.41", slow), "0.21–0.41 秒") == "verified"
-    assert _zh(pages, said.format("五", "0.26–0.41", slow), "0.26–0.41 秒") != "verified"  # 0.21 is the lowest
-    assert _zh(pages, said.format("四", "0.21–0.41", slow), "0.21–0.41 秒") != "verified"  # five rows, not four
+    assert _status(pages, said.format("五", "0.21–0.41", slow), "0.21–0.41 秒", "zh") == "verified"
+    assert (
+        _status(pages, said.format("五", "0.26–0.41", slow), "0.26–0.41 秒", "zh") != "verified"
+    )  # 0.21 is the lowest
+    assert (
+        _status(pages, said.format("四", "0.21–0.41", slow), "0.21–0.41 秒", "zh") != "verified"
+    )  # five rows, not four
     # the row left out must be named apart
-    assert _zh(pages, said.format("五", "0.21–0.41", "其余略"), "0.21–0.41 秒") != "verified"
+    assert _status(pages, said.format("五", "0.21–0.41", "其余略"), "0.21–0.41 秒", "zh") != "verified"
 
 
 def test_a_stated_cell_of_another_column_fixes_no_base(bench: EvidenceIndex) -> None:
