@@ -14,6 +14,7 @@ from itertools import combinations, pairwise
 from evidence.models import Page
 from qc.blocks import FULL_END, Block, body_blocks, cite_ids, line_starts
 from qc.claims import (
+    COMPARATIVE,
     OWN_CLAUSE,
     SYNONYMS,
     Sentence,
@@ -60,6 +61,8 @@ _REACHES = re.compile(
 )
 
 _PERCENT = parse_unit("%")
+# `比纯算法核心高 49.4 MB`: the bare comparative after a `比` right before a number
+_BI_CMP = re.compile(r"比[^,，。;；:：]{1,30}?[高多大快低少小慢长短](?:了|出|约|近)?[ \u00a0]*$")
 
 __all__ = ["check_draft"]
 
@@ -172,6 +175,17 @@ class _Checker(Derivations):
         termish = counting or q.magnitude or not unit.dim
         if v and v.status != "verified" and termish and not endpoint and (term := self._verbatim(bl, q, scope)):
             return self._verbatim_verdict(term, value, unit)  # `年化产能超 2500 万公里` as printed beats a table's 25
+        # `比纯算法核心高 49.4 MB`, `592 ms higher than`: the number is the difference the words state, of two figures
+        # the sentence or one named row gives (`_derive`), not a figure of its own
+        if (
+            v
+            and v.status == "mismatch"
+            and unit.dim not in ("", "%", "x", "pp")
+            and self._a_difference(q, sent)
+            and (d := self._derive(q, value, step, unit, sent, scope)) is not None
+            and d.status == "derived"
+        ):
+            return d
         if v:
             return v
         if unit.dim == "%" and (v := self._label(q, value, sent, scope)):  # a percentile row: `99% 的请求低于…`
@@ -220,6 +234,11 @@ class _Checker(Derivations):
             return Verdict("mismatch", source_of(near), fig=near, message=say(near))
         where = ", ".join(scope) if scope else "no report is cited here"
         return Verdict("unsupported", message=f"no cited report has {q.text.strip()} ({where})")
+
+    def _a_difference(self, q: Quantity, sent: Sentence) -> bool:
+        """Whether the words state `q` as a difference: `比 X 高 49.4 MB` (a bare comparative after `比`) or
+        `592 ms higher than`."""
+        return bool(COMPARATIVE.match(self._text, q.end) or _BI_CMP.search(self._text, sent.start, q.start))
 
     @staticmethod
     def _verbatim_verdict(term: tuple[str, Page, str], value: float, unit: Unit) -> Verdict:

@@ -43,6 +43,7 @@ class Derivations(Matching):
         if direction is None:  # `比 brpc 高 33.6%`, `低 5%`: the bare comparative right before the number
             m = _BARE_CMP.search(self._text, max(cs, q.start - 6), q.start)
             direction = ("up" if m.group(1) in "高多大快" else "down") if m else None
+            gap = gap or bool(m and unit.dim not in ("%", "x", "pp"))  # (`高 49.4 MB`: a difference of measures)
         if direction is None and unit.dim == "%" and (sw := _SPEED_WORD.match(self._text, q.end)):
             direction = _speed_direction(q, sent, sw.group())  # `17 fps against 14 fps, 21.4% faster`: over 14
         if unit.dim == "%" and not gap and (shared := _share_of(q, target, tol, sent, self._text, cs)):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pdf_support import prose_index, table_index
+from pdf_support import parsed_index, prose_index, table_index
 from real_support import check_body
 
 from qc.check import check_draft
@@ -229,3 +229,42 @@ def test_a_memory_size_without_its_b_is_bytes(tmp_path: Path) -> None:
     got = _verdicts(index, body.format("16 GB", "8 GB"))
     assert got["16 GB"] == got["8 GB"] == "verified"
     assert _verdicts(index, body.format("32 GB", "8 GB"))["32 GB"] != "verified"
+
+
+# a results table whose columns are the two systems and whose rows are the metrics (outside trial W1, p.2)
+SYSTEMS = [["指标", "纯算法核心", "全链路系统"], ["总耗时", "0.2002s", "2.8847s"], ["内存峰值", "36.75 MB", "86.15 MB"]]
+
+
+@pytest.fixture(scope="module")
+def systems(tmp_path_factory: pytest.TempPathFactory) -> EvidenceIndex:
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+    from reportlab.pdfgen.canvas import Canvas
+
+    path: Path = tmp_path_factory.mktemp("systems") / "systems.pdf"
+    pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
+    c = Canvas(str(path), pagesize=A4, invariant=1)
+    c.setFont("STSong-Light", 10)
+    c.drawString(60, 760, "三、实验结果")
+    y = 730.0
+    for row in SYSTEMS:
+        for x, cell in zip((60, 200, 360), row, strict=True):
+            c.setFont("Helvetica" if cell.isascii() else "STSong-Light", 10)
+            c.drawString(x, y, cell)
+        y -= 18
+    c.showPage()
+    c.save()
+    return parsed_index(path, "R3")
+
+
+def test_a_difference_the_words_state_is_derived_from_the_row_they_name(systems: EvidenceIndex) -> None:
+    # 86.15 − 36.75 = 49.4 MB of the 内存峰值 row; the words `比…高` make the number a difference, no figure of its own
+    body = "全链路系统的内存峰值比纯算法核心高 {} MB【出处:R3】。"
+    assert _verdicts(systems, body.format("49.4"), lang="zh")["49.4 MB"] == "derived"
+    assert _verdicts(systems, body.format("48.4"), lang="zh")["48.4 MB"] != "derived"
+    # without the words of a difference it is a level: the report has no 49.4 MB
+    assert _verdicts(systems, "全链路系统的内存峰值为 49.4 MB【出处:R3】。", lang="zh")["49.4 MB"] not in (
+        "verified",
+        "derived",
+    )
