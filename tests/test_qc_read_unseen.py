@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pdf_support import parsed_index, prose_index, table_index
+from pdf_support import prose_index, table_index
 from real_support import check_body
 
 from qc.check import check_draft
@@ -237,25 +237,8 @@ SYSTEMS = [["指标", "纯算法核心", "全链路系统"], ["总耗时", "0.20
 
 @pytest.fixture(scope="module")
 def systems(tmp_path_factory: pytest.TempPathFactory) -> EvidenceIndex:
-    from reportlab.lib.pagesizes import A4
-    from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
-    from reportlab.pdfgen.canvas import Canvas
-
-    path: Path = tmp_path_factory.mktemp("systems") / "systems.pdf"
-    pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
-    c = Canvas(str(path), pagesize=A4, invariant=1)
-    c.setFont("STSong-Light", 10)
-    c.drawString(60, 760, "三、实验结果")
-    y = 730.0
-    for row in SYSTEMS:
-        for x, cell in zip((60, 200, 360), row, strict=True):
-            c.setFont("Helvetica" if cell.isascii() else "STSong-Light", 10)
-            c.drawString(x, y, cell)
-        y -= 18
-    c.showPage()
-    c.save()
-    return parsed_index(path, "R3")
+    path = tmp_path_factory.mktemp("systems") / "systems.pdf"
+    return table_index(path, "R3", ["三、实验结果"], SYSTEMS, (60, 200, 360), gap=30)
 
 
 def test_a_difference_the_words_state_is_derived_from_the_row_they_name(systems: EvidenceIndex) -> None:
