@@ -15,6 +15,18 @@ from qc.models import FileResult
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 
+# Corpus PDFs the rule tests read, and the verdicts that back a number.
+YATHA = "yatha_hotword_perf_report_zh.pdf"
+MOONCAKE = "mooncake_fast25_kvcache_serving_paper.pdf"
+FACE = "oaid_facerecognition_rk3399_perf_report.pdf"
+STORE = "cachepilot_mooncake_store_bench_zh.pdf"
+BROKER = "mineru_broker_research_report_zh.pdf"
+OTSL = "docling_otsl_tableformer_benchmark_p9.pdf"
+GESTURE = "oaid_cvgesture_rk3399_perf_report.pdf"
+ZS3 = "office/unit_column_zh.pdf"
+SPEECH = "oaid_speechrecognition_perf_report.pdf"
+OK = ("verified", "derived")
+
 
 @cache
 def corpus_index(name: str, rid: str = "R3") -> EvidenceIndex:

@@ -7,11 +7,9 @@ Language, TEDs simple/complex/all, mAP (0.75), Inference time (secs)): 6·6 OTSL
 
 from __future__ import annotations
 
-from real_support import CORPUS, check_body
+from real_support import CORPUS, OTSL, check_body
 
 from evidence.pdf import parse_pdf
-
-OTSL = "docling_otsl_tableformer_benchmark_p9.pdf"
 
 
 def _labels(value: float, language: str) -> list[str]:

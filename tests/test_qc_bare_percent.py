@@ -6,11 +6,9 @@ A003 20, A012 7.27, B002 1.36; the conclusion `the WERs changed from 1.4% to 20%
 
 from __future__ import annotations
 
-from real_support import check_body, verdicts
+from real_support import SPEECH, check_body, verdicts
 
 from qc.models import NumberCheck
-
-SPEECH = "oaid_speechrecognition_perf_report.pdf"
 
 
 def _number(body: str, text: str) -> NumberCheck:

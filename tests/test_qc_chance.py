@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from real_support import check_body, verdicts
+from real_support import BROKER, FACE, MOONCAKE, OK, STORE, check_body, verdicts
 
 from evidence.models import Report
 from evidence.pdf import parse_pdf
@@ -22,11 +22,7 @@ from qc.draft import parse_draft
 from qc.index import EvidenceIndex
 
 SLIDES = "cachepilot_bench_slides_zh.pdf"
-STORE = "cachepilot_mooncake_store_bench_zh.pdf"
-BROKER = "mineru_broker_research_report_zh.pdf"
-FACE = "oaid_facerecognition_rk3399_perf_report.pdf"
 HRT = "oaid_caffe_hrt_perf_report.pdf"
-OK = ("verified", "derived")
 
 
 def test_a_rounded_word_keeps_the_precision_of_a_decimal() -> None:
@@ -82,9 +78,6 @@ def test_a_listed_number_is_not_found_verbatim_without_its_unit() -> None:
     body = "德邦研究所预计公司 2022-2024 年归母净利润 4.7、{}、9.3 亿元【出处:R3】。"
     assert verdicts(BROKER, body.format("7.2"))["7.2"] in OK
     assert verdicts(BROKER, body.format("7.5"))["7.5"] not in OK
-
-
-MOONCAKE = "mooncake_fast25_kvcache_serving_paper.pdf"
 
 
 def test_a_bare_number_is_not_named_by_a_number_both_texts_print() -> None:

@@ -6,9 +6,8 @@ Expected figures read from the PDF (pypdf text) office/unit_column_zh.pdf p.1: �
 
 from __future__ import annotations
 
-from real_support import verdicts
+from real_support import ZS3, verdicts
 
-ZS3 = "office/unit_column_zh.pdf"
 BODY = "- 4KB 随机读 IOPS:182,400 → 265,300,提升 {}【出处:R3 实测】。"
 
 

@@ -10,12 +10,9 @@ of 136% in cache hit rate and a reduction of up to 48% in prefill computation ti
 
 from __future__ import annotations
 
-from real_support import check_body, verdicts
+from real_support import MOONCAKE, OK, ZS3, check_body, verdicts
 
-ZS3 = "office/unit_column_zh.pdf"
-MOONCAKE = "mooncake_fast25_kvcache_serving_paper.pdf"
 CREDIT = "pymupdf_chinese_tables_zh.pdf"
-OK = ("verified", "derived")
 
 
 def test_two_versions_columns_swapped_in_an_article_table_are_caught() -> None:

@@ -17,16 +17,13 @@ TPI data for different CPU cores (AlexNet (s) GoogleNet (s) MobileNet (s) …): 
 
 from __future__ import annotations
 
-from real_support import check_body, verdicts
+from real_support import MOONCAKE, OK, YATHA, check_body, verdicts
 
 from qc.match import key_in_label
 from qc.numbers import extract
 
 CAFFE = "oaid_caffe_hrt_perf_report.pdf"
-MOONCAKE = "mooncake_fast25_kvcache_serving_paper.pdf"
 FACEREC = "oaid_facerecognition_rk3399_perf_report.pdf"
-YATHA = "yatha_hotword_perf_report_zh.pdf"
-OK = ("verified", "derived")
 
 
 def test_a_change_rests_on_a_long_row_only_where_the_sentence_names_both_columns() -> None:

@@ -27,16 +27,7 @@ input3_one_eighth 640 行/秒 5,925 行/秒 (单行延迟 0.169 ms); input3_quar
 
 from __future__ import annotations
 
-from real_support import verdicts
-
-GESTURE = "oaid_cvgesture_rk3399_perf_report.pdf"
-MOONCAKE = "mooncake_fast25_kvcache_serving_paper.pdf"
-BROKER = "mineru_broker_research_report_zh.pdf"
-YATHA = "yatha_hotword_perf_report_zh.pdf"
-ZS3 = "office/unit_column_zh.pdf"
-FACE = "oaid_facerecognition_rk3399_perf_report.pdf"
-SPEECH = "oaid_speechrecognition_perf_report.pdf"
-OK = ("verified", "derived")
+from real_support import BROKER, FACE, GESTURE, MOONCAKE, OK, OTSL, SPEECH, STORE, YATHA, ZS3, verdicts
 
 
 def test_a_range_across_rows_of_a_column_is_its_span_even_where_both_rows_are_named() -> None:
@@ -98,9 +89,6 @@ def test_the_value_a_change_reaches_is_not_the_compared_with_sides() -> None:
     en = "Compared with v1.8, v2.0's sequential write bandwidth rose to {} GB/s [source: R3]."
     assert verdicts(ZS3, en.format("4.96"), lang="en")["4.96 GB/s"] in OK
     assert verdicts(ZS3, en.format("3.15"), lang="en")["3.15 GB/s"] not in OK
-
-
-OTSL = "docling_otsl_tableformer_benchmark_p9.pdf"
 
 
 def test_an_extreme_of_a_column_names_no_row_where_the_sentence_names_another() -> None:
@@ -175,9 +163,6 @@ def test_an_article_table_rows_cell_is_the_cell_of_its_mates_row() -> None:
              "来源:【出处:R3】")  # fmt: skip
     assert verdicts(ZS3, table.format("+45.4%"))["+45.4%"] in OK
     assert verdicts(ZS3, table.format("-41.2%"))["-41.2%"] not in OK
-
-
-STORE = "cachepilot_mooncake_store_bench_zh.pdf"
 
 
 def test_an_earlier_sentence_keeps_its_key_of_a_kind_the_claims_sentence_does_not_name() -> None:

@@ -13,20 +13,14 @@ cachepilot_mooncake_store_bench_zh.pdf p.4 表 4 `CPU / 内存 16 核 / 120GB`; 
 
 from __future__ import annotations
 
-from real_support import check_body, verdicts
+from real_support import BROKER, GESTURE, MOONCAKE, OK, STORE, YATHA, check_body, verdicts
 
 from qc.match import key_in_label
 from qc.prepare import counts_off
 
 SLIDES = "cachepilot_bench_slides_zh.pdf"
-YATHA = "yatha_hotword_perf_report_zh.pdf"
-MOONCAKE = "mooncake_fast25_kvcache_serving_paper.pdf"
-STORE = "cachepilot_mooncake_store_bench_zh.pdf"
 FACEREC = "oaid_facerecognition_rk3399_perf_report.pdf"
 GRID = "office/grid_tables_zh.pdf"
-GESTURE = "oaid_cvgesture_rk3399_perf_report.pdf"
-BROKER = "mineru_broker_research_report_zh.pdf"
-OK = ("verified", "derived")
 
 
 def test_numbers_counted_off_name_steps_and_the_last_says_how_many() -> None:

@@ -10,12 +10,11 @@ vLLM; Mooncake's TBT within 100 ms, 20% of vLLM's requests over 300 ms); p.11 §
 
 from __future__ import annotations
 
-from real_support import check_body, corpus_index
+from real_support import MOONCAKE, check_body, corpus_index
 
 from evidence.models import Figure
 from qc.prepare import antecedent_names, in_chart_run
 
-MOONCAKE = "mooncake_fast25_kvcache_serving_paper.pdf"
 TABLE = """各方案 prefill GPU 时间相对 Mooncake 的倍数如下【出处:R3】:
 
 | 负载 | vLLM 前缀缓存 (倍) | vLLM 分块 prefill (倍) |

@@ -9,11 +9,9 @@ Expected figures read with `pdftotext -layout` (never from QC's output):
 
 from __future__ import annotations
 
-from real_support import verdicts
+from real_support import BROKER, OK, verdicts
 
-BROKER = "mineru_broker_research_report_zh.pdf"
 CREDIT = "pymupdf_chinese_tables_zh.pdf"
-OK = ("verified", "derived")
 
 
 def test_a_growth_rate_of_the_year_a_sentence_grows_to_is_that_years_column() -> None:

@@ -15,12 +15,7 @@ p.1 表 7-2: 1 工商银行 330,435.30 234,850.00 95,585.30. mooncake_fast25_kvc
 
 from __future__ import annotations
 
-from real_support import check_body, verdicts
-
-OTSL = "docling_otsl_tableformer_benchmark_p9.pdf"
-STORE = "cachepilot_mooncake_store_bench_zh.pdf"
-YATHA = "yatha_hotword_perf_report_zh.pdf"
-OK = ("verified", "derived")
+from real_support import FACE, MOONCAKE, OTSL, STORE, YATHA, check_body, verdicts
 
 
 def test_a_layer_count_is_the_key_of_its_values_row() -> None:
@@ -69,7 +64,6 @@ def test_an_article_tables_integer_label_is_the_key_of_its_cells_row() -> None:
     assert verdicts(CORO, text.format(500))["500"] == "mismatch"  # another category of the chart
 
 
-FACE = "oaid_facerecognition_rk3399_perf_report.pdf"
 CREDIT = "pymupdf_chinese_tables_zh.pdf"
 
 
@@ -81,9 +75,6 @@ def test_one_figure_in_two_units_backs_one_of_two_claims() -> None:
     # a number restated right after it in another magnitude is one figure said twice
     body = "工商银行的授信总额为 330,435.30 万元,约合 33.04 亿元【出处:R3】。"
     assert verdicts(CREDIT, body)["33.04 亿元"] == "verified"
-
-
-MOONCAKE = "mooncake_fast25_kvcache_serving_paper.pdf"
 
 
 def test_a_clause_resting_on_a_report_sentence_takes_that_sentences_other_numbers() -> None:

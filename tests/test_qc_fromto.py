@@ -9,13 +9,9 @@ docling_otsl_tableformer_benchmark_p9.pdf Table 1, 6 layers: OTSL TEDs complex 0
 
 from __future__ import annotations
 
-from real_support import check_body, verdicts
+from real_support import OK, OTSL, YATHA, ZS3, check_body, verdicts
 
-ZS3 = "office/unit_column_zh.pdf"
-YATHA = "yatha_hotword_perf_report_zh.pdf"
 CORO = "yalantinglibs_coro_rpc_qps_slides_zh.pdf"
-OTSL = "docling_otsl_tableformer_benchmark_p9.pdf"
-OK = ("verified", "derived")
 
 
 def _one(name: str, body: str, text: str, lang: str = "zh") -> tuple[str, str, str]:

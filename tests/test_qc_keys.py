@@ -8,11 +8,9 @@ p99 93.267; 1MB·4 → p50 2.574. broker_report_metrics_table_zh.pdf p.1: 营业
 
 from __future__ import annotations
 
-from real_support import verdicts
+from real_support import OK, STORE, verdicts
 
-STORE = "cachepilot_mooncake_store_bench_zh.pdf"
 BANK = "broker_report_metrics_table_zh.pdf"
-OK = ("verified", "derived")
 
 
 def test_a_figure_of_another_batch_is_a_mismatch() -> None:

@@ -7,10 +7,7 @@ prose below it: 表观吞吐量 从 640 行/秒 → 8,462 行/秒. p.8 窗口大
 
 from __future__ import annotations
 
-from real_support import check_body, verdicts
-
-YATHA = "yatha_hotword_perf_report_zh.pdf"
-OK = ("verified", "derived")
+from real_support import OK, YATHA, check_body, verdicts
 
 
 def test_a_cell_of_another_column_is_not_rescued_by_a_sentence_quoting_that_value() -> None:

@@ -15,17 +15,12 @@ the raw output `Run 1: 总耗时 =4.41s, 用户态 =3.20s, 系统态 =0.50s, …
 
 from __future__ import annotations
 
-from real_support import check_body, verdicts
+from real_support import BROKER, FACE, GESTURE, OK, YATHA, check_body, verdicts
 
 from qc.context import context_tokens
 
 CAFFE = "oaid_caffe_hrt_perf_report.pdf"
-FACE = "oaid_facerecognition_rk3399_perf_report.pdf"
-BROKER = "mineru_broker_research_report_zh.pdf"
-YATHA = "yatha_hotword_perf_report_zh.pdf"
 METRICS = "broker_report_metrics_table_zh.pdf"
-GESTURE = "oaid_cvgesture_rk3399_perf_report.pdf"
-OK = ("verified", "derived")
 
 
 def test_a_word_every_row_shares_in_some_form_names_no_row() -> None:

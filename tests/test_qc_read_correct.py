@@ -5,12 +5,10 @@ part name (`one A72 core` is the `1xA72` row) — over the CVGesture report (RK3
 from __future__ import annotations
 
 import pytest
-from real_support import check_body, verdicts
+from real_support import GESTURE, check_body, verdicts
 
 from qc.context import context_tokens
 from qc.numbers import extract
-
-GESTURE = "oaid_cvgesture_rk3399_perf_report.pdf"
 
 
 @pytest.mark.parametrize(

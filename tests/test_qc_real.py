@@ -8,13 +8,9 @@ Table 4.2 (single A72): 480P 48*48 single face, Extraction (ms/frame) → 747.
 
 from __future__ import annotations
 
-from real_support import check_body, verdicts
+from real_support import FACE, OK, STORE, check_body, verdicts
 
 from qc.numbers import extract
-
-STORE = "cachepilot_mooncake_store_bench_zh.pdf"
-FACE = "oaid_facerecognition_rk3399_perf_report.pdf"
-OK = ("verified", "derived")
 
 
 def _one(name: str, body: str, text: str, lang: str = "zh") -> tuple[str, str, str]:

@@ -7,9 +7,8 @@ page 10 prints a `2.0%` (the 变异系数 of the stability test) that has nothin
 
 from __future__ import annotations
 
-from real_support import check_body
+from real_support import YATHA, check_body
 
-YATHA = "yatha_hotword_perf_report_zh.pdf"
 TABLE = """不同负载下的总耗时【出处:R3】:
 
 | 数据集 | 总耗时 (s) |

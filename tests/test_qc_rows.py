@@ -13,15 +13,13 @@ the peak 1399.08 MiB/s is 1MB batch=4.
 
 from __future__ import annotations
 
-from real_support import check_body, corpus_index, verdicts
+from real_support import FACE, check_body, corpus_index, verdicts
 
 from qc.check import check_draft
 from qc.draft import parse_draft
 
 UNITS = "pymupdf_small_table_units.pdf"
-FACE = "oaid_facerecognition_rk3399_perf_report.pdf"
 SLIDES = "cachepilot_bench_slides_zh.pdf"
-OK = ("verified", "derived")
 
 
 def test_a_cell_of_a_row_the_heading_does_not_name_is_a_mismatch() -> None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from real_support import verdicts
+from real_support import BROKER, GESTURE, OK, OTSL, SPEECH, YATHA, verdicts
 
 from evidence.models import Figure, Page, Report
 from qc.check import check_draft
@@ -26,15 +26,9 @@ from qc.draft import parse_draft
 from qc.index import EvidenceIndex
 
 TRACKER = "oaid_objecttracker_perf_report_2017-12.pdf"
-GESTURE = "oaid_cvgesture_rk3399_perf_report.pdf"
-YATHA = "yatha_hotword_perf_report_zh.pdf"
-SPEECH = "oaid_speechrecognition_perf_report.pdf"
-BROKER = "mineru_broker_research_report_zh.pdf"
 GRID = "office/grid_tables_zh.pdf"
 CURVE = "curvefs_release2.4_test_zh.pdf"
-OTSL = "docling_otsl_tableformer_benchmark_p9.pdf"
 BOILING = "pymupdf_small_table_units.pdf"
-OK = ("verified", "derived")
 
 
 def as_printed_and_swapped(

@@ -17,7 +17,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from real_support import verdicts
+from real_support import FACE, MOONCAKE, OK, SPEECH, verdicts
 
 from qc.check import check_draft
 from qc.draft import parse_draft
@@ -25,12 +25,8 @@ from qc.draft import parse_draft
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 import qc_accuracy
 
-MOONCAKE = "mooncake_fast25_kvcache_serving_paper.pdf"
-FACE = "oaid_facerecognition_rk3399_perf_report.pdf"
-SPEECH = "oaid_speechrecognition_perf_report.pdf"
 HRT = "oaid_caffe_hrt_perf_report.pdf"
 CORO = "yalantinglibs_coro_rpc_qps_slides_zh.pdf"
-OK = ("verified", "derived")
 
 
 def _ok(said: dict[str, str], *numbers: str) -> bool:
