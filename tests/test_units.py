@@ -62,6 +62,11 @@ def test_case_carries_meaning_where_two_units_share_a_lower_case() -> None:
         ("稳定在 170 万 Ops/sec 左右", [(1700000, "ops/s")]),  # a magnitude word before the value's own unit
         ("在 100 万条数据规模下", [(1000000, "条")]),
         ("营收 12.05万", [(12.05, "万")]),  # no unit after it: the figure keeps its magnitude word as its unit
+        # a unit printed once after a list covers each member; a comma alone joins only three or more
+        ("sizes 64, 128, 256 and 1024 bytes", [(64, "B"), (128, "B"), (256, "B"), (1024, "B")]),
+        ("4、8 和 16 GB 内存", [(4, "GB"), (8, "GB"), (16, "GB")]),
+        ("10, 20, 30 ms", [(10, "ms"), (20, "ms"), (30, "ms")]),
+        ("In test 3, 500 ms", [(3, ""), (500, "ms")]),
     ],
 )
 def test_units_after_numbers(text: str, found: list[tuple[float, str]]) -> None:

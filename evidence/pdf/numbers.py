@@ -108,6 +108,9 @@ _NOT_FIGURES = re.compile(
     .replace("⟩", r"(?![A-Za-z0-9_])")
 )
 _RANGE_JOIN = re.compile(r"\s*(?:[–~〜]|-(?=\d)|至|到|to)\s*")
+# The last join of a list (`64, 128 and 256 bytes`, `4、8 和 16 GB`) and the commas before it.
+_AND_JOIN = re.compile(r"\s*[,，]?\s*(?:and|or|和|或|及)\s*")
+_COMMA_JOIN = re.compile(r"\s*[,，]\s+|\s*，\s*")
 # Code listings and algorithm lines: their numbers (`int32_t width = 11;`) measure nothing.
 _CODE = re.compile(
     r"^\s*\d+:\s|←|^\s*\"[^\"]+\"\s*:|[{}]"
@@ -257,13 +260,24 @@ def _find_numbers(text: str, keep_years: bool, bytes_ok: bool | None, billions: 
         if value in (float("inf"), float("-inf")):
             continue  # a 400-digit run is no measurement, and infinity is not valid JSON downstream
         found.append(Number(value, unit, raw, start, end))
-    # A unit written once after a range or list (`29–40%`, `1,521/1,582/1,646亿元`, `30、20、15 倍`) applies to each
-    # member.
+    # A unit written once after a range or list (`29–40%`, `1,521/1,582/1,646亿元`, `30、20、15 倍`, `64, 128, 256
+    # and 1024 bytes`) applies to each member.
+    members: set[int] = set()  # numbers that took the unit of the list member after them
     for i in range(len(found) - 2, -1, -1):
         a, b = found[i], found[i + 1]
         gap = masked[a.end : b.start]
-        if not a.unit and b.unit and (_RANGE_JOIN.fullmatch(gap) or gap.strip() in ("/", "-", "、")):
+        if a.unit or not b.unit:
+            continue
+        if _RANGE_JOIN.fullmatch(gap) or gap.strip() in ("/", "-", "、") or _AND_JOIN.fullmatch(gap):
             found[i] = dataclasses.replace(a, unit=b.unit)
+            members.add(i)
+        elif _COMMA_JOIN.fullmatch(gap) and (
+            i + 1 in members
+            or (i > 0 and not found[i - 1].unit and _COMMA_JOIN.fullmatch(masked, found[i - 1].end, a.start))
+        ):
+            # a comma joins members only in a list of three or more (`In test 3, 500 ms` joins nothing)
+            found[i] = dataclasses.replace(a, unit=b.unit)
+            members.add(i)
     return tuple(found)
 
 
