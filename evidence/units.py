@@ -17,6 +17,7 @@ class Unit:
 
 
 NONE = Unit("", "", 1.0)
+UNNAMED_RATE = "/s"  # the dimension of a rate per second of things its unit does not name
 
 # (canonical name, dimension, factor, spellings). Bytes and bits are different dimensions; GB and GiB differ in
 # factor (1 GiB = 1.0737 GB, never equal within printed precision). Case carries meaning (Gb ≠ GB, mb is neither
@@ -64,7 +65,25 @@ _TABLE: list[tuple[str, str, float, tuple[str, ...]]] = [
     ),
     ("tok/s/GPU", "token/s/gpu", 1.0, ("tok/s/GPU", "tokens/s/GPU")),
     ("token", "token", 1.0, ("token", "tokens", "Token", "Tokens", "tok", "toks")),
-    ("req/s", "req/s", 1.0, ("req/s", "requests/s", "QPS", "qps", "RPS", "requests per second")),
+    (
+        "req/s",
+        "req/s",
+        1.0,
+        (
+            "req/s",
+            "requests/s",
+            "req/sec",
+            "requests/sec",
+            "requests/second",
+            "QPS",
+            "qps",
+            "RPS",
+            "requests per second",
+            "请求/秒",
+        ),
+    ),
+    # A rate that names no thing counted (JMeter's `737.0/sec` under `Throughput`): the claim says what it counts.
+    ("/s", UNNAMED_RATE, 1.0, ("/s", "/sec", "/second", "/秒")),
     (
         "ops/s",
         "op/s",
@@ -252,6 +271,12 @@ def kelvin_at(text: str, pos: int) -> int | None:
     (`335 K and 3900 °C`, `at 77 K.`); a counted thing after it (`8 K tokens`, `29.8K token`) keeps it a magnitude."""
     m = _KELVIN_AFTER.match(text, pos)
     return m.end() if m else None
+
+
+def names_counted_rate(unit: Unit) -> bool:
+    """Whether `unit` counts things per second (`req/s`, `tok/s`, `trans/s`), the rates a figure printed as a bare
+    `/sec` may stand for; a bandwidth (`GB/s`, `Gb/s`) is a size per second, never one of them."""
+    return unit.dim.endswith("/s") and unit.dim not in ("bytes/s", "bits/s", UNNAMED_RATE)
 
 
 def compatible(a: Unit, b: Unit) -> bool:

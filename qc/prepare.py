@@ -17,7 +17,7 @@ from qc.context import context_tokens, id_shapes, lazy, merge_ids, norm_cuts, nu
 from qc.index import EvidenceIndex
 from qc.models import Source
 from qc.numbers import NUM_RE
-from qc.units import Unit, aliases, display, parse_unit
+from qc.units import UNNAMED_RATE, Unit, aliases, display, names_counted_rate, parse_unit
 
 _BOUND_BEFORE = re.compile(
     r"(≥|>=|⩾|不低于|不少于|至少|at least|≤|<=|⩽|不超过|最多|最高|up to|at most|>|超过|<|低于)\s*$", re.I
@@ -891,7 +891,8 @@ def matches(prep: Prep, value: float, step: float, unit: Unit, reports: Iterable
     if not unit.dim:
         return _matches_any_unit(prep, holding, wanted, v, step, rounded)
     out: list[Fig] = []
-    for dim in (unit.dim, ""):
+    # (a rate of counted things also rests on a figure printed per second of nothing named: `460.7/sec`)
+    for dim in (unit.dim, *((UNNAMED_RATE,) if names_counted_rate(unit) else ()), ""):
         factor = unit.factor if dim else 1.0
         tol = step * factor / 2 * (1 + 1e-9) + 1e-12
         lo_v, hi_v = v * factor - tol, v * factor + tol

@@ -5,11 +5,13 @@ from __future__ import annotations
 from evidence.units import (
     COUNT_WORDS,
     NONE,
+    UNNAMED_RATE,
     Unit,
     aliases,
     compatible,
     is_latin,
     kelvin_at,
+    names_counted_rate,
     parse_unit,
     storage_size_at,
 )
@@ -17,12 +19,14 @@ from evidence.units import (
 __all__ = [
     "COUNT_WORDS",
     "NONE",
+    "UNNAMED_RATE",
     "Unit",
     "aliases",
     "compatible",
     "display",
     "is_latin",
     "kelvin_at",
+    "names_counted_rate",
     "parse_unit",
     "storage_size_at",
 ]

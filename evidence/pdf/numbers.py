@@ -119,9 +119,13 @@ _CODE = re.compile(
 )
 
 
+# A path template's parameter (`/api/v2/orders/{id}`, an endpoint's name in a load-test table) is no code block.
+_PATH_PARAM = re.compile(r"/\{[\w.-]+\}")
+
+
 def is_code(text: str) -> bool:
     # A statement ends in `;` with `=` or a call in it; Chinese prose ends clauses in `；` (`;` after NFKC) too.
-    if _CODE.search(text):
+    if _CODE.search(_PATH_PARAM.sub("/", text)):
         return True
     return bool(re.search(r"[\w)\]\"']\s*;\s*$", text)) and ("=" in text or "(" in text) and not CJK_CHAR.search(text)
 

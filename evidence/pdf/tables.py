@@ -342,11 +342,13 @@ def continue_tables(tables: list[Table], ctx: PageContext, lines: list[Line] | N
     if content and ctx.tail is None and len(content[-1].segs) >= 2 and _is_header(content[-1], float("inf")):
         ctx.tail = Table([], [content[-1]], "", None)  # a header the page break parted from its rows
     starts = {id(t.header[0] if t.header else t.lines[0]): t for t in tables}
-    for ln in lines or []:
+    lines = lines or []
+    for k, ln in enumerate(lines):
         if id(ln) in starts:
             table = starts[id(ln)]
             table.unit = table.unit or ctx.stated_unit
-        elif unit := stated_unit(ln.text):
+        # (with the next line: the sentence may wrap at its unit, `Times are in` / `milliseconds; throughput …`)
+        elif unit := stated_unit(ln.text) or (k + 1 < len(lines) and stated_unit(f"{ln.text} {lines[k + 1].text}")):
             ctx.stated_unit = unit
     for table in tables:
         head = re.sub(r"\s+", "", " ".join(ln.text for ln in table.header))
@@ -647,11 +649,12 @@ def table_figures(table: Table, page_width: float, heading: str) -> list[tuple[R
         if c < min(numeric, default=ncol - 1) and sum(1 for row in cells if not row[c]) > len(cells) / 2
     }
     wrapped_at: list[tuple[int, int, bool, str]] = []  # (row, column, above it, text)
+    top_aligned = _top_aligned(wrapped, row_lines, group_cols)
     for pos, y, text, col in wrapped:
         if col in group_cols:
             continue
-        if pos >= len(cells):
-            target = len(cells) - 1
+        if pos >= len(cells) or (top_aligned and pos > 0):
+            target = min(pos, len(cells)) - 1
         elif pos == 0:
             target = 0
         else:
@@ -733,6 +736,17 @@ def table_figures(table: Table, page_width: float, heading: str) -> list[tuple[R
                     labels = [table.caption, section_of[r], *row_labels, headers[c], card, heading]
                 out.append((Raw(num.value, unit, num.raw, clean_labels(labels), quote, "cell"), ln))
     return out
+
+
+def _top_aligned(wrapped: list[tuple[int, float, str, int]], row_lines: list[Line], group_cols: set[int]) -> bool:
+    """Whether the table's cells are top-aligned (Word's default): nothing wrapped above its first row, and the
+    first row's wrapped label right under it, nearer to it than to the next row. Then every wrapped line continues
+    the row above it, however near the next row it sits (`GET` / `/api/v2/produ` / `cts/{id}` over `GET 829,260`)."""
+    lines = [(pos, y) for pos, y, _t, col in wrapped if col not in group_cols]
+    if len(row_lines) < 2 or not lines or any(pos == 0 for pos, _y in lines):
+        return False
+    under = [y for pos, y in lines if pos == 1]
+    return bool(under) and row_lines[0].y - max(under) < max(under) - row_lines[1].y
 
 
 def _sections(
