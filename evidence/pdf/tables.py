@@ -67,7 +67,7 @@ class Table:
     header: list[Line]
     caption: str
     unit: str | None
-    carried: list[Line] = field(default_factory=list)  # the header of the table this one continues (page before)
+    carried: list[Line] = field(default_factory=list)  # its whole header where the page before holds (some of) it
     lone: bool = False  # one headerless row at the top of a page: a table only if it continues one
 
 
@@ -286,7 +286,7 @@ _FOLIO = re.compile(r"^\s*(?:[-–]\s*)?\d{1,4}(?:\s*/\s*\d{1,4})?(?:\s*[-–])?
 def _carry(prev: Table, table: Table) -> None:
     """A headerless table at the top of a page whose cells stand in the columns of the table that ended the page
     before continues it (Word repeats no header unless told to): it takes that table's header, caption and unit."""
-    header = prev.header or prev.carried
+    header = prev.carried or prev.header
     if not header:
         return
     old_rows = [ln for ln in prev.lines if len(ln.segs) >= 2]
@@ -309,6 +309,33 @@ def _carry(prev: Table, table: Table) -> None:
     table.carried = header
     table.caption = table.caption or prev.caption
     table.unit = table.unit or prev.unit
+
+
+def _parted_header(content: list[Line]) -> list[Line]:
+    """The header lines that end a page (the last, and the tight header lines over it: `vLLM | TensorRT-LLM` over
+    `TTFT | TPOT`), parted from their rows by the page break."""
+    out = [content[-1]]
+    for ln in reversed(content[:-1]):
+        if len(out) == 3 or not _is_header(ln, float("inf")) or ln.y - out[0].y > 2.0 * max(ln.size, out[0].size):
+            break
+        out.insert(0, ln)
+    return out
+
+
+def _join_parted_header(tail: Table, table: Table) -> None:
+    """A table heading a page whose header goes on from the header lines that ended the page before (the page
+    break fell inside the header: `TTFT | TPOT` on one page, `p50/ms | p99/ms` over the rows on the next) takes
+    those lines as its header's first ones (`carried`), set just above its own so the header reads top to bottom."""
+    if tail.lines or not tail.header:
+        return
+    rows = [ln for ln in table.lines if len(ln.segs) >= 2]
+    left = min(sg.x0 for ln in [*rows, *table.header] for sg in ln.segs)
+    right = max(sg.x1 for ln in [*rows, *table.header] for sg in ln.segs)
+    if any(sg.x0 < left - 2 * sg.size or sg.x1 > right + 2 * sg.size for ln in tail.header for sg in ln.segs):
+        return  # not over this table's columns
+    top, last = table.header[0], tail.header[-1]
+    shift = top.y + 1.2 * max(top.size, last.size) - last.y
+    table.carried = [*(Line(ln.y + shift, ln.size, ln.segs) for ln in tail.header), *table.header]
 
 
 _STATED = re.compile(
@@ -336,11 +363,13 @@ def continue_tables(tables: list[Table], ctx: PageContext, lines: list[Line] | N
     table that prints none, on this page and the next ones, until another is declared."""
     if tables and lines and ctx.tail is not None and tables[0].lines[0] is lines[0] and not tables[0].header:
         _carry(ctx.tail, tables[0])
+    elif tables and lines and ctx.tail is not None and tables[0].header and tables[0].header[0] is lines[0]:
+        _join_parted_header(ctx.tail, tables[0])
     tables[:] = [t for t in tables if not t.lone or t.carried]
     content = [ln for ln in lines or [] if not _FOLIO.match(ln.text)]
     ctx.tail = tables[-1] if tables and content and tables[-1].lines[-1] is content[-1] else None
     if content and ctx.tail is None and len(content[-1].segs) >= 2 and _is_header(content[-1], float("inf")):
-        ctx.tail = Table([], [content[-1]], "", None)  # a header the page break parted from its rows
+        ctx.tail = Table([], _parted_header(content), "", None)  # a header the page break parted from its rows
     starts = {id(t.header[0] if t.header else t.lines[0]): t for t in tables}
     lines = lines or []
     for k, ln in enumerate(lines):
@@ -394,6 +423,8 @@ def _caption(lines: list[Line], above: int, below: int, data: list[Line], header
         t = lines[k].text
         if top.y - lines[k].y > 0 and lines[k].y - top.y > 12 * top.size:
             break
+        if is_heading(t) and not is_caption(t):
+            break  # a caption above the section's heading is the last section's table's (`Table 2:` under its rows)
         unit = unit or table_unit(t)
         if is_caption(t):
             caption = spaced_caption(t)
@@ -569,10 +600,17 @@ def _groups(
     if not lower or len(line.segs) >= len(lower[0].segs):
         return None
     below = [sg for ln in lower for sg in ln.segs]
-    out = []
+    out: list[list[int]] = []
     for g, seg in enumerate(line.segs):
         end = line.segs[g + 1].x0 if g + 1 < len(line.segs) else float("inf")
-        members = [n for n, (_a, b) in enumerate(cols) if seg.x0 < b < end]
+        out.append([n for n, (_a, b) in enumerate(cols) if seg.x0 < b < end])
+    centred = _centred_groups(line, cols)
+    if centred is not None and any(
+        len(members) > 1 and abs(seg.x0 - _left_edge(members[0], cols, below)) > seg.size
+        for seg, members in zip(line.segs, out, strict=True)
+    ):
+        out = centred  # (a group header starting inside its first column: centred over its columns, as Word sets it)
+    for members in out:
         # A column's own header word sits in its slot, or (over right-aligned numbers) between the data of the column
         # before and its own right edge.
         own = [(slots[n], (cols[n - 1][1] if n else float("-inf"), cols[n][1])) for n in members]
@@ -581,8 +619,36 @@ def _groups(
             for pair in own
         ):
             return None
-        out.append(members)
     return out if any(len(m) > 1 for m in out) else None
+
+
+def _left_edge(n: int, cols: list[list[float]], below: list[Seg]) -> float:
+    """Where column `n` starts: its data's left edge, or a header word under the group line that stands over it."""
+    a, b = cols[n]
+    return min([a, *(sg.x0 for sg in below if min(b, sg.x1) - max(a, sg.x0) > 0)])
+
+
+def _centred_groups(line: Line, cols: list[list[float]]) -> list[list[int]] | None:
+    """The columns under each cell of a group-header line whose cells are centred over their columns, left to right:
+    each takes the run of columns after the last group's that it overlaps whose centre is nearest to its own. None
+    when some cell is centred over no run, or columns are left over."""
+    out: list[list[int]] = []
+    start = 0
+    for seg in line.segs:
+        centre = (seg.x0 + seg.x1) / 2
+        runs = [list(range(start, e + 1)) for e in range(start, len(cols))
+                if min(seg.x1, cols[e][1]) - max(seg.x0, cols[start][0]) > 0]  # fmt: skip
+        if not runs:
+            return None
+        best = min(runs, key=lambda r: abs((cols[r[0]][0] + cols[r[-1]][1]) / 2 - centre))
+        width = cols[best[-1]][1] - cols[best[0]][0]
+        # (a cell wider than its one column, `Batch` over `1`, stands off its centre by up to half its width)
+        slack = max(0.15 * width, (seg.x1 - seg.x0) / 2, seg.size)
+        if abs((cols[best[0]][0] + cols[best[-1]][1]) / 2 - centre) > slack:
+            return None
+        out.append(best)
+        start = best[-1] + 1
+    return out if start == len(cols) else None
 
 
 def _column_of(seg: Seg, cols: list[list[float]]) -> int:
@@ -612,7 +678,7 @@ def table_figures(table: Table, page_width: float, heading: str) -> list[tuple[R
     if left:
         cols.insert(0, [min(sg.x0 for sg in left), max(sg.x1 for sg in left)])
     ncol = len(cols)
-    words, unit_rows = split_units_rows(unwrap_header_cells(table.header or table.carried))
+    words, unit_rows = split_units_rows(unwrap_header_cells(table.carried or table.header))
     headers = _headers(words, data_rows, cols)
     row_of_units = units_row_units(headers, _headers(words + unit_rows, data_rows, cols)) if unit_rows else {}
     cells: list[list[str]] = []
