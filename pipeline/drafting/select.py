@@ -62,6 +62,8 @@ RATIO_WORDS = re.compile(
     r"几倍|多少倍|倍数|加速比|how many times|\btimes (?:faster|slower|higher|lower|more|less|as)\b|speed-?up",
     re.IGNORECASE,
 )
+# A count per second the glossary does not list (`trans/s`, `kv/s`, `tok/s/GPU`): a throughput all the same.
+PER_SECOND = re.compile(r"/s(?:/|$)")
 MIN_WORDS = re.compile(r"最低|最小|最短|最少|lowest|minimum|\bmin\b|shortest|least", re.IGNORECASE)
 
 
@@ -107,7 +109,7 @@ def figure_kind(unit: str) -> str:
     for kind, ds in dims.items():
         if kind != "latency" and dim in ds:
             return kind
-    return ""
+    return "throughput" if PER_SECOND.search(parse_unit(unit).dim) else ""
 
 
 def figure_kinds(f: Figure) -> set[str]:
