@@ -140,3 +140,14 @@ def test_a_figure_of_the_other_system_in_its_place_fails_qc(tmp_path: Path, ycsb
     swapped = text.replace(said, "HBase max 8387 ms, against Cassandra max 1669 ms")
     errors = judge(parse_draft(swapped, Path("t.md")), ycsb_ops, {}).errors()
     assert {n.text for n in errors} >= {"8387 ms", "1669 ms"}, errors
+
+
+def test_the_direct_answer_states_a_figure_once(tmp_path: Path, ycsb_ops: EvidenceIndex) -> None:
+    # The second question's side-by-side answer holds the first's (HBase's 1669 ms): the answer states it once.
+    questions = [
+        "What is HBase's maximum read latency?",
+        "Which has the lower maximum read latency, HBase or Cassandra?",
+    ]
+    answer, sections = _draft(tmp_path, ycsb_ops, "en", questions)
+    _line(sections[questions[1]], "HBase max", "1669 ms", "Cassandra max", "8387 ms", "lower for HBase")
+    assert answer.count("1669") == 1, answer

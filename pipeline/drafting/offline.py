@@ -747,6 +747,8 @@ def write_offline(brief: Brief, index: EvidenceIndex, avoid: Avoid = frozenset()
     fits = [h for h in results if fit(h)]
     fits += [h for h in every if fit(h) and h not in fits]
     summed = [h for h in _each_first(per_q, fits or results or every, results) if backed(h[0], avoid, summary=True)]
+    # (one question's headline held in another's: `Threads 1: … Disruptor`, then `… Disruptor …, against … ABQ …`)
+    summed = _fuller(summed)
     answer = _answer(summed, w, seen, solo, figures)
     per_q = [[h for h in heads if backed(h[0], avoid, summary=True)] for heads in per_q]
     told_q = [[t for t in told if backed(t[0], avoid, summary=True)] for told in told_q]

@@ -407,10 +407,17 @@ def _lines(labels: list[str], a: Ask, pairs: dict[str, str]) -> list[list[tuple[
         at = frozenset(i for i, ws in enumerate(words) if t in ws)
         if at and len(at) < len(labels):
             named.setdefault(at, set()).add(t)
-    systems: list[tuple[frozenset[int], set[str]]] = []
-    for at, ts in named.items():
-        if all(not at & other for other, _ in systems):
-            systems.append((at, ts))
+    items = list(named.items())
+
+    def apart(first: int) -> list[tuple[frozenset[int], set[str]]]:  # from one term on, those naming other labels
+        chosen = [items[first]]
+        for at, ts in items:
+            if all(not at & other for other, _ in chosen):
+                chosen.append((at, ts))
+        return sorted(chosen, key=items.index)
+
+    # The most systems told apart: `HBase` and `Cassandra`, not the `maximum` both print.
+    systems = max((apart(i) for i in range(len(items))), key=len, default=[])
     if len(systems) < 2:
         return []
     drop = set().union(*(ts for _, ts in systems))
