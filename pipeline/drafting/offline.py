@@ -251,7 +251,7 @@ def _facts(facts: list[Figure], w: Lang) -> str:
 
 
 def _versus(v: Versus, w: Lang) -> str:
-    """`Read: HBase max 1669 ms against Cassandra max 8387 ms; HBase's is lower`: the figures first, then which one is
+    """`Read: HBase max 1669 ms, against Cassandra max 8387 ms, lower for HBase`: the figures first, then which one is
     better by their kind of quantity (none said when the kind tells neither, or they tie)."""
     facts = [w("fact", label=_col_name(label, f, w), value=_show(f, w)).strip() for _, label, f in v.figures]
     text = w("versus", first=facts[0], others=w("list_joiner").join(facts[1:]))

@@ -375,21 +375,26 @@ def versus(g: Group, a: Ask, pairs: dict[str, str], rows: list[int]) -> list[Ver
     if g.comparisons or not g.rows or not COMPARES.search(a.text):
         return []
     cols = list(dict.fromkeys(c.col for r in g.rows for c in r.cells if c.col))
-    found: list[tuple[str, list[tuple[str, str, Figure | None]]]] = []
+    found: list[Versus | None] = []
     if lines := _lines(cols, a, pairs):
         for r in [g.rows[i] for i in rows] or g.rows:
-            found += [(KEYSEP.join(r.keys), [(name, cols[i], _cell(r, cols[i])) for name, i in line]) for line in lines]
+            found += [_side_by_side(KEYSEP.join(r.keys), [(name, cols[i], _cell(r, cols[i])) for name, i in line])
+                      for line in lines]  # fmt: skip
     elif lines := _lines([" ".join(r.keys) for r in g.rows], a, pairs):
         for col in cols:
-            found += [("", [(name, f"{' '.join(g.rows[i].keys)} {col}", _cell(g.rows[i], col)) for name, i in line])
-                      for line in lines]  # fmt: skip
-    out = [
-        Versus(row, [(name, label, f) for name, label, f in figs if f is not None])
-        for row, figs in found
-        if all(f is not None for *_, f in figs) and len({parse_unit(f.unit).dim for *_, f in figs if f}) == 1
-    ]
+            found += [_side_by_side("", [(name, f"{' '.join(g.rows[i].keys)} {col}", _cell(g.rows[i], col))
+                                         for name, i in line]) for line in lines]  # fmt: skip
+    out = [v for v in found if v is not None]
     asked = [v for v in out if a.kinds & figure_kinds(v.figures[0][2])]
     return asked or out
+
+
+def _side_by_side(row: str, figures: list[tuple[str, str, Figure | None]]) -> Versus | None:
+    """The systems' figures as one comparison; None when a system has none, or they measure different things."""
+    held = [(name, label, f) for name, label, f in figures if f is not None]
+    if len(held) < len(figures) or len({parse_unit(f.unit).dim for *_, f in held}) > 1:
+        return None
+    return Versus(row, held)
 
 
 def _cell(r: Row, col: str) -> Figure | None:
@@ -403,7 +408,7 @@ def _lines(labels: list[str], a: Ask, pairs: dict[str, str]) -> list[list[tuple[
     words = [both_terms(lb, pairs) for lb in labels]
     low = a.text.lower()
     named: dict[frozenset[int], set[str]] = {}
-    for t in sorted(a.terms, key=lambda t: (low.find(t) % (len(low) + 1), t)):  # in the question's order
+    for t in sorted(a.terms, key=lambda t: (low.find(t) if t in low else len(low), t)):  # the question's order
         at = frozenset(i for i, ws in enumerate(words) if t in ws)
         if at and len(at) < len(labels):
             named.setdefault(at, set()).add(t)
