@@ -16,7 +16,7 @@ from evidence.models import Figure
 from pipeline.brief import Brief
 from pipeline.drafting.lang import KEEP, RATIO_UNITS, Lang, gist, restates, sentence, terms
 from pipeline.drafting.schema import DraftSchema, FAQItem, Section, Sentence, Table
-from pipeline.drafting.select import Pick, asks_of, confidential, figure_kinds, headlines, select
+from pipeline.drafting.select import Pick, Versus, asks_of, better, confidential, figure_kinds, headlines, select
 from pipeline.drafting.tables import (
     CAPTION_NUMBER,
     KEYSEP,
@@ -250,6 +250,16 @@ def _facts(facts: list[Figure], w: Lang) -> str:
     return w("list_joiner").join(parts)
 
 
+def _versus(v: Versus, w: Lang) -> str:
+    """`Read: HBase max 1669 ms, against Cassandra max 8387 ms, lower for HBase`: the figures first, then which one is
+    better by their kind of quantity (none said when the kind tells neither, or they tie)."""
+    facts = [w("fact", label=_col_name(label, f, w), value=_show(f, w)).strip() for _, label, f in v.figures]
+    text = w("versus", first=facts[0], others=w("list_joiner").join(facts[1:]))
+    text = (w("row_prefix", row=_names(v.row, w)) if v.row else "") + text
+    system, how = better(v)
+    return w(f"versus_{how}", text=text, system=w.name(system)) if system else text
+
+
 def _cell(row: Row, col: str) -> Figure | None:
     return next((c.fig for c in row.cells if c.col == col), None)
 
@@ -434,6 +444,9 @@ class _Part:
             self._specs(g, w, avoid)
         elif g.comparisons:
             self._comparisons(g, w, want)
+        elif p.versus:  # the systems the question compares: each one's figure, side by side, then the better one
+            said = [_versus(v, w) for v in p.versus]
+            self.headline, self.items = said[0], said[1 : ITEMS_PER_GROUP + 1]
         elif g.rows:
             self._fact_table(p, w, want)
         elif g.facts:
@@ -734,6 +747,8 @@ def write_offline(brief: Brief, index: EvidenceIndex, avoid: Avoid = frozenset()
     fits = [h for h in results if fit(h)]
     fits += [h for h in every if fit(h) and h not in fits]
     summed = [h for h in _each_first(per_q, fits or results or every, results) if backed(h[0], avoid, summary=True)]
+    # (one question's headline held in another's: `Threads 1: … Disruptor`, then `… Disruptor …, against … ABQ …`)
+    summed = _fuller(summed)
     answer = _answer(summed, w, seen, solo, figures)
     per_q = [[h for h in heads if backed(h[0], avoid, summary=True)] for heads in per_q]
     told_q = [[t for t in told if backed(t[0], avoid, summary=True)] for told in told_q]

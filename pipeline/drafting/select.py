@@ -25,6 +25,7 @@ from pipeline.drafting.setting import asks_setting, setting_groups
 from pipeline.drafting.tables import (
     CAPTION,
     HEADING,
+    KEYSEP,
     NUMBERED_HEADING,
     Comparison,
     Group,
@@ -62,6 +63,16 @@ RATIO_WORDS = re.compile(
     r"几倍|多少倍|倍数|加速比|how many times|\btimes (?:faster|slower|higher|lower|more|less|as)\b|speed-?up",
     re.IGNORECASE,
 )
+# A count per second the glossary does not list (`trans/s`, `kv/s`, `tok/s/GPU`): a throughput all the same.
+PER_SECOND = re.compile(r"/s(?:/|$)")
+# A question that compares (`Which is faster, HBase or Cassandra?`, `谁的读延迟更低`) rather than asks of one.
+COMPARES = re.compile(
+    r"\b(?:which|who|vs|versus|compar\w*|or|better|worse|faster|slower|higher|lower)\b|谁|哪|对比|比较|相比|还是|更",
+    re.IGNORECASE,
+)
+LOWER_WINS = {"latency", "time"}  # of these kinds the lower figure is the better; of throughput, bandwidth the higher
+HIGHER_WINS = {"throughput", "bandwidth"}
+TOKEN = re.compile(r"[A-Za-z0-9][\w.+-]*|[\u3400-\u9fff]+")
 MIN_WORDS = re.compile(r"最低|最小|最短|最少|lowest|minimum|\bmin\b|shortest|least", re.IGNORECASE)
 
 
@@ -94,6 +105,16 @@ class Pick:
     question: str = ""
     kinds: set[str] = field(default_factory=set)  # the kinds of quantity the question asks for
     among: int = 1  # how many tables answer the question with it
+    versus: list[Versus] = field(default_factory=list)  # the systems the question compares, side by side
+
+
+@dataclass
+class Versus:
+    """Each system a question names with its figure for one metric under one condition (`Read`: HBase max 1669 ms,
+    Cassandra max 8387 ms), in the question's order."""
+
+    row: str  # the condition (the row's keys, KEYSEP-joined) when the systems are columns, else ""
+    figures: list[tuple[str, str, Figure]]  # (the system as printed, the label naming the figure, the figure)
 
 
 def figure_kind(unit: str) -> str:
@@ -107,7 +128,7 @@ def figure_kind(unit: str) -> str:
     for kind, ds in dims.items():
         if kind != "latency" and dim in ds:
             return kind
-    return ""
+    return "throughput" if PER_SECOND.search(parse_unit(unit).dim) else ""
 
 
 def figure_kinds(f: Figure) -> set[str]:
@@ -347,6 +368,90 @@ def matching_facts(g: Group, a: Ask, pairs: dict[str, str]) -> list[Figure]:
     return hits if len(hits) < len(g.facts) else []
 
 
+def versus(g: Group, a: Ask, pairs: dict[str, str], rows: list[int]) -> list[Versus]:
+    """A question comparing systems the table's columns (`HBase min (ms)` beside `Cassandra min (ms)`) or rows carry:
+    per metric and condition, each named system's figure, side by side. The rows the question names (`rows`), the
+    metrics of the kind asked, and of those the ones it names (`max`); [] for a question that compares nothing."""
+    if g.comparisons or not g.rows or not COMPARES.search(a.text):
+        return []
+    cols = list(dict.fromkeys(c.col for r in g.rows for c in r.cells if c.col))
+    found: list[Versus | None] = []
+    if lines := _lines(cols, a, pairs):
+        for r in [g.rows[i] for i in rows] or g.rows:
+            found += [_side_by_side(KEYSEP.join(r.keys), [(name, cols[i], _cell(r, cols[i])) for name, i in line])
+                      for line in lines]  # fmt: skip
+    elif lines := _lines([" ".join(r.keys) for r in g.rows], a, pairs):
+        for col in cols:
+            found += [_side_by_side("", [(name, f"{' '.join(g.rows[i].keys)} {col}", _cell(g.rows[i], col))
+                                         for name, i in line]) for line in lines]  # fmt: skip
+    out = [v for v in found if v is not None]
+    asked = [v for v in out if a.kinds & figure_kinds(v.figures[0][2])]
+    return asked or out
+
+
+def _side_by_side(row: str, figures: list[tuple[str, str, Figure | None]]) -> Versus | None:
+    """The systems' figures as one comparison; None when a system has none, or they measure different things."""
+    held = [(name, label, f) for name, label, f in figures if f is not None]
+    if len(held) < len(figures) or len({parse_unit(f.unit).dim for *_, f in held}) > 1:
+        return None
+    return Versus(row, held)
+
+
+def _cell(r: Row, col: str) -> Figure | None:
+    return next((c.fig for c in r.cells if c.col == col), None)
+
+
+def _lines(labels: list[str], a: Ask, pairs: dict[str, str]) -> list[list[tuple[str, int]]]:
+    """The systems the question names that tell `labels` apart (`HBase`, `Cassandra`), two at least, each naming labels
+    no other one names; their labels lined up by what else they say (`max (ms)`): per line, (system, label index).
+    Of the lines, those naming most of the question's other terms (`max`)."""
+    words = [both_terms(lb, pairs) for lb in labels]
+    low = a.text.lower()
+    named: dict[frozenset[int], set[str]] = {}
+    for t in sorted(a.terms, key=lambda t: (low.find(t) if t in low else len(low), t)):  # the question's order
+        at = frozenset(i for i, ws in enumerate(words) if t in ws)
+        if at and len(at) < len(labels):
+            named.setdefault(at, set()).add(t)
+    items = list(named.items())
+
+    def apart(first: int) -> list[tuple[frozenset[int], set[str]]]:  # from one term on, those naming other labels
+        chosen = [items[first]]
+        for at, ts in items:
+            if all(not at & other for other, _ in chosen):
+                chosen.append((at, ts))
+        return sorted(chosen, key=items.index)
+
+    # The most systems told apart: `HBase` and `Cassandra`, not the `maximum` both print.
+    systems = max((apart(i) for i in range(len(items))), key=len, default=[])
+    if len(systems) < 2:
+        return []
+    drop = set().union(*(ts for _, ts in systems))
+    keyed = [{frozenset(words[i] - drop): i for i in sorted(at)} for at, _ in systems]
+    lines = [(key, [(_printed(labels[k[key]], ts, pairs), k[key]) for k, (_, ts) in zip(keyed, systems, strict=True)])
+             for key in keyed[0] if all(key in k for k in keyed)]  # fmt: skip
+    best = max((len(key & a.terms) for key, _ in lines), default=0)
+    return [line for key, line in lines if len(key & a.terms) == best]
+
+
+def _printed(label: str, ts: set[str], pairs: dict[str, str]) -> str:
+    """A system's name as the label prints it: the label's words the question named it by (`HBase`)."""
+    return " ".join(t for t in TOKEN.findall(label) if both_terms(t, pairs) & ts) or label
+
+
+def better(v: Versus) -> tuple[str, str]:
+    """The system whose figure is the better one and how ("lower" latency or time, "higher" throughput or bandwidth),
+    by the figures' kind of quantity; ("", "") when the kind says neither or the figures tie."""
+    kinds = set.intersection(*(figure_kinds(f) for *_, f in v.figures))
+    lower, higher = bool(kinds & LOWER_WINS), bool(kinds & HIGHER_WINS)
+    if lower == higher:
+        return "", ""
+    values = [f.value * parse_unit(f.unit).factor for *_, f in v.figures]
+    best = min(values) if lower else max(values)
+    if values.count(best) > 1:
+        return "", ""
+    return v.figures[values.index(best)][0], "lower" if lower else "higher"
+
+
 def answers(g: Group, a: Ask, pairs: dict[str, str]) -> bool:
     """The bench's rule: the group shares a label term with the question and, if one is asked, its kind."""
     if not (both_terms(g.text, pairs) & a.terms):
@@ -452,6 +557,7 @@ def select(brief: Brief, index: EvidenceIndex) -> list[list[Pick]]:
             compared = against(p.group, asks[qi].baseline)
             if compared is not None:
                 p.group = compared
+            p.versus = versus(p.group, asks[qi], pairs, p.rows)
             if asks[qi].ratio and p.group.comparisons:  # (a copy: another question may read the same table)
                 p.group = replace(p.group, comparisons=[as_ratio(c) for c in p.group.comparisons])
             p.question = asks[qi].text
