@@ -44,8 +44,13 @@ class Derivations(Matching):
             m = _BARE_CMP.search(self._text, max(cs, q.start - 6), q.start)
             direction = ("up" if m.group(1) in "高多大快" else "down") if m else None
             gap = gap or bool(m and unit.dim not in ("%", "x", "pp"))  # (`高 49.4 MB`: a difference of measures)
-        if direction is None and unit.dim == "%" and (sw := _SPEED_WORD.match(self._text, q.end)):
-            direction = _speed_direction(q, sent, sw.group())  # `17 fps against 14 fps, 21.4% faster`: over 14
+        # `592 ms higher than`: a measure right before a comparative is the difference it states (`lower` alone, unlike
+        # `less`, is no difference word: `a lower latency of 5 ms` is a level)
+        gap = gap or bool(unit.dim not in ("%", "x", "pp") and COMPARATIVE.match(self._text, q.end))
+        if unit.dim == "%" and (sw := _SPEED_WORD.match(self._text, q.end)):
+            # `17 fps against 14 fps, 21.4% faster`: over 14; the word right after the number, not the clause's
+            # (`slower` holds `lower`), says the way, as the operands' dimension reads it (`formula`)
+            direction = "slower" if "slower" in sw.group().lower() else "faster"
         if unit.dim == "%" and not gap and (shared := _share_of(q, target, tol, sent, self._text, cs)):
             return shared  # `5.2 FPS, about 31% of the 16.7 FPS …`, `约为 4KB 对象(139.86 MiB/s)的 19%`
         if unit.dim == "%" and direction is None and not gap and _SHARE.search(self._text, cs, q.start):
@@ -157,6 +162,8 @@ class Derivations(Matching):
             xa, xb = row[hit[1]], row[hit[2]]
             if self._key_cell(xa) or self._key_cell(xb):
                 continue  # (`value` cells 4KB, 64KB that label the other cells' rows: keys, never operands)
+            if _other_columns_named(row, xa, xb, context_tokens(self._text[cs:ce])):  # (glossary words: `max`)
+                continue  # (`HBase's maximum read latency is 740 ms lower`: no difference of the two min columns)
             if stated and not any(abs(x.base - v) <= 1e-9 * max(abs(v), 1.0) for x in (xa, xb) for v in stated):
                 continue  # the sentence states operands of its own: two other cells agreeing by chance are none
             if not_stated(own, xa, xb):
@@ -284,6 +291,10 @@ class Derivations(Matching):
                                      (clause, c_nums), base)  # fmt: skip
                 if hit and hit[1].unit.dim and not_stated(stated, hit[1], hit[2], least=1):
                     hit = None
+                if hit and hit[1].table and hit[1].row is not None and hit[1].row == hit[2].row:
+                    row = [g for g in figs if g.row == hit[1].row]
+                    if _other_columns_named(row, hit[1], hit[2], context_tokens(self._text[cs:ce])):
+                        hit = None  # (as of one row the clause names: `maximum` is no pair of the min columns)
                 if hit:
                     deriv, x, y = hit
                     return Verdict("derived", source_of(x), derivation=deriv, strength="derivation from one row",
@@ -710,14 +721,12 @@ def _share(q: Quantity, target: float, tol: float, sent: Sentence) -> Verdict | 
 _SPEED_WORD = re.compile(r"[ \u00a0]+(?:faster|quicker|slower)\b", re.I)
 
 
-def _speed_direction(q: Quantity, sent: Sentence, word: str) -> str | None:
-    """`N% faster` (or slower) right after the number: a faster rate rises, a faster time falls (slower the other way
-    round); None where the sentence's other measures are of several kinds (nothing says which is compared)."""
-    dims = {parse_unit(o.unit).dim for o in sent.quantities if o is not q and o.unit and not o.exempt} - {"%"}
-    if len(dims) != 1:
-        return None
-    faster = "slower" not in word.lower()
-    return "up" if faster != dims.pop().startswith("time") else "down"  # (`ms/frame` is a time too)
+def _way(direction: str | None, dim: str) -> str | None:
+    """The way a change goes: `up`, `down` or None as the words state it, `faster` (or `slower`) as operands of
+    dimension `dim` read it: a faster rate rises, a faster time falls (`ms/frame` is a time too)."""
+    if direction not in ("faster", "slower"):
+        return direction
+    return "up" if (direction == "faster") != dim.startswith("time") else "down"
 
 
 def _nearest_first(ops: list[tuple[float, str, Unit]], owners: list[Quantity], q: Quantity, cs: int, ce: int
@@ -852,7 +861,8 @@ def formula(
             if unit.dim in ("%", "x") and (a <= 0 or b <= 0):
                 continue  # a change or a ratio is of two positive amounts
             if unit.dim == "%":
-                if (direction == "down" and a_ < b_) or (direction == "up" and a_ > b_):
+                way = _way(direction, ua.dim)
+                if (way == "down" and a_ < b_) or (way == "up" and a_ > b_):
                     continue  # a fall is relative to the larger figure, a rise to the smaller
                 pct = abs(a_ - b_) / a_ * 100
                 if abs(pct - target) <= tol:
@@ -1066,6 +1076,14 @@ def _named_apart_in_row(a: Fig, b: Fig, words: frozenset[str]) -> bool:
     ta = frozenset().union(*(context_tokens(x) for x in la))
     tb = frozenset().union(*(context_tokens(x) for x in lb))
     return bool((ta - tb) & words) and bool((tb - ta) & words)
+
+
+def _other_columns_named(row: list[Fig], a: Fig, b: Fig, words: frozenset[str]) -> bool:
+    """Whether `words` name what the row's other columns of the operands' dimension measure (`maximum` of `HBase max
+    (ms)`) and not what both operands' columns do (`min`): the clause speaks of other cells than the two."""
+    mine = a.col_tokens | b.col_tokens
+    theirs = frozenset().union(*(y.col_tokens for y in row if y is not a and y is not b and _dim_of(y) == _dim_of(a)))
+    return bool((theirs - mine) & words) and not ((a.col_tokens & b.col_tokens) - theirs) & words
 
 
 def _one_apart(x: Fig, y: Fig, words: frozenset[str]) -> bool:
