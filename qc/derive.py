@@ -84,6 +84,8 @@ class Derivations(Matching):
             kept = [i for i, o in enumerate(owners) if o not in keys]
             ops, owners = [ops[i] for i in kept], [owners[i] for i in kept]
             hit = formula(ops, target, tol, unit, q, direction, gap, faster=faster)
+        if hit and self._operands_swapped(q, cs, ce, owners[hit[1]], owners[hit[2]]):
+            hit = None  # (`1669 ms is 6718 ms higher than Cassandra's 8387 ms`: the words put the sides the other way)
         if not hit and unit.dim == "x":
             # `an RTF of 0.71 … with 1.36, so about 1.9 times faster`: a ratio of two bare numbers the sentence states
             # (never keys, `batch=1 to batch=4` is no 4x; and one operand at least a measured decimal)
@@ -164,6 +166,8 @@ class Derivations(Matching):
                 continue  # (`value` cells 4KB, 64KB that label the other cells' rows: keys, never operands)
             if _other_columns_named(row, xa, xb, context_tokens(self._text[cs:ce])):  # (glossary words: `max`)
                 continue  # (`HBase's maximum read latency is 740 ms lower`: no difference of the two min columns)
+            if (compared := self._compared(q, cs, ce)) and _cells_swapped(compared, xa, xb):
+                continue  # (`HBase's maximum read latency is 6718 ms higher than Cassandra's`: HBase's is lower)
             if stated and not any(abs(x.base - v) <= 1e-9 * max(abs(v), 1.0) for x in (xa, xb) for v in stated):
                 continue  # the sentence states operands of its own: two other cells agreeing by chance are none
             if not_stated(own, xa, xb):
@@ -249,6 +253,30 @@ class Derivations(Matching):
                 fixed = True
         return None, fixed
 
+    def _compared(self, q: Quantity, cs: int, ce: int) -> _Compared | None:
+        """The side the words set the number's subject against, the way the subject stands to it, and where that
+        side's words are: after `比` before a bare comparative (`比 32K 高 11.2 个百分点`), or after a comparative right
+        after the number (`6718 ms lower than Cassandra's 8387 ms`)."""
+        text = self._text
+        if (m := _BARE_CMP.search(text, max(cs, q.start - 6), q.start)) and (k := text.rfind("比", cs, m.start())) >= 0:
+            return context_tokens(text[k + 1 : m.start()]), "up" if m.group(1) in "高多大快" else "down", k, m.start()
+        if c := COMPARATIVE.match(text, q.end):
+            word = c.group().strip().lower()
+            way = word if word in ("faster", "slower") else "up" if word in _MORE else "down"
+            return context_tokens(text[c.end() : ce]), way, c.end(), ce
+        return None
+
+    def _operands_swapped(self, q: Quantity, cs: int, ce: int, a: Quantity, b: Quantity) -> bool:
+        """Whether, of two numbers of the sentence, the words set one as the base (`than Cassandra's 8387 ms`) and
+        the other stands to it the other way than they say."""
+        compared = self._compared(q, cs, ce)
+        if compared is None or (compared[2] <= a.start < compared[3]) == (compared[2] <= b.start < compared[3]):
+            return False
+        base, subject = (a, b) if compared[2] <= a.start < compared[3] else (b, a)
+        ub, us = parse_unit(base.unit), parse_unit(subject.unit)
+        return _stands_against(compared[1], us.dim, abs(subject.value or 0.0) * us.factor,
+                               abs(base.value or 0.0) * ub.factor)  # fmt: skip
+
     def _remainder(self, q: Quantity, target: float, tol: float, unit: Unit, sent: Sentence) -> str | None:
         """`dropped 257,173 duplicate keys of the intended 1,000,000, leaving 742,827 nodes`: the part a sentence
         takes away before the rest it says is left (`leaving`, `剩余`) is the whole it states less that rest."""
@@ -280,10 +308,7 @@ class Derivations(Matching):
         # The measures the sentence states, by dimension: a pair of that dimension must hold one of them
         # (`从 3,374.88 亿元增至 3,552.00 亿元,增长约 6.6%` is never two cells of another row).
         stated = stated_measures(sent, q)
-        # `128K 的降幅比 32K 高 11.2 个百分点`: the side after 比 is the base, the other side is higher (or lower) than it
-        m = _BARE_CMP.search(self._text, max(cs, q.start - 6), q.start)
-        k = self._text.rfind("比", cs, m.start()) if m else -1
-        base = (context_tokens(self._text[k + 1 : m.start()]), m.group(1) in "高多大快") if m and k >= 0 else None
+        base = self._compared(q, cs, ce)
         for rid in scope:
             rp = self.prep.by_rid.get(rid)
             for figs in rp.by_table.values() if rp else ():
@@ -718,7 +743,29 @@ def _share(q: Quantity, target: float, tol: float, sent: Sentence) -> Verdict | 
     return None
 
 
+# The comparatives (`claims.COMPARATIVE`) of a rise, the rest of a fall (faster and slower as the measure reads them);
+# the side the words set a subject against: its words, the way, where they stand (`Derivations._compared`).
+_MORE = frozenset({"more", "higher", "above", "longer", "larger"})
+_Compared = tuple[frozenset[str], str, int, int]
 _SPEED_WORD = re.compile(r"[ \u00a0]+(?:faster|quicker|slower)\b", re.I)
+
+
+def _stands_against(way: str, dim: str, subject: float, base: float) -> bool:
+    """Whether a subject of value `subject` stands to a base of `base` the other way than the words say (`way`:
+    up, down, faster or slower, as a measure of dimension `dim` reads it)."""
+    said = _way(way, dim)
+    return said is not None and subject != base and (subject > base) != (said == "up")
+
+
+def _cells_swapped(compared: _Compared, x: Fig, y: Fig) -> bool:
+    """Whether the words name the column of `x` or of `y` as the base (`than Cassandra's`) and the other cell
+    stands to it the other way than they say."""
+    words = compared[0]
+    tx, ty = x.col_tokens - y.col_tokens, y.col_tokens - x.col_tokens
+    if bool(tx & words) == bool(ty & words):
+        return False
+    base, subject = (x, y) if tx & words else (y, x)
+    return _stands_against(compared[1], _dim_of(subject), _base(subject), _base(base))
 
 
 def _way(direction: str | None, dim: str) -> str | None:
@@ -967,9 +1014,9 @@ def _names(label: str, words: _Words, minus: frozenset[str] = frozenset()) -> bo
 
 def _pair_in_table(figs: list[Fig], q: Quantity, target: float, tol: float, unit: Unit, direction: str | None,
                    gap: bool, sentence: _Words, clause: _Words,
-                   base: tuple[frozenset[str], bool] | None = None) -> tuple[str, Fig, Fig] | None:  # fmt: skip
-    """The derivation `_from_pair` looks for within one table's figures, and its two operands; `base`: the words
-    naming the side a bare comparative sets against (`比 32K 高`) and whether the other side is the higher."""
+                   base: _Compared | None = None) -> tuple[str, Fig, Fig] | None:  # fmt: skip
+    """The derivation `_from_pair` looks for within one table's figures, and its two operands; `base`: the side
+    the words set the other against (`比 32K 高`, `higher than 32K`; `Derivations._compared`)."""
 
     def info() -> tuple[frozenset[str], list[tuple[Fig, frozenset[str]]]]:
         keyed = frozenset({lab for x in figs for lab in x.f.labels} - _common(figs))  # labels that set rows apart
@@ -1007,7 +1054,7 @@ def _pair_in_table(figs: list[Fig], q: Quantity, target: float, tol: float, unit
                    (abs(y.f.value), y.raw_num or num_text(y.f.value), y.unit)]  # fmt: skip
             if base is not None and bool(tx & base[0]) != bool(ty & base[0]):
                 low, high = (x, y) if tx & base[0] else (y, x)  # (the base, then the side compared with it)
-                if (high.base > low.base) != base[1]:
+                if _stands_against(base[1], high.unit.dim, high.base, low.base):
                     continue  # the words put the other side above the base (or below it): these two are swapped
             hit = formula(ops, target, tol, unit, q, direction, gap, bare=True, rel=unit.dim == "x")
             if hit:

@@ -133,3 +133,36 @@ def test_a_rate_that_is_faster_is_higher(rates: EvidenceIndex) -> None:
     said = "On scans HBase reaches 2.35 GB/s, {} faster than Cassandra's 1.10 GB/s [source: R3]."
     assert _status(rates, said.format("113.6%"), "113.6%") == "derived"
     assert _status(rates, said.format("53.2%"), "53.2%") != "derived"  # (2.35 − 1.10)/2.35: the other base
+
+
+@pytest.mark.parametrize(
+    ("said", "swapped"),
+    [
+        # what follows `than` is the base, the subject stands above or below it as the comparative says
+        ("For reads, Cassandra's maximum latency of 8387 ms is 6718 ms higher than HBase's 1669 ms [source: R3].",
+         "For reads, HBase's maximum latency of 1669 ms is 6718 ms higher than Cassandra's 8387 ms [source: R3]."),
+        ("For reads, HBase's maximum latency of 1669 ms is 6718 ms less than Cassandra's 8387 ms [source: R3].",
+         "For reads, HBase's maximum latency of 1669 ms is 6718 ms more than Cassandra's 8387 ms [source: R3]."),
+        # of a time, faster is lower
+        ("For reads, HBase's maximum latency of 1669 ms is 6718 ms faster than Cassandra's 8387 ms [source: R3].",
+         "For reads, Cassandra's maximum latency of 8387 ms is 6718 ms faster than HBase's 1669 ms [source: R3]."),
+        # the row and the columns the sentence names: the column after `than` is the base
+        ("HBase's maximum read latency is 6718 ms lower than Cassandra's [source: R3].",
+         "HBase's maximum read latency is 6718 ms higher than Cassandra's [source: R3]."),
+        ("Cassandra's maximum read latency is 6718 ms slower than HBase's [source: R3].",
+         "HBase's maximum read latency is 6718 ms slower than Cassandra's [source: R3]."),
+    ],
+)  # fmt: skip
+def test_a_difference_the_words_put_the_other_way_is_not_derived(
+    latency: EvidenceIndex, said: str, swapped: str
+) -> None:
+    assert _status(latency, said, "6718 ms") == "derived"
+    assert _status(latency, swapped, "6718 ms") != "derived"
+
+
+def test_a_percent_change_the_words_put_the_other_way_is_not_derived(latency: EvidenceIndex) -> None:
+    # (8387 − 1669)/1669 = 402.5 %, but HBase's 1669 ms is the lower
+    said = "For reads, HBase's maximum latency of 1669 ms is 402.5% higher than Cassandra's 8387 ms [source: R3]."
+    assert _status(latency, said, "402.5%") != "derived"
+    named = "HBase's maximum read latency is 402.5% higher than Cassandra's [source: R3]."
+    assert _status(latency, named, "402.5%") != "derived"
