@@ -166,7 +166,9 @@ class Derivations(Matching):
                 continue  # (`value` cells 4KB, 64KB that label the other cells' rows: keys, never operands)
             if _other_columns_named(row, xa, xb, context_tokens(self._text[cs:ce])):  # (glossary words: `max`)
                 continue  # (`HBase's maximum read latency is 740 ms lower`: no difference of the two min columns)
-            if (compared := self._compared(q, cs, ce)) and _cells_swapped(compared, xa, xb):
+            if (compared := self._compared(q, cs, ce)) and _cells_swapped(
+                compared, xa, xb, xa.col_tokens - xb.col_tokens, xb.col_tokens - xa.col_tokens
+            ):
                 continue  # (`HBase's maximum read latency is 6718 ms higher than Cassandra's`: HBase's is lower)
             if stated and not any(abs(x.base - v) <= 1e-9 * max(abs(v), 1.0) for x in (xa, xb) for v in stated):
                 continue  # the sentence states operands of its own: two other cells agreeing by chance are none
@@ -508,6 +510,7 @@ class Derivations(Matching):
         clause names, each named by the sentence too (its row's own words), in the operation the words say."""
         ctx = sent.tokens
         own = stated_measures(sent, q) if not q.is_range else {}  # (a range's ends span rows)
+        compared = self._compared(q, *self._clause_bounds(q, sent))
         for rid in scope:
             rp = self.prep.by_rid.get(rid)
             for col in rp.columns if rp else ():
@@ -522,6 +525,8 @@ class Derivations(Matching):
                 if not_stated(own, a, b):
                     continue  # the sentence states operands of its own: two cells of a column agreeing by chance
                 keyed = any(s in b.ids and not (k & b.ids[s]) for s, k in a.ids.items())  # p50 vs p90 rows
+                if compared and _cells_swapped(compared, a, b, a.tokens - b.tokens, b.tokens - a.tokens):
+                    continue  # (`the update latency is 6376 ms higher than the read latency`: the read's is higher)
                 if not keyed and (a.tokens - b.tokens) & ctx and (b.tokens - a.tokens) & ctx:
                     return Verdict("derived", source_of(a), derivation=hit[0], strength="derivation from one column",
                                    message=f"derived from {a.f.report} p.{a.f.page} ({labels_of(a.f, 3)} and "
@@ -757,11 +762,10 @@ def _stands_against(way: str, dim: str, subject: float, base: float) -> bool:
     return said is not None and subject != base and (subject > base) != (said == "up")
 
 
-def _cells_swapped(compared: _Compared, x: Fig, y: Fig) -> bool:
-    """Whether the words name the column of `x` or of `y` as the base (`than Cassandra's`) and the other cell
-    stands to it the other way than they say."""
+def _cells_swapped(compared: _Compared, x: Fig, y: Fig, tx: frozenset[str], ty: frozenset[str]) -> bool:
+    """Whether the words name figure `x` or `y` as the base, by the words that set each apart (`tx`, `ty`: `than
+    Cassandra's`, `比 32K`), and the other stands to it the other way than they say."""
     words = compared[0]
-    tx, ty = x.col_tokens - y.col_tokens, y.col_tokens - x.col_tokens
     if bool(tx & words) == bool(ty & words):
         return False
     base, subject = (x, y) if tx & words else (y, x)
@@ -1052,10 +1056,8 @@ def _pair_in_table(figs: list[Fig], q: Quantity, target: float, tol: float, unit
                 continue
             ops = [(abs(x.f.value), x.raw_num or num_text(x.f.value), x.unit),
                    (abs(y.f.value), y.raw_num or num_text(y.f.value), y.unit)]  # fmt: skip
-            if base is not None and bool(tx & base[0]) != bool(ty & base[0]):
-                low, high = (x, y) if tx & base[0] else (y, x)  # (the base, then the side compared with it)
-                if _stands_against(base[1], high.unit.dim, high.base, low.base):
-                    continue  # the words put the other side above the base (or below it): these two are swapped
+            if base is not None and _cells_swapped(base, x, y, tx, ty):
+                continue  # the words put the other side above the base (or below it): these two are swapped
             hit = formula(ops, target, tol, unit, q, direction, gap, bare=True, rel=unit.dim == "x")
             if hit:
                 return hit[0], x, y

@@ -166,3 +166,16 @@ def test_a_percent_change_the_words_put_the_other_way_is_not_derived(latency: Ev
     assert _status(latency, said, "402.5%") != "derived"
     named = "HBase's maximum read latency is 402.5% higher than Cassandra's [source: R3]."
     assert _status(latency, named, "402.5%") != "derived"
+
+
+COLUMN = "Cassandra's maximum {} latency is {} than its maximum {} latency [source: R3]."
+
+
+def test_a_difference_of_two_rows_of_the_column_named_goes_the_way_the_words_say(latency: EvidenceIndex) -> None:
+    # one column, two rows: 8387 − 2011 = 6376, (8387 − 2011)/2011 = 317.1 %, (8387 − 2011)/8387 = 76.0 %
+    assert _status(latency, COLUMN.format("read", "6376 ms higher", "update"), "6376 ms") == "derived"
+    assert _status(latency, COLUMN.format("update", "6376 ms lower", "read"), "6376 ms") == "derived"
+    assert _status(latency, COLUMN.format("update", "6376 ms higher", "read"), "6376 ms") != "derived"
+    assert _status(latency, COLUMN.format("read", "317.1% higher", "update"), "317.1%") == "derived"
+    assert _status(latency, COLUMN.format("update", "76.0% lower", "read"), "76.0%") == "derived"
+    assert _status(latency, COLUMN.format("update", "317.1% higher", "read"), "317.1%") != "derived"
