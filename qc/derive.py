@@ -153,6 +153,7 @@ class Derivations(Matching):
                   for v, _ in o.endpoints()]  # fmt: skip
         own = stated_measures(sent, q) if not q.is_range else {}  # (a range's ends span rows)
         mine = id_shapes(clause)
+        words, compared = context_tokens(self._text[cs:ce]), self._compared(q, cs, ce)  # (glossary words: `max`)
         for i in eligible:
             row, row_ops = rows[i], infos[i][1]
             theirs = id_shapes(infos[i][0])
@@ -164,9 +165,9 @@ class Derivations(Matching):
             xa, xb = row[hit[1]], row[hit[2]]
             if self._key_cell(xa) or self._key_cell(xb):
                 continue  # (`value` cells 4KB, 64KB that label the other cells' rows: keys, never operands)
-            if _other_columns_named(row, xa, xb, context_tokens(self._text[cs:ce])):  # (glossary words: `max`)
+            if _other_columns_named(row, xa, xb, words):
                 continue  # (`HBase's maximum read latency is 740 ms lower`: no difference of the two min columns)
-            if (compared := self._compared(q, cs, ce)) and _cells_swapped(
+            if compared and _cells_swapped(
                 compared, xa, xb, xa.col_tokens - xb.col_tokens, xb.col_tokens - xa.col_tokens
             ):
                 continue  # (`HBase's maximum read latency is 6718 ms higher than Cassandra's`: HBase's is lower)
