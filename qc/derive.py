@@ -44,8 +44,13 @@ class Derivations(Matching):
             m = _BARE_CMP.search(self._text, max(cs, q.start - 6), q.start)
             direction = ("up" if m.group(1) in "高多大快" else "down") if m else None
             gap = gap or bool(m and unit.dim not in ("%", "x", "pp"))  # (`高 49.4 MB`: a difference of measures)
-        if direction is None and unit.dim == "%" and (sw := _SPEED_WORD.match(self._text, q.end)):
-            direction = _speed_direction(q, sent, sw.group())  # `17 fps against 14 fps, 21.4% faster`: over 14
+        # `592 ms higher than`: a measure right before a comparative is the difference it states (`lower` alone, unlike
+        # `less`, is no difference word: `a lower latency of 5 ms` is a level)
+        gap = gap or bool(unit.dim not in ("%", "x", "pp") and COMPARATIVE.match(self._text, q.end))
+        if unit.dim == "%" and (sw := _SPEED_WORD.match(self._text, q.end)):
+            # `17 fps against 14 fps, 21.4% faster`: over 14; the word right after the number, not the clause's
+            # (`slower` holds `lower`), says the way, as the operands' dimension reads it (`formula`)
+            direction = "slower" if "slower" in sw.group().lower() else "faster"
         if unit.dim == "%" and not gap and (shared := _share_of(q, target, tol, sent, self._text, cs)):
             return shared  # `5.2 FPS, about 31% of the 16.7 FPS …`, `约为 4KB 对象(139.86 MiB/s)的 19%`
         if unit.dim == "%" and direction is None and not gap and _SHARE.search(self._text, cs, q.start):
@@ -79,6 +84,8 @@ class Derivations(Matching):
             kept = [i for i, o in enumerate(owners) if o not in keys]
             ops, owners = [ops[i] for i in kept], [owners[i] for i in kept]
             hit = formula(ops, target, tol, unit, q, direction, gap, faster=faster)
+        if hit and self._operands_swapped(q, cs, ce, owners[hit[1]], owners[hit[2]]):
+            hit = None  # (`1669 ms is 6718 ms higher than Cassandra's 8387 ms`: the words put the sides the other way)
         if not hit and unit.dim == "x":
             # `an RTF of 0.71 … with 1.36, so about 1.9 times faster`: a ratio of two bare numbers the sentence states
             # (never keys, `batch=1 to batch=4` is no 4x; and one operand at least a measured decimal)
@@ -146,6 +153,7 @@ class Derivations(Matching):
                   for v, _ in o.endpoints()]  # fmt: skip
         own = stated_measures(sent, q) if not q.is_range else {}  # (a range's ends span rows)
         mine = id_shapes(clause)
+        words, compared = context_tokens(self._text[cs:ce]), self._compared(q, cs, ce)  # (glossary words: `max`)
         for i in eligible:
             row, row_ops = rows[i], infos[i][1]
             theirs = id_shapes(infos[i][0])
@@ -157,6 +165,12 @@ class Derivations(Matching):
             xa, xb = row[hit[1]], row[hit[2]]
             if self._key_cell(xa) or self._key_cell(xb):
                 continue  # (`value` cells 4KB, 64KB that label the other cells' rows: keys, never operands)
+            if _other_columns_named(row, xa, xb, words):
+                continue  # (`HBase's maximum read latency is 740 ms lower`: no difference of the two min columns)
+            if compared and _cells_swapped(
+                compared, xa, xb, xa.col_tokens - xb.col_tokens, xb.col_tokens - xa.col_tokens
+            ):
+                continue  # (`HBase's maximum read latency is 6718 ms higher than Cassandra's`: HBase's is lower)
             if stated and not any(abs(x.base - v) <= 1e-9 * max(abs(v), 1.0) for x in (xa, xb) for v in stated):
                 continue  # the sentence states operands of its own: two other cells agreeing by chance are none
             if not_stated(own, xa, xb):
@@ -242,6 +256,30 @@ class Derivations(Matching):
                 fixed = True
         return None, fixed
 
+    def _compared(self, q: Quantity, cs: int, ce: int) -> _Compared | None:
+        """The side the words set the number's subject against, the way the subject stands to it, and where that
+        side's words are: after `比` before a bare comparative (`比 32K 高 11.2 个百分点`), or after a comparative right
+        after the number (`6718 ms lower than Cassandra's 8387 ms`)."""
+        text = self._text
+        if (m := _BARE_CMP.search(text, max(cs, q.start - 6), q.start)) and (k := text.rfind("比", cs, m.start())) >= 0:
+            return context_tokens(text[k + 1 : m.start()]), "up" if m.group(1) in "高多大快" else "down", k, m.start()
+        if c := COMPARATIVE.match(text, q.end):
+            word = c.group().strip().lower()
+            way = word if word in ("faster", "slower") else "up" if word in _MORE else "down"
+            return context_tokens(text[c.end() : ce]), way, c.end(), ce
+        return None
+
+    def _operands_swapped(self, q: Quantity, cs: int, ce: int, a: Quantity, b: Quantity) -> bool:
+        """Whether, of two numbers of the sentence, the words set one as the base (`than Cassandra's 8387 ms`) and
+        the other stands to it the other way than they say."""
+        compared = self._compared(q, cs, ce)
+        if compared is None or (compared[2] <= a.start < compared[3]) == (compared[2] <= b.start < compared[3]):
+            return False
+        base, subject = (a, b) if compared[2] <= a.start < compared[3] else (b, a)
+        ub, us = parse_unit(base.unit), parse_unit(subject.unit)
+        return _stands_against(compared[1], us.dim, abs(subject.value or 0.0) * us.factor,
+                               abs(base.value or 0.0) * ub.factor)  # fmt: skip
+
     def _remainder(self, q: Quantity, target: float, tol: float, unit: Unit, sent: Sentence) -> str | None:
         """`dropped 257,173 duplicate keys of the intended 1,000,000, leaving 742,827 nodes`: the part a sentence
         takes away before the rest it says is left (`leaving`, `剩余`) is the whole it states less that rest."""
@@ -273,10 +311,7 @@ class Derivations(Matching):
         # The measures the sentence states, by dimension: a pair of that dimension must hold one of them
         # (`从 3,374.88 亿元增至 3,552.00 亿元,增长约 6.6%` is never two cells of another row).
         stated = stated_measures(sent, q)
-        # `128K 的降幅比 32K 高 11.2 个百分点`: the side after 比 is the base, the other side is higher (or lower) than it
-        m = _BARE_CMP.search(self._text, max(cs, q.start - 6), q.start)
-        k = self._text.rfind("比", cs, m.start()) if m else -1
-        base = (context_tokens(self._text[k + 1 : m.start()]), m.group(1) in "高多大快") if m and k >= 0 else None
+        base = self._compared(q, cs, ce)
         for rid in scope:
             rp = self.prep.by_rid.get(rid)
             for figs in rp.by_table.values() if rp else ():
@@ -284,6 +319,10 @@ class Derivations(Matching):
                                      (clause, c_nums), base)  # fmt: skip
                 if hit and hit[1].unit.dim and not_stated(stated, hit[1], hit[2], least=1):
                     hit = None
+                if hit and hit[1].table and hit[1].row is not None and hit[1].row == hit[2].row:
+                    row = [g for g in figs if g.row == hit[1].row]
+                    if _other_columns_named(row, hit[1], hit[2], context_tokens(self._text[cs:ce])):
+                        hit = None  # (as of one row the clause names: `maximum` is no pair of the min columns)
                 if hit:
                     deriv, x, y = hit
                     return Verdict("derived", source_of(x), derivation=deriv, strength="derivation from one row",
@@ -472,6 +511,7 @@ class Derivations(Matching):
         clause names, each named by the sentence too (its row's own words), in the operation the words say."""
         ctx = sent.tokens
         own = stated_measures(sent, q) if not q.is_range else {}  # (a range's ends span rows)
+        compared = self._compared(q, *self._clause_bounds(q, sent))
         for rid in scope:
             rp = self.prep.by_rid.get(rid)
             for col in rp.columns if rp else ():
@@ -486,6 +526,8 @@ class Derivations(Matching):
                 if not_stated(own, a, b):
                     continue  # the sentence states operands of its own: two cells of a column agreeing by chance
                 keyed = any(s in b.ids and not (k & b.ids[s]) for s, k in a.ids.items())  # p50 vs p90 rows
+                if compared and _cells_swapped(compared, a, b, a.tokens - b.tokens, b.tokens - a.tokens):
+                    continue  # (`the update latency is 6376 ms higher than the read latency`: the read's is higher)
                 if not keyed and (a.tokens - b.tokens) & ctx and (b.tokens - a.tokens) & ctx:
                     return Verdict("derived", source_of(a), derivation=hit[0], strength="derivation from one column",
                                    message=f"derived from {a.f.report} p.{a.f.page} ({labels_of(a.f, 3)} and "
@@ -707,17 +749,36 @@ def _share(q: Quantity, target: float, tol: float, sent: Sentence) -> Verdict | 
     return None
 
 
+# The comparatives (`claims.COMPARATIVE`) of a rise, the rest of a fall (faster and slower as the measure reads them);
+# the side the words set a subject against: its words, the way, where they stand (`Derivations._compared`).
+_MORE = frozenset({"more", "higher", "above", "longer", "larger"})
+_Compared = tuple[frozenset[str], str, int, int]
 _SPEED_WORD = re.compile(r"[ \u00a0]+(?:faster|quicker|slower)\b", re.I)
 
 
-def _speed_direction(q: Quantity, sent: Sentence, word: str) -> str | None:
-    """`N% faster` (or slower) right after the number: a faster rate rises, a faster time falls (slower the other way
-    round); None where the sentence's other measures are of several kinds (nothing says which is compared)."""
-    dims = {parse_unit(o.unit).dim for o in sent.quantities if o is not q and o.unit and not o.exempt} - {"%"}
-    if len(dims) != 1:
-        return None
-    faster = "slower" not in word.lower()
-    return "up" if faster != dims.pop().startswith("time") else "down"  # (`ms/frame` is a time too)
+def _stands_against(way: str, dim: str, subject: float, base: float) -> bool:
+    """Whether a subject of value `subject` stands to a base of `base` the other way than the words say (`way`:
+    up, down, faster or slower, as a measure of dimension `dim` reads it)."""
+    said = _way(way, dim)
+    return said is not None and subject != base and (subject > base) != (said == "up")
+
+
+def _cells_swapped(compared: _Compared, x: Fig, y: Fig, tx: frozenset[str], ty: frozenset[str]) -> bool:
+    """Whether the words name figure `x` or `y` as the base, by the words that set each apart (`tx`, `ty`: `than
+    Cassandra's`, `比 32K`), and the other stands to it the other way than they say."""
+    words = compared[0]
+    if bool(tx & words) == bool(ty & words):
+        return False
+    base, subject = (x, y) if tx & words else (y, x)
+    return _stands_against(compared[1], _dim_of(subject), _base(subject), _base(base))
+
+
+def _way(direction: str | None, dim: str) -> str | None:
+    """The way a change goes: `up`, `down` or None as the words state it, `faster` (or `slower`) as operands of
+    dimension `dim` read it: a faster rate rises, a faster time falls (`ms/frame` is a time too)."""
+    if direction not in ("faster", "slower"):
+        return direction
+    return "up" if (direction == "faster") != dim.startswith("time") else "down"
 
 
 def _nearest_first(ops: list[tuple[float, str, Unit]], owners: list[Quantity], q: Quantity, cs: int, ce: int
@@ -852,7 +913,8 @@ def formula(
             if unit.dim in ("%", "x") and (a <= 0 or b <= 0):
                 continue  # a change or a ratio is of two positive amounts
             if unit.dim == "%":
-                if (direction == "down" and a_ < b_) or (direction == "up" and a_ > b_):
+                way = _way(direction, ua.dim)
+                if (way == "down" and a_ < b_) or (way == "up" and a_ > b_):
                     continue  # a fall is relative to the larger figure, a rise to the smaller
                 pct = abs(a_ - b_) / a_ * 100
                 if abs(pct - target) <= tol:
@@ -957,9 +1019,9 @@ def _names(label: str, words: _Words, minus: frozenset[str] = frozenset()) -> bo
 
 def _pair_in_table(figs: list[Fig], q: Quantity, target: float, tol: float, unit: Unit, direction: str | None,
                    gap: bool, sentence: _Words, clause: _Words,
-                   base: tuple[frozenset[str], bool] | None = None) -> tuple[str, Fig, Fig] | None:  # fmt: skip
-    """The derivation `_from_pair` looks for within one table's figures, and its two operands; `base`: the words
-    naming the side a bare comparative sets against (`比 32K 高`) and whether the other side is the higher."""
+                   base: _Compared | None = None) -> tuple[str, Fig, Fig] | None:  # fmt: skip
+    """The derivation `_from_pair` looks for within one table's figures, and its two operands; `base`: the side
+    the words set the other against (`比 32K 高`, `higher than 32K`; `Derivations._compared`)."""
 
     def info() -> tuple[frozenset[str], list[tuple[Fig, frozenset[str]]]]:
         keyed = frozenset({lab for x in figs for lab in x.f.labels} - _common(figs))  # labels that set rows apart
@@ -995,10 +1057,8 @@ def _pair_in_table(figs: list[Fig], q: Quantity, target: float, tol: float, unit
                 continue
             ops = [(abs(x.f.value), x.raw_num or num_text(x.f.value), x.unit),
                    (abs(y.f.value), y.raw_num or num_text(y.f.value), y.unit)]  # fmt: skip
-            if base is not None and bool(tx & base[0]) != bool(ty & base[0]):
-                low, high = (x, y) if tx & base[0] else (y, x)  # (the base, then the side compared with it)
-                if (high.base > low.base) != base[1]:
-                    continue  # the words put the other side above the base (or below it): these two are swapped
+            if base is not None and _cells_swapped(base, x, y, tx, ty):
+                continue  # the words put the other side above the base (or below it): these two are swapped
             hit = formula(ops, target, tol, unit, q, direction, gap, bare=True, rel=unit.dim == "x")
             if hit:
                 return hit[0], x, y
@@ -1066,6 +1126,14 @@ def _named_apart_in_row(a: Fig, b: Fig, words: frozenset[str]) -> bool:
     ta = frozenset().union(*(context_tokens(x) for x in la))
     tb = frozenset().union(*(context_tokens(x) for x in lb))
     return bool((ta - tb) & words) and bool((tb - ta) & words)
+
+
+def _other_columns_named(row: list[Fig], a: Fig, b: Fig, words: frozenset[str]) -> bool:
+    """Whether `words` name what the row's other columns of the operands' dimension measure (`maximum` of `HBase max
+    (ms)`) and not what both operands' columns do (`min`): the clause speaks of other cells than the two."""
+    mine = a.col_tokens | b.col_tokens
+    theirs = frozenset().union(*(y.col_tokens for y in row if y is not a and y is not b and _dim_of(y) == _dim_of(a)))
+    return bool((theirs - mine) & words) and not ((a.col_tokens & b.col_tokens) - theirs) & words
 
 
 def _one_apart(x: Fig, y: Fig, words: frozenset[str]) -> bool:

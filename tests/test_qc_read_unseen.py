@@ -246,6 +246,8 @@ def test_a_difference_the_words_state_is_derived_from_the_row_they_name(systems:
     body = "全链路系统的内存峰值比纯算法核心高 {} MB【出处:R3】。"
     assert _verdicts(systems, body.format("49.4"), lang="zh")["49.4 MB"] == "derived"
     assert _verdicts(systems, body.format("48.4"), lang="zh")["48.4 MB"] != "derived"
+    # the side after 比 is the base: the full system's 86.15 MB is no 49.4 MB lower than the core's 36.75 MB
+    assert _verdicts(systems, body.replace("高", "低").format("49.4"), lang="zh")["49.4 MB"] != "derived"
     # without the words of a difference it is a level: the report has no 49.4 MB
     assert _verdicts(systems, "全链路系统的内存峰值为 49.4 MB【出处:R3】。", lang="zh")["49.4 MB"] not in (
         "verified",
