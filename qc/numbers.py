@@ -153,8 +153,14 @@ CHANGE_RE = re.compile(
     r"[ \u00a0]*(?:降至|降到|降低到|降低至|减至|减少到|减少至|缩短至|缩短到|提升至|提升到|提高至|提高到|增至|增加到|增加至|"
     r"升至|上升至|上升到|增长到|增长至|变为|→|->|to|到|至)[ \u00a0]*"
 )
+# A word that names what the integer after it numbers (`Run 1`, `batch 32`): the integer is a key, no measure.
+KEY_BEFORE = re.compile(
+    r"\b(?:run|batch|test|case|round|trial|step|phase|stage|level|iteration|scenario)[ \u00a0]+$", re.IGNORECASE
+)
 PAIR_SEP_RE = re.compile(r"[ \u00a0]*(?:vs\.?|versus|against|对)[ \u00a0]*", re.IGNORECASE)
 FROM_RE = re.compile(r"(?:从|由|from)[ \u00a0]*$", re.IGNORECASE)
+# A `from` earlier in the clause that no `to` has closed yet (`from 7.0 ms at batch 1 …`).
+OPEN_FROM = re.compile(r"(?:\bfrom\b|从|由)(?:(?!\bto\b|至|到)[^,;，；。!?])*$", re.IGNORECASE)
 ID_CHARS = re.compile(r"[A-Za-z0-9_]*(?:(?:\.|×)[0-9][A-Za-z0-9_]*)*")
 LEFT_WORD = re.compile(r"[A-Za-z0-9_]+$")
 COUNT_AFTER = re.compile(r"[ \u00a0]?[A-Z0-9]")
@@ -351,6 +357,14 @@ class _Scanner:
             return Quantity(q.num_start, q.num_end, m.group(), None, exempt="date", num_start=s, num_end=m.end())
         return q
 
+    def inside_from(self, a: Quantity) -> bool:
+        """Whether `a` stands between a `from` of its clause and the `to` closing it, not right after the `from`
+        (`from 7.0 ms at batch 1 to 25.0 ms`: 1 names the batch, neither side of the change)."""
+        t = self.text
+        return not FROM_RE.search(t, max(0, a.start - 8), a.start) and bool(
+            OPEN_FROM.search(t, max(0, a.start - 60), a.start)
+        )
+
     def range_from(self, a: Quantity) -> Quantity:
         """Merge `a` with a following `–B`, `~B`, `至 B`, `to B` into one range."""
         t = self.text
@@ -360,6 +374,8 @@ class _Scanner:
         word = sep.group().strip()
         if word in ("to", "至", "到") and FROM_RE.search(t, max(0, a.start - 8), a.start):
             return a  # "from 10.17 s to 7.53 s" is a before/after pair, checked as two numbers
+        if word in ("to", "至", "到") and self.inside_from(a):
+            return a  # `from 7.0 ms at batch 1 to 25.0 ms`: the `to` closes the clause's `from`; 1 is a key
         if word == "and" and not re.search(r"between\s+$", t[max(0, a.start - 9) : a.start], re.I):
             return a
         m = NUM_RE.match(t, sep.end())
@@ -423,6 +439,9 @@ class _Scanner:
                 continue
             if a.magnitude or b.magnitude or a.bound or b.bound or not PAIR_SEP_RE.fullmatch(self.text, a.end, b.start):
                 continue
+            bare = b if a.unit else a
+            if KEY_BEFORE.search(self.text, max(0, bare.start - 16), bare.start):
+                continue  # `143 ms in Run 1 against 112 ms in Run 2`: 1 names the run, no time
             if a.unit:
                 b.unit = a.unit
             else:
@@ -466,6 +485,7 @@ class _Scanner:
                 and not a.count
                 and not a.is_range
                 and CHANGE_RE.fullmatch(self.text, a.end, b.start)
+                and not self.inside_from(a)
             ):
                 a.unit = b.unit
 

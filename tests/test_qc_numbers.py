@@ -81,6 +81,25 @@ def test_from_to_is_a_pair_whose_first_number_takes_the_unit() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        # the `to` closes the clause's `from`: the batch's 1 is a key, no range's end and no time
+        (
+            "TPOT grew from 7.0 ms at batch 1 to 25.0 ms at batch 128",
+            [("7.0 ms", "ms"), ("1", ""), ("25.0 ms", "ms"), ("128", "")],
+        ),
+        ("from 1 to 3 threads", [("1", "threads"), ("3 threads", "threads")]),
+        ("a latency of 1 to 3 ms", [("1 to 3 ms", "ms")]),
+        # a run's number set against another measure is no measure itself
+        ("143 ms in Run 1 against 112 ms in Run 2", [("143 ms", "ms"), ("1", ""), ("112 ms", "ms"), ("2", "")]),
+        ("69 against 168 ms", [("69", "ms"), ("168 ms", "ms")]),
+    ],
+)
+def test_keys_inside_a_change_are_no_ends_of_it(text: str, found: list[tuple[str, str]]) -> None:
+    assert [(q.text, q.unit) for q in extract(text) if not q.exempt] == found
+
+
+@pytest.mark.parametrize(
     ("text", "shown", "approx", "bound"),
     [
         ("加速约 18 倍", "约 18 倍", True, None),
