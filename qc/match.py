@@ -1430,7 +1430,7 @@ _IS_CAPTION_LABEL = re.compile(
 )  # (see prepare: the table key of a page's uncaptioned cells)
 
 
-_KEY_NUM = r"(?<![\d.])(\d+)(?![\d.]*\d|[A-Za-z%])"
+_KEY_NUM = r"(?<![\d.])(?<!\d,)(\d+)(?![\d.]*\d|,\d{3}|[A-Za-z%])"  # (no group of `182,350`: `350 并发` is no key)
 _KEY_TO = rf"(?:\s*(?:to|至|增至|增加到|降至|升至|提升至|->|→|–|~)\s*{_KEY_NUM})?"  # `batch 从 4 增至 16`
 
 
