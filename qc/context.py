@@ -101,6 +101,8 @@ def context_tokens(text: str) -> frozenset[str]:
             t += " " + " ".join(phrases[" ".join(m.group().split())] for m in pat.finditer(t))
     out = set(words)
     out.update(versions)
+    # `95% Line` (JMeter), `90th percentile`, `99 分位`, `median`: the percentile a `p95` (`p50`) names
+    out.update(f"p{m.group(1) or 50}" for m in _PERCENTILE.finditer(low))
     # `1A72@1.99G`, `2xA53`: a core count before a part name; the name alone is the term the article uses
     out.update(m.group(1) for w in words if w[0].isdigit() and (m := _COUNTED.fullmatch(w)))
     out.update(core_counts(t, words))
@@ -218,6 +220,7 @@ def merge_ids(maps: list[dict[str, frozenset[str]]]) -> dict[str, frozenset[str]
 
 
 _DIGITS = re.compile(r"\d+")
+_PERCENTILE = re.compile(r"(?<![\d.])(\d{2}(?:\.\d+)?)\s*(?:%|th)?\s*(?:line\b|percentile\b|分位|百分位)|\bmedian\b|中位")
 
 
 _SIZE = re.compile(r"\d+(?:kb|mb|gb|tb|kib|mib|gib|tib)")
