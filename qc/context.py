@@ -220,7 +220,9 @@ def merge_ids(maps: list[dict[str, frozenset[str]]]) -> dict[str, frozenset[str]
 
 
 _DIGITS = re.compile(r"\d+")
-_PERCENTILE = re.compile(r"(?<![\d.])(\d{2}(?:\.\d+)?)\s*(?:%|th)?\s*(?:line\b|percentile\b|分位|百分位)|\bmedian\b|中位")
+_PERCENTILE = re.compile(
+    r"(?<![\d.])(\d{2}(?:\.\d+)?)\s*(?:%|th)?\s*(?:line\b|percentile\b|分位|百分位)|\bmedian\b|中位"
+)
 
 
 _SIZE = re.compile(r"\d+(?:kb|mb|gb|tb|kib|mib|gib|tib)")
