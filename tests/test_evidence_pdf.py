@@ -351,6 +351,10 @@ def test_golden_figures(name: str, golden: Callable[[str, Any], None]) -> None:
         ("TTFT 10.12 s", [("10.12", 10.12, "s")]),
         ("Average Processing Speed: 231.39 tokens/second", [("231.39", 231.39, "tok/s")]),  # an Ollama benchmark
         ("2026-07-05 2022.4.29 2023 年 3 月 v0.1.3 5.4.2 127.0.0.1 10:30 第 2 页 / 共 4 页 表 4-1 Table 2 [12]", []),
+        # references to several tables or figures are no figures (`3 load generators` is no `Tables 3 and 4`)
+        ("Tables 3 and 4 are the Aggregate Report of each run", []),
+        ("see Figures 2, 5 and 7 at 30 ms", [("30", 30, "ms")]),
+        ("Test window: 3–6 November 2026, 12 Mar 2025; 2 Decode steps", [("2", 2, "")]),  # days before their month
         (
             "int32_t width = 11;",
             [("11", 11, "")],

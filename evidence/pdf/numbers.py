@@ -86,8 +86,14 @@ _NOT_FIGURES = re.compile(
         r"|⟨\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?⟩|⟨[vV]?\d+(?:\.\d+){2,}⟩|⟨\d{1,2}:\d{2}(?::\d{2})?⟩"
         r"|(?:表|图|附表|附图|Table|TABLE|Tab\.|Fig\.?|Figure|FIGURE|Eq\.|Section|Sec\.|§|Appendix|附录|Chapter|第)\s*"
         r"(?:[A-Z][-.]?)?\d+(?:[-.–]\d+)*(?:\s*[章节条])?"
+        # `Tables 3 and 4`, `Figures 2, 5 and 7`, `Sections 3.1–3.4`: references to several, no figures
+        r"|(?:Tables|Figures|Figs\.|Sections|Chapters|Appendices)\s*\d+(?:\.\d+)*"
+        r"(?:\s*(?:,|and|&|to|or|–|-)\s*\d+(?:\.\d+)*)*"
         r"|(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,?\s+)?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+"
         r"\d{1,2}(?:,?\s+\d{4})?(?![\d.])"  # `Thu Dec 1 10:18:38 2022`, `March 3, 2024`: a date
+        # `3–6 November 2026`, `12 Mar 2025`: days before their month
+        r"|(?<![\d.])\d{1,2}(?:\s*[–-]\s*\d{1,2})?\s+(?:January|February|March|April|May|June|July|August|September"
+        r"|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?(?![A-Za-z])(?:,?\s+\d{4})?(?!\d)"
         r"|第\s*\d+\s*[页頁]|共\s*\d+\s*[页頁]|⟨[Pp]age\s+\d+(?:\s+of\s+\d+)?⟩"
         r"|(?:Ubuntu|CentOS|Debian|Windows|Android|iOS|Python|CUDA|ROCm|Linux|kernel|gcc|g\+\+|clang|Java|Node|PyTorch|vLLM)"
         r"\s*v?\d+(?:\.\d+)*(?![\d.]*[A-Za-z%/])"  # (a unit glued on: `MultiCPU Linux 60ms/frame` is a row's cell)
