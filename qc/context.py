@@ -30,6 +30,9 @@ class lazy:
         return value
 
 
+# Words of one kind of figure (a column `min`, `最低价`, `lowest`): the lowest, the highest, the average.
+KINDS = (frozenset({"min", "minimum", "lowest", "最低", "最小"}), frozenset({"max", "maximum", "highest", "最高", "最大"}),
+         frozenset({"avg", "average", "mean", "平均"}))  # fmt: skip
 DEC = re.compile(r"\d\d*\.\d+")  # = \d+\.\d+, written to start with a character set (a fast scan)
 _CAPTION = re.compile(r"(?:表|图|table|tab\.|fig\.|figure)\s*[a-z]?\d+(?:[-.–]\d+)*", re.I)
 # On lower-cased text re.I only matters for ı and ſ (they match i and s); without it the literals make a fast scan.

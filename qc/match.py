@@ -10,7 +10,7 @@ from itertools import pairwise
 
 from evidence.models import Page
 from qc.blocks import CLAUSE, FULL_END, Block
-from qc.claims import Sentence, aside, label_term, respective_conflict, restatement
+from qc.claims import Sentence, aside, label_term, owner, respective_conflict, restatement
 from qc.context import context_tokens, id_shapes, norm, num_text, unnumbered
 from qc.context import id_shape as _id_shape
 from qc.index import EvidenceIndex
@@ -56,6 +56,7 @@ class Matching:
     _text: str  # the block being checked
     _clauses: dict[tuple[int, int], frozenset[str]]  # each number's clause words, for the block being checked
     _own_ctx: dict[tuple[int, int], frozenset[str]]  # each number's _own_context, for the block being checked
+    _owners: dict[tuple[int, int, int], int | None]  # (number span, column groups) → claims.owner, for the block
     _upto_ctx: dict[tuple[int, int], frozenset[str]]  # each number's _up_to_own, for the block being checked
     _row_keys: dict[int, str]  # a table cell's sentence (by id) → its row's integer cells (`batch=16`)
     _keys_seen: dict[tuple[str, int, int], tuple[frozenset[str], bool]]  # (key word, number span) → _key_values
@@ -330,10 +331,15 @@ class Matching:
             return []
         return [g for g in self.prep.table_dim(x.table, x.unit.dim) if g.row == x.row]
 
+    def _system_cells(self, x: Fig) -> list[Fig]:
+        """The cells of `x`'s row in its column groups (HBase's of a row comparing HBase and Cassandra: a range of one
+        system spans its own cells)."""
+        return [g for g in self._row_cells(x) if g.groups == x.groups]
+
     def _row_span(self, x: Fig, q: Quantity, value: float, ends: list[tuple[float, float]]) -> bool:
         """An end of a range whose other end is a cell of the same row (`between -269 °C and -62 °C`): the two are the
         smallest and largest cell of that row (not its average)."""
-        row = self._row_cells(x)
+        row = self._system_cells(x)
         if len(row) < 3:
             return True
         unit = parse_unit(q.unit)
@@ -352,7 +358,7 @@ class Matching:
 
     def _row_end(self, x: Fig, value: float, ends: list[tuple[float, float]]) -> Fig | None:
         """The cell of `x`'s row that this end of a range should be: its lowest for the low end, else its highest."""
-        row = self._row_cells(x)
+        row = self._system_cells(x)
         if not row or not any(v != value for v, _ in ends):
             return None
         low = all(value <= v for v, _ in ends)
@@ -734,6 +740,36 @@ class Matching:
         said = toks & names or (self._stub & names if not sent.tokens & names else frozenset())
         return bool(said) and not (said & x.systems) and bool(said - x.tokens)
 
+    def _group_conflict(self, x: Fig, sent: Sentence, q: Quantity) -> tuple[int, int] | None:
+        """A column group of the table other than table cell `x`'s (`Cassandra` of `Cassandra min (ms)` where `x` is
+        HBase's) that the number belongs to by the name nearest before it in its full sentence (`claims.owner`): the
+        way the headers group the columns and that group's index, else None (an article table's cell: its header
+        names it)."""
+        if sent.extra:
+            return None
+        for way, (k, groups) in enumerate(x.groups):
+            key = (q.start, q.end, id(groups))
+            hit = self._owners.get(key, -1)
+            if hit == -1:
+                lo = max((m.end() for m in FULL_END.finditer(self._text, 0, sent.start)), default=0)
+                hit = self._owners[key] = owner(self._text, lo, q, sent, [words for words, _ in groups])
+            if hit is not None and hit != k and x.unit.dim in groups[hit][1]:
+                return way, hit
+        return None
+
+    def _group_fix(self, x: Fig, sent: Sentence, q: Quantity) -> Fig | None:
+        """The cell of `x`'s row in the column group its number belongs to, its column otherwise the same
+        (`Cassandra min (ms)` for HBase's min where the words say Cassandra), if `_group_conflict` finds one."""
+        found = self._group_conflict(x, sent, q)
+        if found is None:
+            return None
+        way, k = found
+        groups = x.groups[way][1]
+        words = frozenset().union(*(w for w, _ in groups))
+        want = (*x.groups[:way], (k, groups), *x.groups[way + 1 :])
+        rest = stems(x.col_tokens) - words
+        return next((g for g in self._row_cells(x) if g.groups == want and stems(g.col_tokens) - words == rest), None)
+
     def _conflict(self, x: Fig, sent: Sentence, q: Quantity) -> bool:
         """The sentence names a key of the kind this figure has, but another one (DeepSeek-32B vs a DeepSeek-70B table);
         in a sentence comparing figures, the number's own clause decides."""
@@ -742,6 +778,8 @@ class Matching:
         if x.f.kind in ("prose", "kv") and respective_conflict(x.list_quote, x.raw_num, sent, q, self._text):
             return True
         if x.systems and self._system_conflict(x, sent, q):
+            return True
+        if x.groups and self._group_conflict(x, sent, q) is not None:
             return True
         if self._other_heading(x, sent, q):
             return True
@@ -804,6 +842,8 @@ class Matching:
     def _end_conflict(self, x: Fig, sent: Sentence, q: Quantity) -> bool:
         """`_conflict` for an end of a range, within the range's own clause only (the other clauses of the sentence
         often give the rows it spans: `26.0–32.0%: concurrency 8, p50: …; concurrency 8, p90: …`)."""
+        if x.groups and self._group_conflict(x, sent, q) is not None:
+            return True
         if not x.ids and not x.row_keys:
             return False
         cs, ce = self._clause_bounds(q, sent)
@@ -978,6 +1018,10 @@ class Matching:
                 rivals.append((x, rival))
         if not rivals:  # every figure with this value belongs to another model, row or gate than the sentence names
             x = cands[0]
+            if (fix := self._group_fix(x, sent, q)) is not None:  # (another system's cell: that system's is the fix)
+                return Verdict(
+                    "mismatch", source_of(fix), fig=fix, message=f"{say(fix)}; {shown(x)} is {labels_of(x.f, 3)}"
+                )
             near = self._nearest(q, value, unit, sent, scope, exclude=x)
             keys = ", ".join(sorted(k for keys in x.ids.values() for k in keys))
             if self._other_heading(x, sent, q):  # (its row is named; the heading it stands under is not)

@@ -13,7 +13,7 @@ from itertools import pairwise
 from typing import Any
 
 from evidence.models import Figure, Page
-from qc.context import context_tokens, id_shapes, lazy, merge_ids, norm_cuts, num_text
+from qc.context import KINDS, context_tokens, id_shape, id_shapes, lazy, merge_ids, norm_cuts, num_text
 from qc.index import EvidenceIndex
 from qc.models import Source
 from qc.numbers import NUM_RE
@@ -109,6 +109,13 @@ class Fig:
         """The words it has only from its caption or section that are, alone, another cell's label (`Table 1. HPO
         performed in OTSL and HTML` over `OTSL` and `HTML` rows: `otsl` is no word of an HTML cell's), by `_lend`."""
         return frozenset()
+
+    @lazy
+    def groups(self) -> tuple[tuple[int, tuple[tuple[frozenset[str], frozenset[str]], ...]], ...]:
+        """The column groups of its table it stands in (`HBase min`, `HBase max` | `Cassandra min`, `Cassandra max`):
+        for each way its header words split the table's columns into groups, its group's index and every group's
+        words (stemmed) and dimensions (set by `_column_groups`)."""
+        return ()
 
     @lazy
     def part(self) -> bool:
@@ -405,7 +412,43 @@ def _prepare_report(rid: str, figures: list[Figure], pages: list[Page]) -> Repor
         _row_terms(members)
         _mark_parts(members)
         _lend(members)
+        _column_groups(members)
     return rp
+
+
+def _column_groups(members: list[Fig]) -> None:
+    """Set `groups` for a table's cells: a word of the column headers (no kind of figure such as `min`, no number or
+    identifier) shared by two or more columns names a group of them; groups of columns that no two share and that
+    together are every column, two or more, are one way the headers group them (the systems a results table
+    compares: `HBase min (ms)`, `HBase max (ms)`, `Cassandra min (ms)`, `Cassandra max (ms)`)."""
+    cols: dict[frozenset[str], tuple[frozenset[str], set[str]]] = {}
+    for x in members:
+        if x.col and x.col_tokens:
+            cols.setdefault(x.col, (x.col_tokens, set()))[1].add(x.unit.dim)
+    if len(cols) < 4:
+        return
+    kinds = frozenset().union(*KINDS)
+    where: dict[str, set[frozenset[str]]] = {}
+    for col, (toks, _) in cols.items():
+        for tok in stems(toks - kinds):
+            if not tok.isdigit() and id_shape(tok) is None:
+                where.setdefault(tok, set()).add(col)
+    named: dict[frozenset[frozenset[str]], set[str]] = {}  # a group of two or more columns → the words naming it
+    for tok, found in where.items():
+        if 1 < len(found) < len(cols):
+            named.setdefault(frozenset(found), set()).add(tok)
+    ways: list[list[frozenset[frozenset[str]]]] = []
+    for at in named:  # each way as the groups that meet the first column (a way holds exactly one of them)
+        if next(iter(cols)) in at:
+            way = [at] + [o for o in named if o.isdisjoint(at)]
+            if len(way) > 1 and sum(map(len, way)) == len(cols) == len(frozenset().union(*way)):
+                ways.append(way)
+    for way in ways:
+        groups = tuple((frozenset(named[at]), frozenset(d for col in at for d in cols[col][1])) for at in way)
+        for x in members:
+            k = next((i for i, at in enumerate(way) if x.col in at), None)
+            if k is not None:
+                x.groups = (*x.groups, (k, groups))
 
 
 # A chart's value labels as the extraction glues them into one line (`Conversation Tool&Agent Synthetic … 1.56x1.43x

@@ -1,0 +1,70 @@
+"""QC: in a sentence naming two systems of a table's column groups, each number is the system's named nearest before
+it (its own clause or possessive); a value of the other system's columns is a mismatch naming the right one's."""
+
+from __future__ import annotations
+
+import pytest
+from pdf_support import table_index
+
+from qc.check import check_draft
+from qc.draft import parse_draft
+from qc.index import EvidenceIndex
+
+HEAD = ["Workload", "HBase min (ms)", "HBase max (ms)", "Cassandra min (ms)", "Cassandra max (ms)"]
+ROWS = [["Read", "7", "1669", "747", "8387"], ["Update", "3", "1099", "12", "2011"]]
+
+
+@pytest.fixture(scope="module")
+def latency(tmp_path_factory: pytest.TempPathFactory) -> EvidenceIndex:
+    lines = ["5 Results", "Table 3 Latency of HBase and Cassandra (YCSB)"]
+    path = tmp_path_factory.mktemp("latency") / "latency.pdf"
+    return table_index(path, "R3", lines, [HEAD, *ROWS], (60, 150, 250, 350, 460))
+
+
+def _found(index: EvidenceIndex, body: str) -> dict[str, tuple[str, str]]:
+    lang = "en" if body.isascii() else "zh"
+    doc = f"---\ntitle: t\nlang: {lang}\ndate: 2026-07-10\nevidence: [R3]\nanswer: a\n---\n\n{body}\n"
+    return {n.text.strip(): (n.status, n.message) for n in check_draft(parse_draft(doc, "a.md"), index).numbers}
+
+
+def _status(index: EvidenceIndex, body: str) -> dict[str, str]:
+    return {k: s for k, (s, _) in _found(index, body).items() if k != "R3"}
+
+
+def test_each_range_is_the_system_named_before_it(latency: EvidenceIndex) -> None:
+    right = "For reads, HBase's latency ranges from 7 to 1669 ms against Cassandra's 747 to 8387 ms [source: R3]."
+    assert _status(latency, right) == {"7": "verified", "1669 ms": "verified", "747 to 8387 ms": "verified"}
+    swapped = "For reads, HBase's latency ranges from 747 to 8387 ms against Cassandra's 7 to 1669 ms [source: R3]."
+    got = _found(latency, swapped)
+    assert {k: s for k, (s, _) in got.items() if k != "R3"} == {
+        "747": "mismatch", "8387 ms": "mismatch", "7 to 1669 ms": "mismatch"}  # fmt: skip
+    # each names the cell of the system its words give it
+    assert "says 7 ms" in got["747"][1] and "says 1669 ms" in got["8387 ms"][1]
+    assert "says 747 ms" in got["7 to 1669 ms"][1]
+
+
+def test_a_clause_after_a_semicolon_takes_its_own_system_or_keeps_the_sentence_s(latency: EvidenceIndex) -> None:
+    assert _status(latency, "HBase reads in 7 ms at best; Cassandra needs 747 ms [source: R3].") == {
+        "7 ms": "verified", "747 ms": "verified"}  # fmt: skip
+    assert _status(latency, "HBase reads in 747 ms at best; Cassandra needs 7 ms [source: R3].") == {
+        "747 ms": "mismatch", "7 ms": "mismatch"}  # fmt: skip
+    # a clause naming no system of its own speaks of the one before it
+    assert _status(latency, "HBase reads in 7 ms at best; 1669 ms at worst [source: R3].") == {
+        "7 ms": "verified", "1669 ms": "verified"}  # fmt: skip
+    assert _status(latency, "HBase reads in 7 ms at best; 8387 ms at worst [source: R3].")["8387 ms"] == "mismatch"
+
+
+def test_chinese_clauses_name_their_system(latency: EvidenceIndex) -> None:
+    right = "HBase 的读延迟为 7–1669 ms,Cassandra 为 747–8387 ms【出处:R3】。"
+    assert _status(latency, right) == {"7–1669 ms": "verified", "747–8387 ms": "verified"}
+    swapped = "HBase 的读延迟为 747–8387 ms,Cassandra 为 7–1669 ms【出处:R3】。"
+    assert _status(latency, swapped) == {"747–8387 ms": "mismatch", "7–1669 ms": "mismatch"}
+
+
+def test_a_system_named_only_as_the_one_compared_with_owns_no_number(latency: EvidenceIndex) -> None:
+    for said in ("For reads, HBase's 1669 ms is far below Cassandra [source: R3].",
+                 "For reads, HBase is faster than Cassandra, at 1669 ms at worst [source: R3].",
+                 "For reads, Cassandra needs 747 ms, against 7 ms for HBase [source: R3]."):  # fmt: skip
+        assert set(_status(latency, said).values()) == {"verified"}, said
+    assert _status(latency, "For reads, Cassandra needs 747 ms, against 12 ms for HBase [source: R3].")["12 ms"] == (
+        "mismatch")  # fmt: skip
