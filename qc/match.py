@@ -10,7 +10,7 @@ from itertools import pairwise
 
 from evidence.models import Page
 from qc.blocks import CLAUSE, FULL_END, Block
-from qc.claims import Sentence, aside, label_term, owner, respective_conflict, restatement
+from qc.claims import RANGE_FROM, Sentence, aside, label_term, owner, respective_conflict, restatement
 from qc.context import context_tokens, id_shapes, norm, num_text, unnumbered
 from qc.context import id_shape as _id_shape
 from qc.index import EvidenceIndex
@@ -194,10 +194,10 @@ class Matching:
                 i = live.index(q)
                 text = self._text
                 if i > 0 and CHANGE_RE.fullmatch(text, live[i - 1].end, q.start):
-                    span = _RANGE_FROM.search(text, max(0, live[i - 1].start - 40), live[i - 1].start) is not None
+                    span = RANGE_FROM.search(text, max(0, live[i - 1].start - 40), live[i - 1].start) is not None
                     others.append((live[i - 1].value or 0.0, live[i - 1].step, live[i - 1].unit, span))
                 if i + 1 < len(live) and CHANGE_RE.fullmatch(text, q.end, live[i + 1].start):
-                    span = _RANGE_FROM.search(text, max(0, q.start - 40), q.start) is not None
+                    span = RANGE_FROM.search(text, max(0, q.start - 40), q.start) is not None
                     others.append((live[i + 1].value or 0.0, live[i + 1].step, live[i + 1].unit, span))
         for v, st, u, span in others:
             unit = parse_unit(u)
@@ -745,8 +745,10 @@ class Matching:
         HBase's) that the number belongs to by the name nearest before it in its full sentence (`claims.owner`): the
         way the headers group the columns and that group's index, else None (an article table's cell: its header
         names it)."""
-        if sent.extra:
-            return None
+        if sent.extra or (q.is_range and _ALL_ROWS.search(self._text, self._clause_bounds(q, sent)[0], q.start)):
+            return (
+                None  # (a range its clause says spans every row, `五个页面的…在 0.21–0.41 秒之间`, is no one system's)
+            )
         for way, (k, groups) in enumerate(x.groups):
             key = (q.start, q.end, id(groups))
             hit = self._owners.get(key, -1)
@@ -768,7 +770,8 @@ class Matching:
         words = frozenset().union(*(w for w, _ in groups))
         want = (*x.groups[:way], (k, groups), *x.groups[way + 1 :])
         rest = stems(x.col_tokens) - words
-        return next((g for g in self._row_cells(x) if g.groups == want and stems(g.col_tokens) - words == rest), None)
+        return next((g for g in self.prep.table_dim(x.table or "", x.unit.dim) if g.groups == want
+                     and (g.col == x.col or (g.row == x.row and stems(g.col_tokens) - words == rest))), None)  # fmt: skip
 
     def _conflict(self, x: Fig, sent: Sentence, q: Quantity) -> bool:
         """The sentence names a key of the kind this figure has, but another one (DeepSeek-32B vs a DeepSeek-70B table);
@@ -1370,7 +1373,6 @@ _PART = re.compile(r",(?!\d{3}(?!\d))|[,;:\uff0c\uff1b\uff1a]|\band\b|\bwhile\b|
 
 
 # `ranges from A to B`, `varies from A to B`: the pair is the span of what varies, no change from A to B
-_RANGE_FROM = re.compile(r"\b(?:rang(?:e|es|ed|ing)|var(?:y|ies|ied|ying)|span(?:s|ned|ning)?)\s+from\s*$", re.I)
 
 
 def _bare_decimal(q: Quantity) -> bool:

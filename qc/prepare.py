@@ -417,38 +417,52 @@ def _prepare_report(rid: str, figures: list[Figure], pages: list[Page]) -> Repor
 
 
 def _column_groups(members: list[Fig]) -> None:
-    """Set `groups` for a table's cells: a word of the column headers (no kind of figure such as `min`, no number or
-    identifier) shared by two or more columns names a group of them; groups of columns that no two share and that
-    together are every column, two or more, are one way the headers group them (the systems a results table
-    compares: `HBase min (ms)`, `HBase max (ms)`, `Cassandra min (ms)`, `Cassandra max (ms)`)."""
+    """Set `groups` for a table's cells: the ways its column headers group its columns (a word shared by two or more
+    columns names a group: `HBase min (ms)`, `HBase max (ms)` | `Cassandra min (ms)`, `Cassandra max (ms)`) and its
+    row labels its rows (a word of a row's own: `HBase` | `Cassandra`), the systems a results table compares."""
     cols: dict[frozenset[str], tuple[frozenset[str], set[str]]] = {}
+    rows: dict[str, tuple[frozenset[str], set[str]]] = {}
     for x in members:
         if x.col and x.col_tokens:
-            cols.setdefault(x.col, (x.col_tokens, set()))[1].add(x.unit.dim)
-    if len(cols) < 4:
-        return
-    kinds = frozenset().union(*KINDS)
-    where: dict[str, set[frozenset[str]]] = {}
-    for col, (toks, _) in cols.items():
-        for tok in stems(toks - kinds):
-            if not tok.isdigit() and id_shape(tok) is None:
-                where.setdefault(tok, set()).add(col)
-    named: dict[frozenset[frozenset[str]], set[str]] = {}  # a group of two or more columns → the words naming it
-    for tok, found in where.items():
-        if 1 < len(found) < len(cols):
-            named.setdefault(frozenset(found), set()).add(tok)
-    ways: list[list[frozenset[frozenset[str]]]] = []
-    for at in named:  # each way as the groups that meet the first column (a way holds exactly one of them)
-        if next(iter(cols)) in at:
-            way = [at] + [o for o in named if o.isdisjoint(at)]
-            if len(way) > 1 and sum(map(len, way)) == len(cols) == len(frozenset().union(*way)):
-                ways.append(way)
-    for way in ways:
-        groups = tuple((frozenset(named[at]), frozenset(d for col in at for d in cols[col][1])) for at in way)
+            cols.setdefault(x.col, (stems(x.col_tokens), set()))[1].add(x.unit.dim)
+        if x.row and x.row_terms:
+            rows.setdefault(x.row, (x.row_terms, set()))[1].add(x.unit.dim)
+    for way in (*_ways(cols, 4, 2), *_ways(rows, 2, 1)):
         for x in members:
-            k = next((i for i, at in enumerate(way) if x.col in at), None)
+            k = next((i for i, (at, _, _) in enumerate(way) if x.col in at or x.row in at), None)
             if k is not None:
-                x.groups = (*x.groups, (k, groups))
+                x.groups = (*x.groups, (k, tuple((words, dims) for _, words, dims in way)))
+
+
+_KIND_WORDS = frozenset().union(*KINDS)
+
+
+def _ways(
+    parts: dict[Any, tuple[frozenset[str], set[str]]], least: int, size: int
+) -> list[list[tuple[frozenset[Any], frozenset[str], frozenset[str]]]]:
+    """The ways words group `parts` (columns or rows, each with its words, stemmed, and dimensions), at least `least`
+    of them: groups of `size` or more parts, each named by the words only its parts have (no kind of figure such as
+    `min`, no number or identifier), no two sharing a part and together every part, two or more; each group as its
+    parts, its words and its parts' dimensions."""
+    if len(parts) < least:
+        return []
+    where: dict[str, set[Any]] = {}
+    for key, (words, _) in parts.items():
+        for tok in words - _KIND_WORDS:
+            if not tok.isdigit() and id_shape(tok) is None:
+                where.setdefault(tok, set()).add(key)
+    named: dict[frozenset[Any], set[str]] = {}
+    for tok, found in where.items():
+        if size <= len(found) < len(parts):
+            named.setdefault(frozenset(found), set()).add(tok)
+    first = next(iter(parts))
+    out = []
+    for at in named:  # each way as the groups that meet the first part (a way holds exactly one of them)
+        if first in at:
+            way = [at] + [o for o in named if o.isdisjoint(at)]
+            if len(way) > 1 and sum(map(len, way)) == len(parts) == len(frozenset().union(*way)):
+                out.append([(g, frozenset(named[g]), frozenset(d for p in g for d in parts[p][1])) for g in way])
+    return out
 
 
 # A chart's value labels as the extraction glues them into one line (`Conversation Tool&Agent Synthetic … 1.56x1.43x

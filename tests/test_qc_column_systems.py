@@ -68,3 +68,30 @@ def test_a_system_named_only_as_the_one_compared_with_owns_no_number(latency: Ev
         assert set(_status(latency, said).values()) == {"verified"}, said
     assert _status(latency, "For reads, Cassandra needs 747 ms, against 12 ms for HBase [source: R3].")["12 ms"] == (
         "mismatch")  # fmt: skip
+
+
+BY_ROW = [["System", "Read min (ms)", "Read max (ms)", "Update min (ms)", "Update max (ms)"],
+          ["HBase", "7", "1669", "3", "1099"], ["Cassandra", "747", "8387", "12", "2011"]]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def by_row(tmp_path_factory: pytest.TempPathFactory) -> EvidenceIndex:
+    lines = ["5 Results", "Table 3 Latency of HBase and Cassandra (YCSB)"]
+    return table_index(tmp_path_factory.mktemp("by_row") / "by_row.pdf", "R3", lines, BY_ROW, (60, 150, 250, 350, 460))
+
+
+def test_systems_a_table_names_by_its_row_labels(by_row: EvidenceIndex) -> None:
+    right = "For reads, HBase's latency ranges from 7 to 1669 ms against Cassandra's 747 to 8387 ms [source: R3]."
+    assert set(_status(by_row, right).values()) == {"verified"}
+    swapped = "For reads, HBase's latency ranges from 747 to 8387 ms against Cassandra's 7 to 1669 ms [source: R3]."
+    assert set(_status(by_row, swapped).values()) == {"mismatch"}
+    assert set(_status(by_row, "HBase reads in 7 ms at best; Cassandra needs 747 ms [source: R3].").values()) == {
+        "verified"}  # fmt: skip
+    got = _found(by_row, "HBase reads in 747 ms at best; Cassandra needs 7 ms [source: R3].")
+    assert got["747 ms"][0] == got["7 ms"][0] == "mismatch"
+    assert "says 7 ms" in got["747 ms"][1] and "says 747 ms" in got["7 ms"][1]
+    # the column groups (Read, Update) name the number's workload the same way
+    assert _status(by_row, "HBase reads in 7 ms at best and updates in 3 ms [source: R3].") == {
+        "7 ms": "verified", "3 ms": "verified"}  # fmt: skip
+    assert _status(by_row, "HBase reads in 3 ms at best and updates in 7 ms [source: R3].") == {
+        "3 ms": "mismatch", "7 ms": "mismatch"}  # fmt: skip
