@@ -195,8 +195,14 @@ RANGE_FROM = re.compile(r"\b(?:rang(?:e|es|ed|ing)|var(?:y|ies|ied|ying)|span(?:
 # Cassandra 的 747 ms`); a name after the number in its clause owns it through `for`, `on`… (`7 ms for HBase`); names
 # joined as a list (`HBase and Cassandra`) give no one number a name.
 _SET_AGAINST_BEFORE = re.compile(
-    r"(?:\bthan|\bagainst|\bversus|\bvs\.?|\bover|\bcompared (?:with|to)|比|相比于?|相对于|对比)[ \u00a0]*(?:the[ \u00a0]+)?$",
+    r"(?:\bthan|\bagainst|\bversus|\bvs\.?|\bover|\bcompared (?:with|to)|\brelative to|\btimes(?: th(?:at|ose) of)?"
+    r"|比|相比于?|相对于?|相较于?|对比)"
+    r"[ \u00a0]*(?:the[ \u00a0]+)?$",
     re.I,
+)
+# `与默认读路径相比`, `约为创建帖子的 1.35 倍`: the name compared with, or the base of a multiple
+_SET_AGAINST_AFTER = re.compile(
+    r"[ \u00a0]*(?:相比|相较|比较|的?[ \u00a0]*约?[ \u00a0]*\d[\d.,]*[ \u00a0]*(?:倍|%|x\b|×))"
 )
 _OWNED_AFTER = re.compile(
     r"(?:['\u2019]s\b)?[ \u00a0]*(?:的|[(\uff08:\uff1a=]|\b(?:at|with|of|in|on)\b)?[ \u00a0]*"
@@ -228,7 +234,8 @@ def owner(text: str, lo: int, q: Quantity, sent: Sentence, names: list[frozenset
         if q.end <= s < stop and _FOR_BEFORE.search(text, max(lo, s - 16), s):
             return k
     before = [(s, e, k) for s, e, k in found if e <= q.start]
-    bases = {k for s, _, k in before if _SET_AGAINST_BEFORE.search(text, max(lo, s - 16), s)}
+    bases = {k for s, e, k in before
+             if _SET_AGAINST_BEFORE.search(text, max(lo, s - 16), s) or _SET_AGAINST_AFTER.match(text, e)}  # fmt: skip
     live = [(s, e, k) for s, e, k in before if k not in bases or _OWNED_AFTER.fullmatch(text, e, q.num_start)]
     if not live:
         return None
