@@ -192,10 +192,12 @@ RANGE_FROM = re.compile(r"\b(?:rang(?:e|es|ed|ing)|var(?:y|ies|ied|ying)|span(?:
 
 # Whose number it is, of names a table's column groups give (`HBase`, `Cassandra`): a name a comparison sets against
 # (`than`, `比`) owns only a number right after it (`than Cassandra's 747 ms`, `than OpenBLAS at 0.9327 s`, `比
-# Cassandra 的 747 ms`); a name after the number in its clause owns it through `for`, `on`… (`7 ms for HBase`); names
+# Cassandra 的 747 ms`); a name after the number in its clause owns it through `for`, `on`… (`7 ms for HBase`) or
+# right after it (`343 output tokens`); names
 # joined as a list (`HBase and Cassandra`) give no one number a name.
 _SET_AGAINST_BEFORE = re.compile(
-    r"(?:\bthan|\bagainst|\bversus|\bvs\.?|\bover|\bcompared (?:with|to)|\brelative to|\btimes(?: th(?:at|ose) of)?"
+    r"(?:\bthan|\bagainst|\bversus|\bvs\.?|\bover|\babove|\bbelow|\bcompared (?:with|to)|\brelative to"
+    r"|\btimes(?: th(?:at|ose) of)?"
     r"|比|相比于?|相对于?|相较于?|对比)"
     r"[ \u00a0]*(?:the[ \u00a0]+)?$",
     re.I,
@@ -205,7 +207,7 @@ _SET_AGAINST_AFTER = re.compile(
     r"[ \u00a0]*(?:相比|相较|比较|的?[ \u00a0]*约?[ \u00a0]*\d[\d.,]*[ \u00a0]*(?:倍|%|x\b|×))"
 )
 _OWNED_AFTER = re.compile(
-    r"(?:['\u2019]s\b)?[ \u00a0]*(?:的|[(\uff08:\uff1a=]|\b(?:at|with|of|in|on)\b)?[ \u00a0]*"
+    r"(?:['\u2019]s\b|(?<=s)['\u2019])?[ \u00a0]*(?:的|[(\uff08:\uff1a=]|\b(?:at|with|of|in|on)\b)?[ \u00a0]*"
     r"(?:about|around|roughly|only|just|约|仅)?[ \u00a0]*"
 )
 _FOR_BEFORE = re.compile(r"\b(?:for|on|in|under|using|by)[ \u00a0]+(?:the[ \u00a0]+)?$", re.I)
@@ -230,8 +232,8 @@ def owner(text: str, lo: int, q: Quantity, sent: Sentence, names: list[frozenset
         return None  # (`在并行读补丁下把读带宽从 0.98 GB/s 提升至 5.23 GB/s`: a change starts from the state before)
     part = OWN_CLAUSE.search(text, q.end, sent.end)
     stop = min(part.start() if part else sent.end, nxt.start if nxt else sent.end)
-    for s, _, k in found:
-        if q.end <= s < stop and _FOR_BEFORE.search(text, max(lo, s - 16), s):
+    for s, _, k in found:  # (or the word right after it: `343 output tokens`)
+        if q.end <= s < stop and (_FOR_BEFORE.search(text, max(lo, s - 16), s) or not text[q.end : s].strip()):
             return k
     before = [(s, e, k) for s, e, k in found if e <= q.start]
     bases = {k for s, e, k in before

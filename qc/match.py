@@ -773,6 +773,19 @@ class Matching:
         return next((g for g in self.prep.table_dim(x.table or "", x.unit.dim) if g.groups == want
                      and (g.col == x.col or (g.row == x.row and stems(g.col_tokens) - words == rest))), None)  # fmt: skip
 
+    def _system_outfits(self, cands: list[Fig], fitting: list[Fig], rival_of: dict[int, Fig | None], sent: Sentence,
+                        q: Quantity, value: float) -> tuple[Fig, Fig] | None:  # fmt: skip
+        """A cell of another system that the claim's words fit better than every figure of its table left (`In the
+        6-layer configuration OTSL … its mAP is 0.857` over HTML's 6-layer cell, where an OTSL 0.857 of a 4-layer row
+        is left): the words speak of its row, and the number's system's cell there is the fix (that cell, the fix)."""
+        own = sent.tokens - {num_text(value)} - self._printed_number(q)
+        for x in cands:
+            if id(x) in rival_of or not x.groups or (fix := self._group_fix(x, sent, q)) is None:
+                continue
+            if all(y.table == x.table and len(own & y.tokens) < len(own & x.tokens) for y in fitting):
+                return x, fix
+        return None
+
     def _conflict(self, x: Fig, sent: Sentence, q: Quantity) -> bool:
         """The sentence names a key of the kind this figure has, but another one (DeepSeek-32B vs a DeepSeek-70B table);
         in a sentence comparing figures, the number's own clause decides."""
@@ -971,6 +984,9 @@ class Matching:
                 x.table != best.table and len(own & x.tokens) < score for x in fitting
             ):
                 fitting = []
+        if fitting and (fix := self._system_outfits(cands, fitting, rival_of, sent, q, value)) is not None:
+            x, g = fix
+            return Verdict("mismatch", source_of(g), fig=g, message=f"{say(g)}; {shown(x)} is {labels_of(x.f, 3)}")
         named = [x for x in fitting if self._identifies(x, sent, q)
                  or (endpoint and self._all_rows_span(x, q, value, sent) is True)]  # fmt: skip
         if endpoint and named and all(self._no_span(x, q, value, sent) for x in named):

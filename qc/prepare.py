@@ -13,7 +13,7 @@ from itertools import pairwise
 from typing import Any
 
 from evidence.models import Figure, Page
-from qc.context import KINDS, context_tokens, id_shape, id_shapes, lazy, merge_ids, norm_cuts, num_text
+from qc.context import COUNT_WORDS, KINDS, context_tokens, id_shape, id_shapes, lazy, merge_ids, norm_cuts, num_text
 from qc.index import EvidenceIndex
 from qc.models import Source
 from qc.numbers import NUM_RE
@@ -434,7 +434,7 @@ def _column_groups(members: list[Fig]) -> None:
                 x.groups = (*x.groups, (k, tuple((words, dims) for _, words, dims in way)))
 
 
-_KIND_WORDS = frozenset().union(*KINDS)
+_KIND_WORDS = frozenset().union(*KINDS) | COUNT_WORDS
 
 
 def _ways(
@@ -442,8 +442,8 @@ def _ways(
 ) -> list[list[tuple[frozenset[Any], frozenset[str], frozenset[str]]]]:
     """The ways words group `parts` (columns or rows, each with its words, stemmed, and dimensions), at least `least`
     of them: groups of `size` or more parts, each named by the words only its parts have (no kind of figure such as
-    `min`, no number or identifier), no two sharing a part and together every part, two or more; each group as its
-    parts, its words and its parts' dimensions."""
+    `min`, no count such as `two`, no number or identifier), no two sharing a part and together every part, two or
+    more; each group as its parts, its words and its parts' dimensions."""
     if len(parts) < least:
         return []
     where: dict[str, set[Any]] = {}
