@@ -984,8 +984,8 @@ class Matching:
                 x.table != best.table and len(own & x.tokens) < score for x in fitting
             ):
                 fitting = []
-        if fitting and (fix := self._system_outfits(cands, fitting, rival_of, sent, q, value)) is not None:
-            x, g = fix
+        if fitting and (outfit := self._system_outfits(cands, fitting, rival_of, sent, q, value)) is not None:
+            x, g = outfit
             return Verdict("mismatch", source_of(g), fig=g, message=f"{say(g)}; {shown(x)} is {labels_of(x.f, 3)}")
         named = [x for x in fitting if self._identifies(x, sent, q)
                  or (endpoint and self._all_rows_span(x, q, value, sent) is True)]  # fmt: skip
