@@ -64,7 +64,9 @@ def test_chinese_clauses_name_their_system(latency: EvidenceIndex) -> None:
 def test_a_system_named_only_as_the_one_compared_with_owns_no_number(latency: EvidenceIndex) -> None:
     for said in ("For reads, HBase's 1669 ms is far below Cassandra [source: R3].",
                  "For reads, HBase is faster than Cassandra, at 1669 ms at worst [source: R3].",
-                 "For reads, Cassandra needs 747 ms, against 7 ms for HBase [source: R3]."):  # fmt: skip
+                 "For reads, Cassandra needs 747 ms, against 7 ms for HBase [source: R3].",
+                 "For reads, Cassandra's worst, 8387 ms, is about five times the HBase's 1669 ms [source: R3].",
+                 "For reads, Cassandra (747 ms) is far slower than HBase (7 ms) [source: R3]."):  # fmt: skip
         assert set(_status(latency, said).values()) == {"verified"}, said
     assert _status(latency, "For reads, Cassandra needs 747 ms, against 12 ms for HBase [source: R3].")["12 ms"] == (
         "mismatch")  # fmt: skip
