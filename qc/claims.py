@@ -214,6 +214,21 @@ _FOR_BEFORE = re.compile(r"\b(?:for|on|in|under|using|by)[ \u00a0]+(?:the[ \u00a
 _JOINED = re.compile(r"[ \u00a0]*(?:[,、/&\uff0c]|\band\b|\bor\b|\bvs\.?|\bversus\b|和|与|及|对比?)[ \u00a0]*", re.I)
 
 
+def _named(text: str, start: int, end: int, names: list[frozenset[str]]) -> list[tuple[int, int, int]]:
+    """Where `text[start:end]` names one of `names`: (start, end, which) of each word."""
+    chunk = text[start:end]
+    low = chunk.lower()
+    if not any(w in low for words in names for w in words):
+        return []  # (most sentences name none: no need to read their words)
+    found = []
+    for tok, pos in _spots(chunk, start):
+        stem = stems((tok,))
+        k = next((i for i, words in enumerate(names) if not stem.isdisjoint(words)), None)
+        if k is not None:
+            found.append((pos, pos + len(tok), k))
+    return found
+
+
 @lru_cache(maxsize=1024)
 def _spots(chunk: str, lo: int) -> tuple[tuple[str, int], ...]:
     """`positions` of a full sentence, read once for every table whose systems a number of it is tried on."""
@@ -224,17 +239,8 @@ def owner(text: str, lo: int, q: Quantity, sent: Sentence, names: list[frozenset
     """Which of `names` (each a group's words, stemmed) number `q` of `sent` belongs to, reading its full sentence from
     `lo`: the one its own clause gives it after it (`7 ms for HBase`), else the one named nearest before it (`HBase
     reads in 7 ms; Cassandra needs 747 ms`, `HBase's … 7 to 1669 ms against Cassandra's 747 to 8387 ms`; a clause
-    naming none keeps the one before it); None where its words name none or a list of them."""
-    chunk = text[lo : sent.end]
-    low = chunk.lower()
-    if not any(w in low for words in names for w in words):
-        return None  # (most sentences name none: no need to read their words)
-    found = []
-    for tok, pos in _spots(chunk, lo):
-        stem = stems((tok,))
-        k = next((i for i, words in enumerate(names) if not stem.isdisjoint(words)), None)
-        if k is not None:
-            found.append((pos, pos + len(tok), k))
+    naming none keeps the one before it); None where they name none or a list of them."""
+    found = _named(text, lo, sent.end, names)
     if not found:
         return None
     nxt = next((o for o in sent.quantities if o.start >= q.end and not o.exempt), None)

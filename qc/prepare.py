@@ -442,14 +442,14 @@ def _ways(
 ) -> list[list[tuple[frozenset[Any], frozenset[str], frozenset[str]]]]:
     """The ways words group `parts` (columns or rows, each with its words, stemmed, and dimensions), at least `least`
     of them: groups of `size` or more parts, each named by the words only its parts have (no kind of figure such as
-    `min`, no count such as `two`, no number or identifier), no two sharing a part and together every part, two or
-    more; each group as its parts, its words and its parts' dimensions."""
+    `min`, no count such as `two`, no number, unit or identifier), no two sharing a part and together every part,
+    two or more; each group as its parts, its words and its parts' dimensions."""
     if len(parts) < least:
         return []
     where: dict[str, set[Any]] = {}
     for key, (words, _) in parts.items():
         for tok in words - _KIND_WORDS:
-            if not tok.isdigit() and id_shape(tok) is None:
+            if not tok.isdigit() and id_shape(tok) is None and known_unit(tok) is None:
                 where.setdefault(tok, set()).add(key)
     named: dict[frozenset[Any], set[str]] = {}
     for tok, found in where.items():

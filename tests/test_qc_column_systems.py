@@ -97,3 +97,9 @@ def test_systems_a_table_names_by_its_row_labels(by_row: EvidenceIndex) -> None:
         "7 ms": "verified", "3 ms": "verified"}  # fmt: skip
     assert _status(by_row, "HBase reads in 3 ms at best and updates in 7 ms [source: R3].") == {
         "3 ms": "mismatch", "7 ms": "mismatch"}  # fmt: skip
+
+
+def test_a_chinese_clause_after_a_semicolon_takes_its_own_system(latency: EvidenceIndex) -> None:
+    assert set(_status(latency, "读取时 HBase 最快 7 ms;Cassandra 需要 747 ms【出处:R3】。").values()) == {"verified"}
+    assert set(_status(latency, "读取时 HBase 最快 747 ms;Cassandra 需要 7 ms【出处:R3】。").values()) == {"mismatch"}
+    assert _status(latency, "读取时 HBase 最快 7 ms,最慢 8387 ms【出处:R3】。")["8387 ms"] == "mismatch"
