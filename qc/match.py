@@ -15,7 +15,7 @@ from qc.context import context_tokens, id_shapes, norm, num_text, unnumbered
 from qc.context import id_shape as _id_shape
 from qc.index import EvidenceIndex
 from qc.models import Source
-from qc.numbers import CHANGE_RE, Quantity, extract
+from qc.numbers import CHANGE_RE, Quantity, extract, markers
 from qc.prepare import (
     Fig,
     Prep,
@@ -162,12 +162,12 @@ class Matching:
                 text, pos, fulls = self._text, 0, []
                 for end in [m.end() for m in FULL_END.finditer(text)] + [len(text)]:
                     if end > pos:
-                        found = [n.replace(",", "") for n in _NUMBER.findall(text[pos:end])]
+                        found = _stated(text[pos:end])
                         fulls.append((end, context_tokens(text[pos:end]), found))
                         pos = end
                 self._fulls = fulls
             words: set[str] = set(sent.tokens | self._lead | context_tokens(self._before))
-            nums: set[str] = {n.replace(",", "") for n in _NUMBER.findall(self._before)}
+            nums: set[str] = set(_stated(self._before))
             near: frozenset[str] = frozenset()
             for end, toks, found in fulls:
                 words |= toks
@@ -1389,6 +1389,14 @@ _PART = re.compile(r",(?!\d{3}(?!\d))|[,;:\uff0c\uff1b\uff1a]|\band\b|\bwhile\b|
 
 
 # `ranges from A to B`, `varies from A to B`: the pair is the span of what varies, no change from A to B
+
+
+def _stated(text: str) -> list[str]:
+    """The numbers `text` states, as printed without separators; not a citation marker's (`[source: R3]` states no
+    3: it would name the row of a cell 3)."""
+    for start, end, _ in reversed(markers(text)):
+        text = text[:start] + " " * (end - start) + text[end:]
+    return [n.replace(",", "") for n in _NUMBER.findall(text)]
 
 
 def _bare_decimal(q: Quantity) -> bool:

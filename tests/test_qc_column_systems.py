@@ -103,3 +103,10 @@ def test_a_chinese_clause_after_a_semicolon_takes_its_own_system(latency: Eviden
     assert set(_status(latency, "读取时 HBase 最快 7 ms;Cassandra 需要 747 ms【出处:R3】。").values()) == {"verified"}
     assert set(_status(latency, "读取时 HBase 最快 747 ms;Cassandra 需要 7 ms【出处:R3】。").values()) == {"mismatch"}
     assert _status(latency, "读取时 HBase 最快 7 ms,最慢 8387 ms【出处:R3】。")["8387 ms"] == "mismatch"
+
+
+def test_a_citation_marker_states_no_number_of_another_row(latency: EvidenceIndex) -> None:
+    # the row named in the sentence before: `[source: R3]` is no 3, the Update row's HBase min cell
+    said = "HBase is the faster store for reads [source: R3]. Its latency ranges from {} ms [source: R3]."
+    assert set(_status(latency, said.format("7 to 1669")).values()) == {"verified"}
+    assert set(_status(latency, said.format("7 to 1099")).values()) == {"mismatch"}
