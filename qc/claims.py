@@ -193,8 +193,7 @@ RANGE_FROM = re.compile(r"\b(?:rang(?:e|es|ed|ing)|var(?:y|ies|ied|ying)|span(?:
 # Whose number it is, of names a table's column groups give (`HBase`, `Cassandra`): a name a comparison sets against
 # (`than`, `比`) owns only a number right after it (`than Cassandra's 747 ms`, `than OpenBLAS at 0.9327 s`, `比
 # Cassandra 的 747 ms`); a name after the number in its clause owns it through `for`, `on`… (`7 ms for HBase`) or
-# right after it (`343 output tokens`); names
-# joined as a list (`HBase and Cassandra`) give no one number a name.
+# right after it (`343 output tokens`); names joined as a list (`HBase and Cassandra`) give no one number a name.
 _SET_AGAINST_BEFORE = re.compile(
     r"(?:\bthan|\bagainst|\bversus|\bvs\.?|\bover|\babove|\bbelow|\bcompared (?:with|to)|\brelative to"
     r"|\btimes(?: th(?:at|ose) of)?"
@@ -235,6 +234,18 @@ def _spots(chunk: str, lo: int) -> tuple[tuple[str, int], ...]:
     return tuple(positions(chunk, lo))
 
 
+def _named_after(text: str, lo: int, q: Quantity, sent: Sentence, found: list[tuple[int, int, int]],
+                 nxt: Quantity | None) -> int | None:  # fmt: skip
+    """The name of `found` that `q`'s own clause gives it after it: through `for`, `on`… (`7 ms for HBase`) or right
+    after it (`343 output tokens`)."""
+    part = OWN_CLAUSE.search(text, q.end, sent.end)
+    stop = min(part.start() if part else sent.end, nxt.start if nxt else sent.end)
+    for s, _, k in found:
+        if q.end <= s < stop and (_FOR_BEFORE.search(text, max(lo, s - 16), s) or not text[q.end : s].strip()):
+            return k
+    return None
+
+
 def owner(text: str, lo: int, q: Quantity, sent: Sentence, names: list[frozenset[str]]) -> int | None:
     """Which of `names` (each a group's words, stemmed) number `q` of `sent` belongs to, reading its full sentence from
     `lo`: the one its own clause gives it after it (`7 ms for HBase`), else the one named nearest before it (`HBase
@@ -246,11 +257,9 @@ def owner(text: str, lo: int, q: Quantity, sent: Sentence, names: list[frozenset
     nxt = next((o for o in sent.quantities if o.start >= q.end and not o.exempt), None)
     if nxt is not None and CHANGE_RE.fullmatch(text, q.end, nxt.start) and not RANGE_FROM.search(text, lo, q.start):
         return None  # (`在并行读补丁下把读带宽从 0.98 GB/s 提升至 5.23 GB/s`: a change starts from the state before)
-    part = OWN_CLAUSE.search(text, q.end, sent.end)
-    stop = min(part.start() if part else sent.end, nxt.start if nxt else sent.end)
-    for s, _, k in found:  # (or the word right after it: `343 output tokens`)
-        if q.end <= s < stop and (_FOR_BEFORE.search(text, max(lo, s - 16), s) or not text[q.end : s].strip()):
-            return k
+    after = _named_after(text, lo, q, sent, found, nxt)
+    if after is not None:
+        return after
     before = [(s, e, k) for s, e, k in found if e <= q.start]
     bases = {k for s, e, k in before
              if _SET_AGAINST_BEFORE.search(text, max(lo, s - 16), s) or _SET_AGAINST_AFTER.match(text, e)}  # fmt: skip

@@ -741,14 +741,12 @@ class Matching:
         return bool(said) and not (said & x.systems) and bool(said - x.tokens)
 
     def _group_conflict(self, x: Fig, sent: Sentence, q: Quantity) -> tuple[int, int] | None:
-        """A column group of the table other than table cell `x`'s (`Cassandra` of `Cassandra min (ms)` where `x` is
-        HBase's) that the number belongs to by the name nearest before it in its full sentence (`claims.owner`): the
-        way the headers group the columns and that group's index, else None (an article table's cell: its header
-        names it)."""
+        """A group of the table's columns or rows other than table cell `x`'s (`Cassandra` of `Cassandra min (ms)`
+        where `x` is HBase's) that the number belongs to by the name nearest before it in its full sentence
+        (`claims.owner`): the way the labels group them and that group's index, else None. An article table's cell
+        (its header names it) and a range its clause says spans every row (`五个页面的…在 0.21–0.41 秒之间`) have none."""
         if sent.extra or (q.is_range and _ALL_ROWS.search(self._text, self._clause_bounds(q, sent)[0], q.start)):
-            return (
-                None  # (a range its clause says spans every row, `五个页面的…在 0.21–0.41 秒之间`, is no one system's)
-            )
+            return None
         for way, (k, groups) in enumerate(x.groups):
             key = (q.start, q.end, id(groups))
             hit = self._owners.get(key, -1)
@@ -760,8 +758,9 @@ class Matching:
         return None
 
     def _group_fix(self, x: Fig, sent: Sentence, q: Quantity) -> Fig | None:
-        """The cell of `x`'s row in the column group its number belongs to, its column otherwise the same
-        (`Cassandra min (ms)` for HBase's min where the words say Cassandra), if `_group_conflict` finds one."""
+        """The cell of the group `_group_conflict` says the number belongs to that stands where `x` stands: in its row,
+        its column otherwise the same (`Cassandra min (ms)` for HBase's min where the words say Cassandra), or in its
+        column, for a group of rows."""
         found = self._group_conflict(x, sent, q)
         if found is None:
             return None
@@ -777,7 +776,7 @@ class Matching:
                         q: Quantity, value: float) -> tuple[Fig, Fig] | None:  # fmt: skip
         """A cell of another system that the claim's words fit better than every figure of its table left (`In the
         6-layer configuration OTSL … its mAP is 0.857` over HTML's 6-layer cell, where an OTSL 0.857 of a 4-layer row
-        is left): the words speak of its row, and the number's system's cell there is the fix (that cell, the fix)."""
+        is left): the words speak of its row, and the number's system's cell there is the fix (the cell, the fix)."""
         own = sent.tokens - {num_text(value)} - self._printed_number(q)
         for x in cands:
             if id(x) in rival_of or not x.groups or (fix := self._group_fix(x, sent, q)) is None:

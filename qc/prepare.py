@@ -112,9 +112,9 @@ class Fig:
 
     @lazy
     def groups(self) -> tuple[tuple[int, tuple[tuple[frozenset[str], frozenset[str]], ...]], ...]:
-        """The column groups of its table it stands in (`HBase min`, `HBase max` | `Cassandra min`, `Cassandra max`):
-        for each way its header words split the table's columns into groups, its group's index and every group's
-        words (stemmed) and dimensions (set by `_column_groups`)."""
+        """The groups of its table's columns or rows it stands in, the systems they name (`HBase min`, `HBase max` |
+        `Cassandra min`, `Cassandra max`; rows `HBase` | `Cassandra`): for each way the labels group them, its group's
+        index and every group's words (stemmed) and dimensions (set by `_column_groups`)."""
         return ()
 
     @lazy
@@ -434,7 +434,7 @@ def _column_groups(members: list[Fig]) -> None:
                 x.groups = (*x.groups, (k, tuple((words, dims) for _, words, dims in way)))
 
 
-_KIND_WORDS = frozenset().union(*KINDS) | COUNT_WORDS
+_NO_NAMES = frozenset().union(*KINDS) | COUNT_WORDS
 
 
 def _ways(
@@ -448,7 +448,7 @@ def _ways(
         return []
     where: dict[str, set[Any]] = {}
     for key, (words, _) in parts.items():
-        for tok in words - _KIND_WORDS:
+        for tok in words - _NO_NAMES:
             if not tok.isdigit() and id_shape(tok) is None and known_unit(tok) is None:
                 where.setdefault(tok, set()).add(key)
     named: dict[frozenset[Any], set[str]] = {}
