@@ -221,8 +221,9 @@ def _named(text: str, start: int, end: int, names: list[frozenset[str]]) -> list
         return []  # (most sentences name none: no need to read their words)
     found = []
     for tok, pos in _spots(chunk, start):
-        stem = stems((tok,))
-        k = next((i for i, words in enumerate(names) if not stem.isdisjoint(words)), None)
+        # (an English word meets a Chinese label through the glossary: `response` names a `响应时间` row)
+        said = stems((tok,)) | context_tokens(tok) if tok.isascii() else stems((tok,))
+        k = next((i for i, words in enumerate(names) if not said.isdisjoint(words)), None)
         if k is not None:
             found.append((pos, pos + len(tok), k))
     return found

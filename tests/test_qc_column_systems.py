@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from pdf_support import table_index
+from real_support import verdicts
 
 from qc.check import check_draft
 from qc.draft import parse_draft
@@ -110,3 +111,13 @@ def test_a_citation_marker_states_no_number_of_another_row(latency: EvidenceInde
     said = "HBase is the faster store for reads [source: R3]. Its latency ranges from {} ms [source: R3]."
     assert set(_status(latency, said.format("7 to 1669")).values()) == {"verified"}
     assert set(_status(latency, said.format("7 to 1099")).values()) == {"mismatch"}
+
+
+VERSIONS = "office/version_columns_zh.pdf"  # 表 3-1: TPS 5,020 → 7,310 (+45.6%), 平均响应时间 21.7 → 14.6 ms (-32.7%)
+
+
+def test_english_words_name_a_chinese_reports_rows_through_the_glossary() -> None:
+    said = ("## How much did throughput improve over version 2.4?\n\n- TPS from 5,020 to 7,310 (45.6% higher); "
+            "response time from 21.7 ms to 14.6 ms ({} lower) [source: R3].")  # fmt: skip
+    assert verdicts(VERSIONS, said.format("32.7%"), lang="en")["32.7%"] == "verified"  # `response` is 响应
+    assert verdicts(VERSIONS, said.format("40.6%"), lang="en")["40.6%"] == "mismatch"  # p99's change
