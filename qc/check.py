@@ -82,6 +82,7 @@ class _Checker(Derivations):
         self._text = ""
         self._clauses = {}
         self._own_ctx = {}
+        self._owners = {}
         self._upto_ctx = {}
         self._row_keys: dict[int, str] = {}
         self._keys_seen: dict[tuple[str, int, int], tuple[frozenset[str], bool]] = {}
@@ -290,6 +291,7 @@ class _Checker(Derivations):
         ftext = self._text = bl.text
         self._clauses = {}
         self._own_ctx = {}
+        self._owners = {}
         self._upto_ctx = {}
         self._row_keys = {}
         self._keys_seen = {}

@@ -8,8 +8,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from qc.blocks import FULL_END, SENT_END, cite_ids, markers_only
-from qc.context import context_tokens, id_shapes, lazy, positions
-from qc.numbers import Quantity, markers
+from qc.context import KINDS, context_tokens, id_shapes, lazy, positions
+from qc.numbers import CHANGE_RE, Quantity, markers
+from qc.prepare import stems
 from qc.units import parse_unit
 
 _LEAD_INT = re.compile(r"(\d+)\s")  # (what context_tokens drops as a label's section number)
@@ -183,6 +184,101 @@ def possessor(text: str, start: int, lo: int) -> str | None:
     test` in `about 3.1 times the load test's 567 ms`."""
     m = _POSSESSOR.search(text, max(lo, start - 48), start)
     return m.group(1) if m is not None else None
+
+
+# `ranges from 1.36% to 20%`: a pair a range verb leads is a span, no change from one to the other
+RANGE_FROM = re.compile(r"\b(?:rang(?:e|es|ed|ing)|var(?:y|ies|ied|ying)|span(?:s|ned|ning)?)\s+from\s*$", re.I)
+
+
+# Whose number it is, of names a table's column groups give (`HBase`, `Cassandra`): a name a comparison sets against
+# (`than`, `比`) owns only a number right after it (`than Cassandra's 747 ms`, `than OpenBLAS at 0.9327 s`, `比
+# Cassandra 的 747 ms`); a name after the number in its clause owns it through `for`, `on`… (`7 ms for HBase`) or
+# right after it (`343 output tokens`); names joined as a list (`HBase and Cassandra`) give no one number a name.
+_SET_AGAINST_BEFORE = re.compile(
+    r"(?:\bthan|\bagainst|\bversus|\bvs\.?|\bover|\babove|\bbelow|\bcompared (?:with|to)|\brelative to"
+    r"|\btimes(?: th(?:at|ose) of)?"
+    r"|比|相比于?|相对于?|相较于?|对比)"
+    r"[ \u00a0]*(?:the[ \u00a0]+)?$",
+    re.I,
+)
+# `与默认读路径相比`, `约为创建帖子的 1.35 倍`: the name compared with, or the base of a multiple
+_SET_AGAINST_AFTER = re.compile(
+    r"[ \u00a0]*(?:相比|相较|比较|的?[ \u00a0]*约?[ \u00a0]*\d[\d.,]*[ \u00a0]*(?:倍|%|x\b|×))"
+)
+_OWNED_AFTER = re.compile(
+    r"(?:['\u2019]s\b|(?<=s)['\u2019])?[ \u00a0]*(?:的|[(\uff08:\uff1a=]|\b(?:at|with|of|in|on)\b)?[ \u00a0]*"
+    r"(?:about|around|roughly|only|just|约|仅)?[ \u00a0]*"
+)
+_FOR_BEFORE = re.compile(r"\b(?:for|on|in|under|using|by)[ \u00a0]+(?:the[ \u00a0]+)?$", re.I)
+_JOINED = re.compile(r"[ \u00a0]*(?:[,、/&\uff0c]|\band\b|\bor\b|\bvs\.?|\bversus\b|和|与|及|对比?)[ \u00a0]*", re.I)
+
+
+def _named(text: str, start: int, end: int, names: list[frozenset[str]]) -> list[tuple[int, int, int]]:
+    """Where `text[start:end]` names one of `names`: (start, end, which) of each word."""
+    chunk = text[start:end]
+    low = chunk.lower()
+    if not any(w in low for words in names for w in words):
+        return []  # (most sentences name none: no need to read their words)
+    found = []
+    for tok, pos in _spots(chunk, start):
+        # (an English word meets a Chinese label through the glossary: `response` names a `响应时间` row)
+        said = stems((tok,)) | context_tokens(tok) if tok.isascii() else stems((tok,))
+        k = next((i for i, words in enumerate(names) if not said.isdisjoint(words)), None)
+        if k is not None:
+            found.append((pos, pos + len(tok), k))
+    return found
+
+
+@lru_cache(maxsize=1024)
+def _spots(chunk: str, lo: int) -> tuple[tuple[str, int], ...]:
+    """`positions` of a full sentence, read once for every table whose systems a number of it is tried on."""
+    return tuple(positions(chunk, lo))
+
+
+def _named_after(text: str, lo: int, q: Quantity, sent: Sentence, found: list[tuple[int, int, int]],
+                 nxt: Quantity | None) -> int | None:  # fmt: skip
+    """The name of `found` that `q`'s own clause gives it after it: through `for`, `on`… (`7 ms for HBase`) or right
+    after it (`343 output tokens`)."""
+    part = OWN_CLAUSE.search(text, q.end, sent.end)
+    stop = min(part.start() if part else sent.end, nxt.start if nxt else sent.end)
+    for s, _, k in found:
+        if q.end <= s < stop and (_FOR_BEFORE.search(text, max(lo, s - 16), s) or not text[q.end : s].strip()):
+            return k
+    return None
+
+
+def owner(text: str, lo: int, q: Quantity, sent: Sentence, names: list[frozenset[str]]) -> int | None:
+    """Which of `names` (each a group's words, stemmed) number `q` of `sent` belongs to, reading its full sentence from
+    `lo`: the one its own clause gives it after it (`7 ms for HBase`), else the one named nearest before it (`HBase
+    reads in 7 ms; Cassandra needs 747 ms`, `HBase's … 7 to 1669 ms against Cassandra's 747 to 8387 ms`; a clause
+    naming none keeps the one before it); None where they name none or a list of them."""
+    found = _named(text, lo, sent.end, names)
+    if not found:
+        return None
+    nxt = next((o for o in sent.quantities if o.start >= q.end and not o.exempt), None)
+    if nxt is not None and CHANGE_RE.fullmatch(text, q.end, nxt.start) and not RANGE_FROM.search(text, lo, q.start):
+        return None  # (`在并行读补丁下把读带宽从 0.98 GB/s 提升至 5.23 GB/s`: a change starts from the state before)
+    after = _named_after(text, lo, q, sent, found, nxt)
+    if after is not None:
+        return after
+    before = [(s, e, k) for s, e, k in found if e <= q.start]
+    bases = {k for s, e, k in before
+             if _SET_AGAINST_BEFORE.search(text, max(lo, s - 16), s) or _SET_AGAINST_AFTER.match(text, e)}  # fmt: skip
+    live = [(s, e, k) for s, e, k in before if k not in bases or _OWNED_AFTER.fullmatch(text, e, q.num_start)]
+    if not live:
+        return None
+    s, e, k = live[-1]
+    if any(j != k and (_JOINED.fullmatch(text, b, s) or _JOINED.fullmatch(text, e, a)) for a, b, j in found):
+        return None
+    prev = next((o for o in reversed(sent.quantities) if o.end <= q.start and not o.exempt), None)
+    if (
+        prev is not None
+        and e <= prev.start
+        and (_VERSUS.match(gap := text[prev.end : q.start]) or _VS_CJK.fullmatch(gap))
+    ):
+        # the side set against the first (`coro_rpc 比 brpc 高:… 2523798 对 1889515`) is the name compared with
+        return next(iter(bases - {k})) if len(bases - {k}) == 1 else None
+    return k
 
 
 # `Login rises to 0.787 s and the total to 4.137 s`: each number the end of its own subject's change, no from→to pair
@@ -472,10 +568,7 @@ def _the_two(sent: Sentence, qs: list[Quantity], text: str, out: dict[int, froze
 
 _AND = re.compile(r"[^,;:。,;:\d]{0,8}?(?:\band\b|和|与|至|到)[^,;:。,;:\d]{0,4}", re.I)
 _BETWEEN = re.compile(r"(?:\bbetween|介于)[^,;:。,;:\d]{0,6}$", re.I)
-_LOW = frozenset({"min", "minimum", "lowest", "最低", "最小"})
-_HIGH = frozenset({"max", "maximum", "highest", "最高", "最大"})
-_MEAN = frozenset({"avg", "average", "mean", "平均"})
-SYNONYMS = (_LOW, _HIGH, _MEAN)  # words of one kind of figure (a column `min`, `最低价`, `lowest`)
+_LOW, _HIGH, _MEAN = SYNONYMS = KINDS  # words of one kind of figure (a column `min`, `最低价`, `lowest`)
 _YEARS = re.compile(r"(?<!\d)((?:19|20)\d\d)\s*[-–~至到]\s*((?:19|20)\d\d)(?!\d)")
 _LIST_SEP = re.compile(r"\s*(?:[/、,\uff0c]|\band\b|和)\s*")
 

@@ -30,6 +30,9 @@ class lazy:
         return value
 
 
+# Words of one kind of figure (a column `min`, `最低价`, `lowest`): the lowest, the highest, the average.
+KINDS = (frozenset({"min", "minimum", "lowest", "最低", "最小"}), frozenset({"max", "maximum", "highest", "最高", "最大"}),
+         frozenset({"avg", "average", "mean", "平均"}))  # fmt: skip
 DEC = re.compile(r"\d\d*\.\d+")  # = \d+\.\d+, written to start with a character set (a fast scan)
 _CAPTION = re.compile(r"(?:表|图|table|tab\.|fig\.|figure)\s*[a-z]?\d+(?:[-.–]\d+)*", re.I)
 # On lower-cased text re.I only matters for ı and ſ (they match i and s); without it the literals make a fast scan.
@@ -133,6 +136,7 @@ def context_tokens(text: str) -> frozenset[str]:
 
 _COUNT_WORDS = {"one": 1, "single": 1, "two": 2, "dual": 2, "three": 3, "four": 4, "quad": 4, "six": 6, "eight": 8,
                 "一": 1, "单": 1, "单个": 1, "两": 2, "两个": 2, "双": 2, "三": 3, "四": 4, "四个": 4, "六": 6, "八": 8}  # fmt: skip
+COUNT_WORDS = frozenset(_COUNT_WORDS)  # (`two A72 cores`: a count names no row of `two faces`)
 _COUNT_BEFORE = re.compile(
     r"(?<![a-z0-9.])(?:(\d{1,2})\s*x\s*|(\d{1,2})\s+(?=[a-z]{1,3}\d{2,4}\s*(?:cores?|cpus?|核))"
     r"|(one|single|two|dual|three|four|quad|six|eight|单个?|两个?|[一双三四六八]个?)[\s-]*(?:个|颗)?\s*)"

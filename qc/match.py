@@ -10,12 +10,12 @@ from itertools import pairwise
 
 from evidence.models import Page
 from qc.blocks import CLAUSE, FULL_END, Block
-from qc.claims import Sentence, aside, label_term, respective_conflict, restatement
+from qc.claims import RANGE_FROM, Sentence, aside, label_term, owner, respective_conflict, restatement
 from qc.context import context_tokens, id_shapes, norm, num_text, unnumbered
 from qc.context import id_shape as _id_shape
 from qc.index import EvidenceIndex
 from qc.models import Source
-from qc.numbers import CHANGE_RE, Quantity, extract
+from qc.numbers import CHANGE_RE, Quantity, extract, markers
 from qc.prepare import (
     Fig,
     Prep,
@@ -56,6 +56,7 @@ class Matching:
     _text: str  # the block being checked
     _clauses: dict[tuple[int, int], frozenset[str]]  # each number's clause words, for the block being checked
     _own_ctx: dict[tuple[int, int], frozenset[str]]  # each number's _own_context, for the block being checked
+    _owners: dict[tuple[int, int, int], int | None]  # (number span, column groups) → claims.owner, for the block
     _upto_ctx: dict[tuple[int, int], frozenset[str]]  # each number's _up_to_own, for the block being checked
     _row_keys: dict[int, str]  # a table cell's sentence (by id) → its row's integer cells (`batch=16`)
     _keys_seen: dict[tuple[str, int, int], tuple[frozenset[str], bool]]  # (key word, number span) → _key_values
@@ -161,12 +162,12 @@ class Matching:
                 text, pos, fulls = self._text, 0, []
                 for end in [m.end() for m in FULL_END.finditer(text)] + [len(text)]:
                     if end > pos:
-                        found = [n.replace(",", "") for n in _NUMBER.findall(text[pos:end])]
+                        found = _stated(text[pos:end])
                         fulls.append((end, context_tokens(text[pos:end]), found))
                         pos = end
                 self._fulls = fulls
             words: set[str] = set(sent.tokens | self._lead | context_tokens(self._before))
-            nums: set[str] = {n.replace(",", "") for n in _NUMBER.findall(self._before)}
+            nums: set[str] = set(_stated(self._before))
             near: frozenset[str] = frozenset()
             for end, toks, found in fulls:
                 words |= toks
@@ -193,10 +194,10 @@ class Matching:
                 i = live.index(q)
                 text = self._text
                 if i > 0 and CHANGE_RE.fullmatch(text, live[i - 1].end, q.start):
-                    span = _RANGE_FROM.search(text, max(0, live[i - 1].start - 40), live[i - 1].start) is not None
+                    span = RANGE_FROM.search(text, max(0, live[i - 1].start - 40), live[i - 1].start) is not None
                     others.append((live[i - 1].value or 0.0, live[i - 1].step, live[i - 1].unit, span))
                 if i + 1 < len(live) and CHANGE_RE.fullmatch(text, q.end, live[i + 1].start):
-                    span = _RANGE_FROM.search(text, max(0, q.start - 40), q.start) is not None
+                    span = RANGE_FROM.search(text, max(0, q.start - 40), q.start) is not None
                     others.append((live[i + 1].value or 0.0, live[i + 1].step, live[i + 1].unit, span))
         for v, st, u, span in others:
             unit = parse_unit(u)
@@ -330,10 +331,15 @@ class Matching:
             return []
         return [g for g in self.prep.table_dim(x.table, x.unit.dim) if g.row == x.row]
 
+    def _system_cells(self, x: Fig) -> list[Fig]:
+        """The cells of `x`'s row in its column groups (HBase's of a row comparing HBase and Cassandra: a range of one
+        system spans its own cells)."""
+        return [g for g in self._row_cells(x) if g.groups == x.groups]
+
     def _row_span(self, x: Fig, q: Quantity, value: float, ends: list[tuple[float, float]]) -> bool:
         """An end of a range whose other end is a cell of the same row (`between -269 °C and -62 °C`): the two are the
         smallest and largest cell of that row (not its average)."""
-        row = self._row_cells(x)
+        row = self._system_cells(x)
         if len(row) < 3:
             return True
         unit = parse_unit(q.unit)
@@ -352,7 +358,7 @@ class Matching:
 
     def _row_end(self, x: Fig, value: float, ends: list[tuple[float, float]]) -> Fig | None:
         """The cell of `x`'s row that this end of a range should be: its lowest for the low end, else its highest."""
-        row = self._row_cells(x)
+        row = self._system_cells(x)
         if not row or not any(v != value for v, _ in ends):
             return None
         low = all(value <= v for v, _ in ends)
@@ -734,6 +740,51 @@ class Matching:
         said = toks & names or (self._stub & names if not sent.tokens & names else frozenset())
         return bool(said) and not (said & x.systems) and bool(said - x.tokens)
 
+    def _group_conflict(self, x: Fig, sent: Sentence, q: Quantity) -> tuple[int, int] | None:
+        """A group of the table's columns or rows other than table cell `x`'s (`Cassandra` of `Cassandra min (ms)`
+        where `x` is HBase's) that the number belongs to by the name nearest before it in its full sentence
+        (`claims.owner`): the way the labels group them and that group's index, else None. An article table's cell
+        (its header names it) and a range its clause says spans every row (`五个页面的…在 0.21–0.41 秒之间`) have none."""
+        if sent.extra or (q.is_range and _ALL_ROWS.search(self._text, self._clause_bounds(q, sent)[0], q.start)):
+            return None
+        for way, (k, groups) in enumerate(x.groups):
+            key = (q.start, q.end, id(groups))
+            hit = self._owners.get(key, -1)
+            if hit == -1:
+                lo = max((m.end() for m in FULL_END.finditer(self._text, 0, sent.start)), default=0)
+                hit = self._owners[key] = owner(self._text, lo, q, sent, [words for words, _ in groups])
+            if hit is not None and hit != k and x.unit.dim in groups[hit][1]:
+                return way, hit
+        return None
+
+    def _group_fix(self, x: Fig, sent: Sentence, q: Quantity) -> Fig | None:
+        """The cell of the group `_group_conflict` says the number belongs to that stands where `x` stands: in its row,
+        its column otherwise the same (`Cassandra min (ms)` for HBase's min where the words say Cassandra), or in its
+        column, for a group of rows."""
+        found = self._group_conflict(x, sent, q)
+        if found is None:
+            return None
+        way, k = found
+        groups = x.groups[way][1]
+        words = frozenset().union(*(w for w, _ in groups))
+        want = (*x.groups[:way], (k, groups), *x.groups[way + 1 :])
+        rest = stems(x.col_tokens) - words
+        return next((g for g in self.prep.table_dim(x.table or "", x.unit.dim) if g.groups == want
+                     and (g.col == x.col or (g.row == x.row and stems(g.col_tokens) - words == rest))), None)  # fmt: skip
+
+    def _system_outfits(self, cands: list[Fig], fitting: list[Fig], rival_of: dict[int, Fig | None], sent: Sentence,
+                        q: Quantity, value: float) -> tuple[Fig, Fig] | None:  # fmt: skip
+        """A cell of another system that the claim's words fit better than every figure of its table left (`In the
+        6-layer configuration OTSL … its mAP is 0.857` over HTML's 6-layer cell, where an OTSL 0.857 of a 4-layer row
+        is left): the words speak of its row, and the number's system's cell there is the fix (the cell, the fix)."""
+        own = sent.tokens - {num_text(value)} - self._printed_number(q)
+        for x in cands:
+            if id(x) in rival_of or not x.groups or (fix := self._group_fix(x, sent, q)) is None:
+                continue
+            if all(y.table == x.table and len(own & y.tokens) < len(own & x.tokens) for y in fitting):
+                return x, fix
+        return None
+
     def _conflict(self, x: Fig, sent: Sentence, q: Quantity) -> bool:
         """The sentence names a key of the kind this figure has, but another one (DeepSeek-32B vs a DeepSeek-70B table);
         in a sentence comparing figures, the number's own clause decides."""
@@ -742,6 +793,8 @@ class Matching:
         if x.f.kind in ("prose", "kv") and respective_conflict(x.list_quote, x.raw_num, sent, q, self._text):
             return True
         if x.systems and self._system_conflict(x, sent, q):
+            return True
+        if x.groups and self._group_conflict(x, sent, q) is not None:
             return True
         if self._other_heading(x, sent, q):
             return True
@@ -804,6 +857,8 @@ class Matching:
     def _end_conflict(self, x: Fig, sent: Sentence, q: Quantity) -> bool:
         """`_conflict` for an end of a range, within the range's own clause only (the other clauses of the sentence
         often give the rows it spans: `26.0–32.0%: concurrency 8, p50: …; concurrency 8, p90: …`)."""
+        if x.groups and self._group_conflict(x, sent, q) is not None:
+            return True
         if not x.ids and not x.row_keys:
             return False
         cs, ce = self._clause_bounds(q, sent)
@@ -928,6 +983,9 @@ class Matching:
                 x.table != best.table and len(own & x.tokens) < score for x in fitting
             ):
                 fitting = []
+        if fitting and (outfit := self._system_outfits(cands, fitting, rival_of, sent, q, value)) is not None:
+            x, g = outfit
+            return Verdict("mismatch", source_of(g), fig=g, message=f"{say(g)}; {shown(x)} is {labels_of(x.f, 3)}")
         named = [x for x in fitting if self._identifies(x, sent, q)
                  or (endpoint and self._all_rows_span(x, q, value, sent) is True)]  # fmt: skip
         if endpoint and named and all(self._no_span(x, q, value, sent) for x in named):
@@ -978,6 +1036,10 @@ class Matching:
                 rivals.append((x, rival))
         if not rivals:  # every figure with this value belongs to another model, row or gate than the sentence names
             x = cands[0]
+            if (fix := self._group_fix(x, sent, q)) is not None:  # (another system's cell: that system's is the fix)
+                return Verdict(
+                    "mismatch", source_of(fix), fig=fix, message=f"{say(fix)}; {shown(x)} is {labels_of(x.f, 3)}"
+                )
             near = self._nearest(q, value, unit, sent, scope, exclude=x)
             keys = ", ".join(sorted(k for keys in x.ids.values() for k in keys))
             if self._other_heading(x, sent, q):  # (its row is named; the heading it stands under is not)
@@ -1326,7 +1388,14 @@ _PART = re.compile(r",(?!\d{3}(?!\d))|[,;:\uff0c\uff1b\uff1a]|\band\b|\bwhile\b|
 
 
 # `ranges from A to B`, `varies from A to B`: the pair is the span of what varies, no change from A to B
-_RANGE_FROM = re.compile(r"\b(?:rang(?:e|es|ed|ing)|var(?:y|ies|ied|ying)|span(?:s|ned|ning)?)\s+from\s*$", re.I)
+
+
+def _stated(text: str) -> list[str]:
+    """The numbers `text` states, as printed without separators; not a citation marker's (`[source: R3]` states no
+    3: it would name the row of a cell 3)."""
+    for start, end, _ in reversed(markers(text)):
+        text = text[:start] + " " * (end - start) + text[end:]
+    return [n.replace(",", "") for n in _NUMBER.findall(text)]
 
 
 def _bare_decimal(q: Quantity) -> bool:

@@ -13,7 +13,7 @@ from itertools import pairwise
 from typing import Any
 
 from evidence.models import Figure, Page
-from qc.context import context_tokens, id_shapes, lazy, merge_ids, norm_cuts, num_text
+from qc.context import COUNT_WORDS, KINDS, context_tokens, id_shape, id_shapes, lazy, merge_ids, norm_cuts, num_text
 from qc.index import EvidenceIndex
 from qc.models import Source
 from qc.numbers import NUM_RE
@@ -109,6 +109,13 @@ class Fig:
         """The words it has only from its caption or section that are, alone, another cell's label (`Table 1. HPO
         performed in OTSL and HTML` over `OTSL` and `HTML` rows: `otsl` is no word of an HTML cell's), by `_lend`."""
         return frozenset()
+
+    @lazy
+    def groups(self) -> tuple[tuple[int, tuple[tuple[frozenset[str], frozenset[str]], ...]], ...]:
+        """The groups of its table's columns or rows it stands in, the systems they name (`HBase min`, `HBase max` |
+        `Cassandra min`, `Cassandra max`; rows `HBase` | `Cassandra`): for each way the labels group them, its group's
+        index and every group's words (stemmed) and dimensions (set by `_column_groups`)."""
+        return ()
 
     @lazy
     def part(self) -> bool:
@@ -405,7 +412,57 @@ def _prepare_report(rid: str, figures: list[Figure], pages: list[Page]) -> Repor
         _row_terms(members)
         _mark_parts(members)
         _lend(members)
+        _column_groups(members)
     return rp
+
+
+def _column_groups(members: list[Fig]) -> None:
+    """Set `groups` for a table's cells: the ways its column headers group its columns (a word shared by two or more
+    columns names a group: `HBase min (ms)`, `HBase max (ms)` | `Cassandra min (ms)`, `Cassandra max (ms)`) and its
+    row labels its rows (a word of a row's own: `HBase` | `Cassandra`), the systems a results table compares."""
+    cols: dict[frozenset[str], tuple[frozenset[str], set[str]]] = {}
+    rows: dict[str, tuple[frozenset[str], set[str]]] = {}
+    for x in members:
+        if x.col and x.col_tokens:
+            cols.setdefault(x.col, (stems(x.col_tokens), set()))[1].add(x.unit.dim)
+        if x.row and x.row_terms:
+            rows.setdefault(x.row, (x.row_terms, set()))[1].add(x.unit.dim)
+    for way in (*_ways(cols, 4, 2), *_ways(rows, 2, 1)):
+        for x in members:
+            k = next((i for i, (at, _, _) in enumerate(way) if x.col in at or x.row in at), None)
+            if k is not None:
+                x.groups = (*x.groups, (k, tuple((words, dims) for _, words, dims in way)))
+
+
+_NO_NAMES = frozenset().union(*KINDS) | COUNT_WORDS
+
+
+def _ways(
+    parts: dict[Any, tuple[frozenset[str], set[str]]], least: int, size: int
+) -> list[list[tuple[frozenset[Any], frozenset[str], frozenset[str]]]]:
+    """The ways words group `parts` (columns or rows, each with its words, stemmed, and dimensions), at least `least`
+    of them: groups of `size` or more parts, each named by the words only its parts have (no kind of figure such as
+    `min`, no count such as `two`, no number, unit or identifier), no two sharing a part and together every part,
+    two or more; each group as its parts, its words and its parts' dimensions."""
+    if len(parts) < least:
+        return []
+    where: dict[str, set[Any]] = {}
+    for key, (words, _) in parts.items():
+        for tok in words - _NO_NAMES:
+            if not tok.isdigit() and id_shape(tok) is None and known_unit(tok) is None:
+                where.setdefault(tok, set()).add(key)
+    named: dict[frozenset[Any], set[str]] = {}
+    for tok, found in where.items():
+        if size <= len(found) < len(parts):
+            named.setdefault(frozenset(found), set()).add(tok)
+    first = next(iter(parts))
+    out = []
+    for at in named:  # each way as the groups that meet the first part (a way holds exactly one of them)
+        if first in at:
+            way = [at] + [o for o in named if o.isdisjoint(at)]
+            if len(way) > 1 and sum(map(len, way)) == len(parts) == len(frozenset().union(*way)):
+                out.append([(g, frozenset(named[g]), frozenset(d for p in g for d in parts[p][1])) for g in way])
+    return out
 
 
 # A chart's value labels as the extraction glues them into one line (`Conversation Tool&Agent Synthetic … 1.56x1.43x
