@@ -99,3 +99,37 @@ def test_a_caption_under_its_table_is_not_the_next_sections_tables(serving: Evid
     labels = _labels(serving, "55.8")
     assert labels[0] == "Table 3: Memory footprint and start-up"
     assert not any(lab.startswith("Table 2") for lab in labels)
+
+
+def _draw_parted_caption(path: Path) -> None:
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+    from reportlab.pdfgen.canvas import Canvas
+
+    pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
+    c = Canvas(str(path), pagesize=A4, invariant=1)
+    c.setFont("STSong-Light", 10)
+    c.drawString(60, 780, "3.1 点读性能")
+    c.drawString(60, 760, "点读负载按 Zipfian 分布访问键空间,各并发档位的吞吐见表 2。")
+    c.drawString(200, 120, "表 2 YCSB-C 点读性能对比")
+    c.showPage()
+    c.setFont("STSong-Light", 9)
+    for y, cells in (
+        (780, ["并发数", "QPS", "p99 (ms)"]),
+        (764, ["64", "182,350", "1.12"]),
+        (748, ["128", "296,710", "1.58"]),
+    ):
+        for x, cell in zip((60, 160, 260), cells, strict=True):
+            c.setFont("Helvetica" if cell.isascii() else "STSong-Light", 9)
+            c.drawString(x, y, cell)
+    c.showPage()
+    c.save()
+
+
+def test_a_caption_the_page_break_parted_from_its_table_labels_it(tmp_path: Path) -> None:
+    path = tmp_path / "parted.pdf"
+    _draw_parted_caption(path)
+    index = parsed_index(path, "R3")
+    cell = next(f for f in index.figures["R3"] if f.raw == "182,350")
+    assert cell.labels[0] == "表 2 YCSB-C 点读性能对比"

@@ -37,6 +37,7 @@ class PageContext:
     last_table: tuple[str, str, str | None] | None = None  # (header text, caption, unit) of the last captioned table
     stated_unit: str | None = None  # `The data in the below tables are in the unit of second.`
     tail: Table | None = None  # the table that ended the last page, which the next page may continue
+    caption: str = ""  # a caption that ended the last page with no table under it: the next page's first table's
     head: tuple[str, float] | None = None  # the last page's top line (text, y): a running head when it recurs
 
 
@@ -367,6 +368,12 @@ def continue_tables(tables: list[Table], ctx: PageContext, lines: list[Line] | N
         _join_parted_header(ctx.tail, tables[0])
     tables[:] = [t for t in tables if not t.lone or t.carried]
     content = [ln for ln in lines or [] if not _FOLIO.match(ln.text)]
+    if tables and content and ctx.caption and not tables[0].caption:
+        first = tables[0].header[0] if tables[0].header else tables[0].lines[0]
+        if first is content[0]:
+            tables[0].caption = ctx.caption  # (Word keeps a caption above its table, the page break parted them)
+    last = spaced_caption(content[-1].text) if content and is_caption(content[-1].text) else ""
+    ctx.caption = last if not any(t.caption == last for t in tables) else ""  # (not a caption under its table)
     ctx.tail = tables[-1] if tables and content and tables[-1].lines[-1] is content[-1] else None
     if content and ctx.tail is None and len(content[-1].segs) >= 2 and _is_header(content[-1], float("inf")):
         ctx.tail = Table([], _parted_header(content), "", None)  # a header the page break parted from its rows
