@@ -207,6 +207,7 @@ _SET_AGAINST_AFTER = re.compile(
 )
 _OWNED_AFTER = re.compile(
     r"(?:['\u2019]s\b|(?<=s)['\u2019])?[ \u00a0]*(?:的|[(\uff08:\uff1a=]|\b(?:at|with|of|in|on)\b)?[ \u00a0]*"
+    r"(?:[A-Za-z][\w.-]*[ \u00a0]+){0,2}"  # (the metric's words between: `against Cassandra min 747 ms`)
     r"(?:about|around|roughly|only|just|约|仅)?[ \u00a0]*"
 )
 _FOR_BEFORE = re.compile(r"\b(?:for|on|in|under|using|by)[ \u00a0]+(?:the[ \u00a0]+)?$", re.I)

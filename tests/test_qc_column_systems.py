@@ -121,3 +121,11 @@ def test_english_words_name_a_chinese_reports_rows_through_the_glossary() -> Non
             "response time from 21.7 ms to 14.6 ms ({} lower) [source: R3].")  # fmt: skip
     assert verdicts(VERSIONS, said.format("32.7%"), lang="en")["32.7%"] == "verified"  # `response` is 响应
     assert verdicts(VERSIONS, said.format("40.6%"), lang="en")["40.6%"] == "mismatch"  # p99's change
+
+
+def test_a_name_set_against_owns_its_number_across_the_metric_s_words(latency: EvidenceIndex) -> None:
+    # (the drafter's side-by-side line: `against Cassandra min 747 ms`, the column's words between name and number)
+    said = "- Read: HBase min 7 ms, against Cassandra min 747 ms, lower for HBase [source: R3]."
+    assert _status(latency, said) == {"7 ms": "verified", "747 ms": "verified"}
+    swapped = "- Read: HBase min 747 ms, against Cassandra min 7 ms, lower for Cassandra [source: R3]."
+    assert _status(latency, swapped) == {"747 ms": "mismatch", "7 ms": "mismatch"}
