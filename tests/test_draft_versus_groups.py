@@ -60,3 +60,52 @@ def test_the_other_systems_figure_in_a_side_by_side_fails_qc(tmp_path: Path, lat
     swapped = text.replace(said, "vLLM 0.6.3 TPOT p50 5.9 ms, against TensorRT-LLM 0.13.0 TPOT p50 7.0 ms")
     errors = judge(parse_draft(swapped, Path("t.md")), latency, {}).errors()
     assert {n.text for n in errors} >= {"5.9 ms", "7.0 ms"}, errors
+
+
+GROUP = ["并发数", "TideKV 3.2", "", "", "TiKV 7.5.1", "", ""]
+POINT_READ = [
+    GROUP,
+    ["", "QPS", "p50 (ms)", "p99 (ms)", "QPS", "p50 (ms)", "p99 (ms)"],
+    ["64", "182,350", "0.34", "1.12", "131,480", "0.47", "1.86"],
+    ["256", "412,060", "0.59", "2.37", "286,240", "0.85", "4.42"],
+    ["512", "438,920", "1.12", "5.86", "301,570", "1.63", "9.74"],
+]
+MIXED = [
+    ["3.2 读写混合性能(YCSB-A)", *[""] * 6],
+    ["表 3 YCSB-A 读写混合性能对比", *[""] * 6],
+    GROUP,
+    ["", "吞吐 (QPS)", "读 p99 (ms)", "写 p99 (ms)", "吞吐 (QPS)", "读 p99 (ms)", "写 p99 (ms)"],
+    ["64", "98,420", "1.46", "2.83", "71,260", "2.12", "4.37"],
+    ["256", "187,640", "3.08", "5.92", "121,380", "4.85", "10.63"],
+    ["512", "194,270", "6.41", "12.37", "123,910", "9.72", "21.58"],
+]
+POINT_QUESTION = "点读负载下 TideKV 和 TiKV 谁的 QPS 更高?"
+
+
+@pytest.fixture(scope="module")
+def ycsb(tmp_path_factory: pytest.TempPathFactory) -> EvidenceIndex:
+    # The point-read table under its section heading (its caption printed on the page before), then the mixed one.
+    path = tmp_path_factory.mktemp("ycsb-groups") / "ycsb.pdf"
+    lines = ["三、测试结果", "3.1 点读性能(YCSB-C,100% 读)"]
+    return table_index(path, "R1", lines, [*POINT_READ, [""] * 7, *MIXED], (60, 130, 200, 270, 340, 410, 480))
+
+
+def test_systems_versioned_differently_are_set_side_by_side_from_the_table_asked(
+    tmp_path: Path, ycsb: EvidenceIndex
+) -> None:
+    # 点读 (YCSB-C) at 64 concurrent clients: TideKV 3.2 182,350 QPS against TiKV 7.5.1 131,480; higher wins.
+    _, sections = _draft(tmp_path, ycsb, "zh", [POINT_QUESTION, "读写混合负载下写 p99 延迟降低了多少?"])
+    section = sections[POINT_QUESTION]
+    _line(section, "并发数 64", "TideKV 3.2", "182,350 req/s", "TiKV 7.5.1", "131,480 req/s", "TideKV 3.2 更高")
+    _line(section, "并发数 512", "TideKV 3.2", "438,920 req/s", "TiKV 7.5.1", "301,570 req/s", "TideKV 3.2 更高")
+    assert "98,420" not in section and "71,260" not in section, section  # the mixed load's throughput
+
+
+def test_the_point_read_figures_swapped_fail_qc(tmp_path: Path, ycsb: EvidenceIndex) -> None:
+    _draft(tmp_path, ycsb, "zh", [POINT_QUESTION])
+    text = (tmp_path / "articles" / "t.md").read_text(encoding="utf-8")
+    said = "TideKV 3.2 为 182,350 req/s,TiKV 7.5.1 为 131,480 req/s"
+    assert said in text
+    swapped = text.replace(said, "TideKV 3.2 为 131,480 req/s,TiKV 7.5.1 为 182,350 req/s")
+    errors = judge(parse_draft(swapped, Path("t.md")), ycsb, {}).errors()
+    assert {n.text for n in errors} >= {"182,350 req/s", "131,480 req/s"}, errors
