@@ -109,3 +109,20 @@ def test_the_point_read_figures_swapped_fail_qc(tmp_path: Path, ycsb: EvidenceIn
     swapped = text.replace(said, "TideKV 3.2 为 131,480 req/s,TiKV 7.5.1 为 182,350 req/s")
     errors = judge(parse_draft(swapped, Path("t.md")), ycsb, {}).errors()
     assert {n.text for n in errors} >= {"182,350 req/s", "131,480 req/s"}, errors
+
+
+def test_metrics_of_a_table_of_one_system_are_no_systems(tmp_path: Path) -> None:
+    # One system's TTFT and TPOT columns: the question names two metrics, not two systems to set side by side.
+    rows = [
+        ["Batch", "TTFT p50 (ms)", "TPOT p50 (ms)"],
+        ["1", "78", "7.0"],
+        ["8", "215", "8.3"],
+        ["128", "2,906", "25.0"],
+    ]
+    index = table_index(
+        tmp_path / "one.pdf", "R1", ["3 Latency", "Table 2: vLLM latency by batch size"], rows, (60, 200, 340)
+    )
+    (tmp_path / "root").mkdir()
+    answer, sections = _draft(tmp_path / "root", index, "en", [QUESTION])
+    for line in [answer, *sections[QUESTION].splitlines()]:
+        assert "against" not in line and "lower for" not in line, line

@@ -433,13 +433,15 @@ def _column_groups(labels: list[str], a: Ask, pairs: dict[str, str]) -> list[lis
 
 
 def _lines(labels: list[str], a: Ask, pairs: dict[str, str]) -> list[list[tuple[str, int]]]:
-    """The systems the question names that tell `labels` apart (`HBase`, `Cassandra`), two at least, each naming labels
-    no other one names; their labels lined up by what else they say (`max (ms)`): per line, (system, label index).
-    Of the lines, those naming most of the question's other terms (`max`)."""
+    """The systems the question names that tell `labels` apart (`HBase`, `Cassandra`; a kind of quantity's word,
+    `TTFT`, names a metric), two at least, each naming labels no other one names; their labels lined up by what else
+    they say (`max (ms)`): per line, (system, label index). Of the lines, those naming most of the question's other
+    terms (`max`)."""
     words = [both_terms(lb, pairs) for lb in labels]
     low = a.text.lower()
     named: dict[frozenset[int], set[str]] = {}
-    for t in sorted(a.terms, key=lambda t: (low.find(t) if t in low else len(low), t)):  # the question's order
+    metrics = {w for w, _ in _kind_words()}  # (`TTFT` and `TPOT` of one system's columns are metrics, no systems)
+    for t in sorted(a.terms - metrics, key=lambda t: (low.find(t) if t in low else len(low), t)):  # question's order
         at = frozenset(i for i, ws in enumerate(words) if t in ws)
         if at and len(at) < len(labels):
             named.setdefault(at, set()).add(t)
