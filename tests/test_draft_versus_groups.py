@@ -126,3 +126,22 @@ def test_metrics_of_a_table_of_one_system_are_no_systems(tmp_path: Path) -> None
     answer, sections = _draft(tmp_path / "root", index, "en", [QUESTION])
     for line in [answer, *sections[QUESTION].splitlines()]:
         assert "against" not in line and "lower for" not in line, line
+
+
+def test_the_systems_a_question_names_come_before_the_column_groups(tmp_path: Path) -> None:
+    # Platforms are the column groups, the queues the columns under each: the question compares the queues.
+    rows = [
+        ["Threads", "Platform A", "", "Platform B", ""],
+        ["", "ABQ (ops/s)", "Disruptor (ops/s)", "ABQ (ops/s)", "Disruptor (ops/s)"],
+        ["1", "5,321,004", "25,914,530", "4,870,112", "22,401,873"],
+        ["2", "3,112,870", "20,335,417", "2,904,551", "18,220,694"],
+    ]
+    index = table_index(
+        tmp_path / "q.pdf", "R1", ["4 Results", "Table 2 Queue throughput"], rows, (60, 160, 260, 360, 460)
+    )
+    (tmp_path / "root").mkdir()
+    question = "Which queue has the higher throughput, the Disruptor or the ABQ?"
+    _, sections = _draft(tmp_path / "root", index, "en", [question])
+    section = sections[question]
+    _line(section, "Threads 1", "Disruptor", "25,914,530 ops/s", "ABQ", "5,321,004 ops/s", "higher for Disruptor")
+    assert "higher for Platform" not in section, section

@@ -378,7 +378,7 @@ def versus(g: Group, a: Ask, pairs: dict[str, str], rows: list[int]) -> list[Ver
         return []
     cols = list(dict.fromkeys(c.col for r in g.rows for c in r.cells if c.col))
     found: list[Versus | None] = []
-    if lines := _column_groups(cols, a, pairs) or _lines(cols, a, pairs):
+    if lines := _lines(cols, a, pairs) or _column_groups(cols, a, pairs):  # the systems the question names first
         told = [g.rows[i] for i in rows] or g.rows
         if GROWS.search(a.text) and not rows and len(told) > 2:  # `as the batch grows`: the first and the last
             told = [told[0], told[-1]]
