@@ -1,5 +1,4 @@
-"""A side-by-side comparison sets one metric of one condition against itself across the systems a table's column
-groups name (`vLLM 0.6.3 | TTFT p50 (ms)`, `TensorRT-LLM 0.13.0 | TTFT p50 (ms)`), never two metrics of one system."""
+"""A side-by-side sets one metric against itself across the systems (column groups, named ones), never two metrics."""
 
 from __future__ import annotations
 
