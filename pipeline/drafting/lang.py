@@ -155,6 +155,8 @@ def restates(a: tuple[tuple[str, ...], frozenset[str]], b: tuple[tuple[str, ...]
 def sentence(text: str, reports: list[str], lang: str) -> Sentence:
     """Generated text as a schema sentence: typeset, capitalised (en), citing `reports`."""
     text = spaced(text, lang)
-    if lang == "en" and text[:1].islower():
+    first = text.split(" ", 1)[0]
+    # (a name with capitals after its first letter, `vLLM`, `iPhone`, is printed as its maker prints it)
+    if lang == "en" and text[:1].islower() and first[1:] == first[1:].lower():
         text = text[0].upper() + text[1:]
     return Sentence(text=text, reports=reports)

@@ -42,6 +42,7 @@ SECTION_ITEMS = 6  # list items a section shows at most (the reference gives two
 ITEM_COLUMNS = 2  # values a list item of a table without a baseline states
 PERIODS = 2  # periods a row of a forecast table states
 ITEMS_PER_GROUP = 2  # list items a group of at most LIST_ROWS rows gives (its range's two ends)
+VERSUS_ITEMS = 3  # list items a side-by-side gives after its lead: two metrics at the first and the last condition
 FAQ_SENTENCES = 3  # sentences in a key-point answer
 MAX_FIGURES = 4  # numbers in a direct answer
 ITEM_NUMBERS = 6  # numbers in a list item
@@ -260,6 +261,13 @@ def _versus(v: Versus, w: Lang) -> str:
     return w(f"versus_{how}", text=text, system=w.name(system)) if system else text
 
 
+def _unnamed(text: str, names: set[str]) -> str:
+    """`text` without the names a reader reads as names, not figures: the systems' (`vLLM 0.6.3`), percentiles'."""
+    for name in sorted(names, key=len, reverse=True):
+        text = text.replace(name, " ")
+    return PERCENTILE.sub(" ", text) if names else text
+
+
 def _cell(row: Row, col: str) -> Figure | None:
     return next((c.fig for c in row.cells if c.col == col), None)
 
@@ -440,13 +448,15 @@ class _Part:
         self.parts: dict[str, list[str]] = {}  # an item joining a scenario's comparisons: each of them alone
         self.table: Table | None = None
         g, rid = p.group, p.group.report
+        names: set[str] = set()  # the systems a side-by-side names (`vLLM 0.6.3`): their numbers are no figures
         if g.specs:
             self._specs(g, w, avoid)
         elif g.comparisons:
             self._comparisons(g, w, want)
         elif p.versus:  # the systems the question compares: each one's figure, side by side, then the better one
             said = [_versus(v, w) for v in p.versus]
-            self.headline, self.items = said[0], said[1 : ITEMS_PER_GROUP + 1]
+            self.headline, self.items = said[0], said[1 : VERSUS_ITEMS + 1]
+            names = {name for v in p.versus for name, _, _ in v.figures}
         elif g.rows:
             self._fact_table(p, w, want)
         elif g.facts:
@@ -456,7 +466,7 @@ class _Part:
                 self.items = [_facts([f], w) for f in rest]
 
         def fits(item: str) -> bool:
-            return numbers_in(item) <= ITEM_NUMBERS and backed(item, avoid)
+            return numbers_in(_unnamed(item, names)) <= ITEM_NUMBERS and backed(item, avoid)
 
         # (a scenario's item QC could not back wholly: the comparisons of it QC backs, one item each)
         self.items = [

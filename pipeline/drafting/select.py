@@ -73,6 +73,8 @@ COMPARES = re.compile(
 LOWER_WINS = {"latency", "time"}  # of these kinds the lower figure is the better; of throughput, bandwidth the higher
 HIGHER_WINS = {"throughput", "bandwidth"}
 TOKEN = re.compile(r"[A-Za-z0-9][\w.+-]*|[\u3400-\u9fff]+")
+# A question asking how a comparison changes over its conditions (`as the batch grows`, `随着并发增加`).
+GROWS = re.compile(r"\b(?:as|when)\b.*\b(?:grows?|increases?|rises?|scales?)\b|随着|增大|增加时|升高时", re.IGNORECASE)
 MIN_WORDS = re.compile(r"最低|最小|最短|最少|lowest|minimum|\bmin\b|shortest|least", re.IGNORECASE)
 
 
@@ -376,8 +378,11 @@ def versus(g: Group, a: Ask, pairs: dict[str, str], rows: list[int]) -> list[Ver
         return []
     cols = list(dict.fromkeys(c.col for r in g.rows for c in r.cells if c.col))
     found: list[Versus | None] = []
-    if lines := _lines(cols, a, pairs):
-        for r in [g.rows[i] for i in rows] or g.rows:
+    if lines := _lines(cols, a, pairs) or _column_groups(cols, a, pairs):  # the systems the question names first
+        told = [g.rows[i] for i in rows] or g.rows
+        if GROWS.search(a.text) and not rows and len(told) > 2:  # `as the batch grows`: the first and the last
+            told = [told[0], told[-1]]
+        for r in told:
             found += [_side_by_side(KEYSEP.join(r.keys), [(name, cols[i], _cell(r, cols[i])) for name, i in line])
                       for line in lines]  # fmt: skip
     elif lines := _lines([" ".join(r.keys) for r in g.rows], a, pairs):
@@ -401,14 +406,42 @@ def _cell(r: Row, col: str) -> Figure | None:
     return next((c.fig for c in r.cells if c.col == col), None)
 
 
+def _column_groups(labels: list[str], a: Ask, pairs: dict[str, str]) -> list[list[tuple[str, int]]]:
+    """Columns printed under the systems' group headers (`vLLM 0.6.3` over `TTFT p50 (ms) | TPOT p50 (ms)`, then
+    `TensorRT-LLM 0.13.0` over the same): the same metrics under each, two at least; per metric a line of (system,
+    label index); of the metrics those naming most of the question's terms, one per set of them (`TTFT p50`,
+    `TPOT p50`). A group named by a kind of quantity (`TTFT` over `vLLM | TRT`) is a metric, no system: [] then."""
+    words = [lb.split() for lb in labels]
+    for k in range(1, max((len(w) for w in words), default=0)):
+        groups: dict[str, dict[str, int]] = {}
+        for i, w in enumerate(words):
+            if len(w) <= k or groups.setdefault(" ".join(w[:k]), {}).setdefault(" ".join(w[k:]), i) != i:
+                break
+        else:
+            metrics = [list(m) for m in groups.values()]
+            if len(groups) < 2 or len(metrics[0]) < 2 or any(set(m) != set(metrics[0]) for m in metrics):
+                continue
+            if any(both_terms(name, pairs) & {w for w, _ in _kind_words()} for name in groups):
+                return []
+            named = {m: frozenset(both_terms(m, pairs) & a.terms) for m in metrics[0]}
+            best = max(len(n) for n in named.values())
+            chosen = [m for m, n in named.items() if len(n) == best]
+            if best:  # (`TTFT p50` and `TTFT p99` both name `TTFT`: the first tells it)
+                chosen = [m for m in chosen if m == next(o for o in chosen if named[o] == named[m])]
+            return [[(name, cols[m]) for name, cols in groups.items()] for m in chosen]
+    return []
+
+
 def _lines(labels: list[str], a: Ask, pairs: dict[str, str]) -> list[list[tuple[str, int]]]:
-    """The systems the question names that tell `labels` apart (`HBase`, `Cassandra`), two at least, each naming labels
-    no other one names; their labels lined up by what else they say (`max (ms)`): per line, (system, label index).
-    Of the lines, those naming most of the question's other terms (`max`)."""
+    """The systems the question names that tell `labels` apart (`HBase`, `Cassandra`; a kind of quantity's word,
+    `TTFT`, names a metric), two at least, each naming labels no other one names; their labels lined up by what else
+    they say (`max (ms)`): per line, (system, label index). Of the lines, those naming most of the question's other
+    terms (`max`)."""
     words = [both_terms(lb, pairs) for lb in labels]
     low = a.text.lower()
     named: dict[frozenset[int], set[str]] = {}
-    for t in sorted(a.terms, key=lambda t: (low.find(t) if t in low else len(low), t)):  # the question's order
+    metrics = {w for w, _ in _kind_words()}  # (`TTFT` and `TPOT` of one system's columns are metrics, no systems)
+    for t in sorted(a.terms - metrics, key=lambda t: (low.find(t) if t in low else len(low), t)):  # question's order
         at = frozenset(i for i, ws in enumerate(words) if t in ws)
         if at and len(at) < len(labels):
             named.setdefault(at, set()).add(t)
