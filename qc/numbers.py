@@ -372,10 +372,10 @@ class _Scanner:
         if not sep or a.count or (a.bound and a.unit):
             return a
         word = sep.group().strip()
-        if word in ("to", "至", "到") and FROM_RE.search(t, max(0, a.start - 8), a.start):
-            return a  # "from 10.17 s to 7.53 s" is a before/after pair, checked as two numbers
-        if word in ("to", "至", "到") and self.inside_from(a):
-            return a  # `from 7.0 ms at batch 1 to 25.0 ms`: the `to` closes the clause's `from`; 1 is a key
+        if word in ("to", "至", "到") and (FROM_RE.search(t, max(0, a.start - 8), a.start) or self.inside_from(a)):
+            # "from 10.17 s to 7.53 s" is a before/after pair, checked as two numbers; in `from 7.0 ms at batch 1 to
+            # 25.0 ms` the `to` closes the clause's `from` (1 is a key)
+            return a
         if word == "and" and not re.search(r"between\s+$", t[max(0, a.start - 9) : a.start], re.I):
             return a
         m = NUM_RE.match(t, sep.end())

@@ -362,12 +362,13 @@ def continue_tables(tables: list[Table], ctx: PageContext, lines: list[Line] | N
 
     A unit the prose declares for the tables below (`lines`, the page in reading order) is the unit of every later
     table that prints none, on this page and the next ones, until another is declared."""
+    lines = lines or []
     if tables and lines and ctx.tail is not None and tables[0].lines[0] is lines[0] and not tables[0].header:
         _carry(ctx.tail, tables[0])
     elif tables and lines and ctx.tail is not None and tables[0].header and tables[0].header[0] is lines[0]:
         _join_parted_header(ctx.tail, tables[0])
     tables[:] = [t for t in tables if not t.lone or t.carried]
-    content = [ln for ln in lines or [] if not _FOLIO.match(ln.text)]
+    content = [ln for ln in lines if not _FOLIO.match(ln.text)]
     if tables and content and ctx.caption and not tables[0].caption:
         first = tables[0].header[0] if tables[0].header else tables[0].lines[0]
         if first is content[0]:
@@ -378,7 +379,6 @@ def continue_tables(tables: list[Table], ctx: PageContext, lines: list[Line] | N
     if content and ctx.tail is None and len(content[-1].segs) >= 2 and _is_header(content[-1], float("inf")):
         ctx.tail = Table([], _parted_header(content), "", None)  # a header the page break parted from its rows
     starts = {id(t.header[0] if t.header else t.lines[0]): t for t in tables}
-    lines = lines or []
     for k, ln in enumerate(lines):
         if id(ln) in starts:
             table = starts[id(ln)]

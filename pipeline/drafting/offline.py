@@ -268,16 +268,12 @@ def _unnamed(text: str, names: set[str]) -> str:
     return PERCENTILE.sub(" ", text) if names else text
 
 
-def _cell(row: Row, col: str) -> Figure | None:
-    return next((c.fig for c in row.cells if c.col == col), None)
-
-
 def _extreme(p: Pick, w: Lang, want: str) -> tuple[str, Row | None]:
     """`value size 1MB、batch 4 时 MiB/s 最高,为 1399.08 MiB/s` for a table without a baseline ("" if none)."""
     if not p.columns:
         return "", None  # no column states what the values are (a table the parser could not head)
     col = p.columns[0]
-    rows = [(r, f) for r in _rows(p) if (f := _cell(r, col)) is not None]
+    rows = [(r, f) for r in _rows(p) if (f := r.cell(col)) is not None]
     if p.kinds and any(figure_kinds(f) & p.kinds for _, f in rows):  # not `Min xfer` (KB) among the kB/sec rows
         rows = [(r, f) for r, f in rows if figure_kinds(f) & p.kinds]
     if not rows:
@@ -330,7 +326,7 @@ def _rows(p: Pick) -> list[Row]:
     common = set.intersection(*words) if words else set()
     out: list[tuple[list[float], set[str], Row]] = []
     for r, own in zip(rows, words, strict=True):
-        vals = [f.value for c in cols if (f := _cell(r, c)) is not None]
+        vals = [f.value for c in cols if (f := r.cell(c)) is not None]
         if vals and any(len(v) == len(vals) and (k & own) - common and _same(v, vals) for v, k, _ in out):
             continue
         out.append((vals, own, r))
@@ -368,7 +364,7 @@ def _row_cells(row: Row, cols: list[str], w: Lang) -> str:
     parts = [
         w("fact", label=_col_name(col, f, w), value=_show(f, w)).strip()
         for col in cols
-        if (f := _cell(row, col)) is not None
+        if (f := row.cell(col)) is not None
     ]
     return w("list_joiner").join(parts)
 
@@ -535,7 +531,7 @@ class _Part:
         # last: a change over time.
         asked = [c for c in periods if re.sub(r"\D", "", c)[:4] in p.question]
         periods = asked[:PERIODS] if asked else [periods[0], periods[-1]]
-        rows = [r for r in _period_rows(p) if r.keys and any(_cell(r, c) for c in periods)]
+        rows = [r for r in _period_rows(p) if r.keys and any(r.cell(c) for c in periods)]
         if rows:
             self.headline = _period_row(rows[0], periods, w)
             self.items = [_period_row(r, periods, w) for r in rows[1 : ITEMS_PER_GROUP + 1]]
@@ -557,16 +553,16 @@ class _Part:
             return
         cols = p.columns[:TABLE_COLUMNS] or []
         self.headline, best = _extreme(p, w, want)
-        cell = _cell(best, cols[0]) if best is not None and cols else None
+        cell = best.cell(cols[0]) if best is not None and cols else None
         self.value = cell.value if cell is not None else None
-        rows = [r for r in _rows(p) if any(_cell(r, c) for c in cols)]
-        if p.kinds and any(figure_kinds(f) & p.kinds for r in rows for c in cols if (f := _cell(r, c))):
-            rows = [r for r in rows if any(figure_kinds(f) & p.kinds for c in cols if (f := _cell(r, c)))]
+        rows = [r for r in _rows(p) if any(r.cell(c) for c in cols)]
+        if p.kinds and any(figure_kinds(f) & p.kinds for r in rows for c in cols if (f := r.cell(c))):
+            rows = [r for r in rows if any(figure_kinds(f) & p.kinds for c in cols if (f := r.cell(c)))]
         if rows and (len(rows) > LIST_ROWS or self.force_table):
             head = [w("col_row"), *(_col_name(c, _first(g, c), w) for c in cols)]
             body = []
             for r in rows[:TABLE_ROWS]:
-                cells = [(_show(f, w) if (f := _cell(r, c)) is not None else "—") for c in cols]
+                cells = [(_show(f, w) if (f := r.cell(c)) is not None else "—") for c in cols]
                 body.append([_names(KEYSEP.join(r.keys), w) or "—", *cells])
             self.table = Table(lead=_lead(g, head, w), columns=head, rows=body)
         else:
@@ -612,7 +608,7 @@ def _period(col: str, w: Lang) -> str:
 
 
 def _period_row(row: Row, periods: list[str], w: Lang) -> str:
-    values = [w("fact", label=_period(col, w), value=_show(f, w)).strip() for col in periods if (f := _cell(row, col))]
+    values = [w("fact", label=_period(col, w), value=_show(f, w)).strip() for col in periods if (f := row.cell(col))]
     return w("period_row", metric=_names(KEYSEP.join(row.keys), w), values=w("list_joiner").join(values))
 
 

@@ -383,11 +383,11 @@ def versus(g: Group, a: Ask, pairs: dict[str, str], rows: list[int]) -> list[Ver
         if GROWS.search(a.text) and not rows and len(told) > 2:  # `as the batch grows`: the first and the last
             told = [told[0], told[-1]]
         for r in told:
-            found += [_side_by_side(KEYSEP.join(r.keys), [(name, cols[i], _cell(r, cols[i])) for name, i in line])
+            found += [_side_by_side(KEYSEP.join(r.keys), [(name, cols[i], r.cell(cols[i])) for name, i in line])
                       for line in lines]  # fmt: skip
     elif lines := _lines([" ".join(r.keys) for r in g.rows], a, pairs):
         for col in cols:
-            found += [_side_by_side("", [(name, f"{' '.join(g.rows[i].keys)} {col}", _cell(g.rows[i], col))
+            found += [_side_by_side("", [(name, f"{' '.join(g.rows[i].keys)} {col}", g.rows[i].cell(col))
                                          for name, i in line]) for line in lines]  # fmt: skip
     out = [v for v in found if v is not None]
     asked = [v for v in out if a.kinds & figure_kinds(v.figures[0][2])]
@@ -400,10 +400,6 @@ def _side_by_side(row: str, figures: list[tuple[str, str, Figure | None]]) -> Ve
     if len(held) < len(figures) or len({parse_unit(f.unit).dim for *_, f in held}) > 1:
         return None
     return Versus(row, held)
-
-
-def _cell(r: Row, col: str) -> Figure | None:
-    return next((c.fig for c in r.cells if c.col == col), None)
 
 
 def _column_groups(labels: list[str], a: Ask, pairs: dict[str, str]) -> list[list[tuple[str, int]]]:

@@ -86,6 +86,10 @@ class Row:
     keys: list[str]  # what identifies the row: row labels, key cells
     cells: list[Cell]
 
+    def cell(self, col: str) -> Figure | None:
+        """The row's figure in column `col`, if it has one."""
+        return next((c.fig for c in self.cells if c.col == col), None)
+
 
 @dataclass
 class Comparison:
