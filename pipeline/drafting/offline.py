@@ -151,7 +151,7 @@ def _comparison(c: Comparison, w: Lang, *, metric: str = "", with_change: bool =
         before=_show(c.before, w),
         after=_show(c.after, w),
     ).strip()
-    if with_change:
+    if with_change and not c.apart:
         key, change, _ = _change(c, w)
         core = w("with_change", text=core, change=w(key, change=change))
     row = _row_text(c, w)
@@ -198,7 +198,7 @@ def _metric_name(metric: str, g: Group) -> str:
 def _series(g: Group, w: Lang) -> str:
     """`TTFT 降低 26–32%` over a table's rows of one metric and one kind of change; "" if mixed."""
     comps = g.comparisons
-    if len(comps) < 2 or len({c.metric for c in comps}) != 1 or not comps[0].metric:
+    if len(comps) < 2 or len({c.metric for c in comps}) != 1 or not comps[0].metric or any(c.apart for c in comps):
         return ""  # a range over several metrics, or over none named, says nothing a reader can place
     changes = [_change(c, w) for c in comps]
     if len({k for k, _, _ in changes}) != 1:
@@ -538,11 +538,12 @@ class _Part:
 
     def _comparison_table(self, g: Group, w: Lang) -> Table:
         comps = g.comparisons[:TABLE_ROWS]
-        head = [w("col_row"), w("col_metric"), w("col_before"), w("col_after"), w("col_change")]
+        changed = not all(c.apart for c in comps)  # (two runs' tables: no change column, no one table backs it)
+        head = [w("col_row"), w("col_metric"), w("col_before"), w("col_after"), *[w("col_change")] * changed]
         rows = []
         for c in comps:
-            _, change, _ = _change(c, w)
-            rows.append([_row_text(c, w) or "—", w.name(c.metric), _show(c.before, w), _show(c.after, w), change])
+            change = [_change(c, w)[1] if not c.apart else "—"] * changed
+            rows.append([_row_text(c, w) or "—", w.name(c.metric), _show(c.before, w), _show(c.after, w), *change])
         return Table(lead=_lead(g, head, w), columns=head, rows=rows)
 
     def _fact_table(self, p: Pick, w: Lang, want: str) -> None:

@@ -32,6 +32,8 @@ from pipeline.drafting.tables import (
     Row,
     against,
     report_groups,
+    runs,
+    twins,
 )
 from qc.glossary import glossary, glossary_terms
 from qc.index import EvidenceIndex
@@ -75,6 +77,13 @@ HIGHER_WINS = {"throughput", "bandwidth"}
 TOKEN = re.compile(r"[A-Za-z0-9][\w.+-]*|[\u3400-\u9fff]+")
 # A question asking how a comparison changes over its conditions (`as the batch grows`, `随着并发增加`).
 GROWS = re.compile(r"\b(?:as|when)\b.*\b(?:grows?|increases?|rises?|scales?)\b|随着|增大|增加时|升高时", re.IGNORECASE)
+# A question asking how things changed (`How much did throughput improve?`, `What happened to the error rate?`,
+# `写 p99 降低了多少`): two runs of one test then answer it as a before → after (`tables.runs`, `tables.twins`).
+CHANGES = re.compile(
+    r"\b(?:improve\w*|chang\w*|happen\w*|gain\w*|regress\w*|rose|fell|drop\w*|reduc\w*|before|after|speed-?up)\b|"
+    r"提升|提高|降低|下降|减少|变化|改善|优化|前后",
+    re.IGNORECASE,
+)
 MIN_WORDS = re.compile(r"最低|最小|最短|最少|lowest|minimum|\bmin\b|shortest|least", re.IGNORECASE)
 
 
@@ -257,17 +266,24 @@ def _columns(g: Group, a: Ask, pairs: dict[str, str]) -> list[str]:
             if (headed and not c.col) or c.col in cols:
                 continue
             kind = bool(_kinds_of(c.fig) & a.kinds)
-            cols[c.col] = (kind, len(both_terms(c.col, pairs) & a.terms) + _one_character_words(c.col, a.text))
+            cols[c.col] = (kind, len(both_terms(c.col, pairs) & a.terms) + _one_character_words(c.col, a.text, g.text))
     ranked = sorted(cols, key=lambda k: (-cols[k][0], -cols[k][1], list(cols).index(k)))
     if a.kinds and any(cols[k][0] for k in ranked):
         ranked = [k for k in ranked if cols[k][0]]
     return ranked
 
 
-def _one_character_words(label: str, question: str) -> int:
+def _one_character_words(label: str, question: str, table: str) -> int:
     """A header's one-character Chinese words the question says (`写` of a merged `读 | 写` header in `随机写的 p99`):
-    no bigram holds them, yet they tell the columns apart."""
-    return sum(len(w) == 1 and w in question for w in re.findall(r"[\u3400-\u9fff]+", label))
+    no bigram holds them, yet they tell the columns apart. Said within a word the table prints (`读写混合` of `读写
+    混合负载下写 p99`, its caption's), a character names that word, not the column."""
+    words = {b for r in re.findall(r"[\u3400-\u9fff]{2,}", table) for b in (r[i : i + 2] for i in range(len(r) - 1))}
+
+    def said(w: str) -> bool:
+        return any(question[max(i - 1, 0) : i + 1] not in words and question[i : i + 2] not in words
+                   for i in (m.start() for m in re.finditer(w, question)))  # fmt: skip
+
+    return sum(len(w) == 1 and said(w) for w in re.findall(r"[\u3400-\u9fff]+", label))
 
 
 def _headings(r: Row) -> list[str]:
@@ -584,6 +600,8 @@ def select(brief: Brief, index: EvidenceIndex) -> list[list[Pick]]:
             p.focus = [] if p.rows else matching_rows(p.group, focus, pairs)
             p.facts = matching_facts(p.group, asks[qi], pairs)
             compared = against(p.group, asks[qi].baseline)
+            if compared is None and CHANGES.search(asks[qi].text):  # two runs: before → after
+                compared = runs(p.group) or twins(p.group, groups)
             if compared is not None:
                 p.group = compared
             p.versus = versus(p.group, asks[qi], pairs, p.rows)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from evidence.models import Figure
 from evidence.units import canonical
@@ -27,6 +27,9 @@ BASELINE = re.compile(
 # `营业收入` names nothing else of the table).
 WITHOUT = re.compile(r"^\s*(?:无|未|不|without\s+|no\s+)(?P<x>.+?)\s*$", re.IGNORECASE)
 BEFORE = re.compile(r"^\s*(?P<x>.+?)\s*(?:前|之前)\s*$")
+# Two runs of one test (`Run 1 (5.4.0) | Run 2 (5.4.1)`, `第 1 轮`): the earlier is the before, when a question asks
+# how things changed (two runs may also be repeats of one measurement: only the question tells).
+RUN = re.compile(r"\b(?:run|round|pass|trial|iteration)\s*#?\s*(\d+)\b|第\s*(\d+)\s*[轮次]", re.IGNORECASE)
 UNIT_IN_LABEL = re.compile(r"\s*[((][^()()]*[))]\s*$")
 UNIT_AFTER_SLASH = re.compile(r"\s*/\s*([A-Za-z%]+)\s*$")  # `延迟/ms`; not the ratio `PG/BQ`, whose `BQ` is no unit
 NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?[KkMB万亿]?")
@@ -67,6 +70,11 @@ DATE = re.compile(
 )
 # A contents line: a title, a dot leader, a page number (`ops/sec 8B k&v fillseq MT engines . . . . 6`, `概述……3`).
 CONTENTS = re.compile(r"(?:\.\s*|…|·){2,}\s*\d+\s*$")
+# A `label: value` line whose label is a clause, not a metric's or condition's term (`The checkout endpoint benefited
+# most: its average response time fell from 790 ms to 498 ms`, `LFW dataset is: 0.73`): prose split at its colon.
+CLAUSE_LABEL = re.compile(
+    r"^(?:the|this|these|those|its|it|our|we|they|there)\s+\S+\s+\S|\s(?:is|are|was|were|has|have)$", re.IGNORECASE
+)
 # Tables that describe the test bed (hardware, software, settings) answer no question about results.
 ENVIRONMENT = re.compile(
     r"测试环境|实验环境|环境配置|实验设置|运行配置|配置项|软硬件|硬件配置|test (?:environment|setup|bed)|testbed|"
@@ -103,6 +111,7 @@ class Comparison:
     ratio: bool = False
     before_col: str = ""
     after_col: str = ""  # without a printed change: state a speedup (×) rather than a percentage
+    apart: bool = False  # before and after from two tables (two runs): a change no one table backs is not stated
 
 
 @dataclass
@@ -208,6 +217,7 @@ def report_groups(index: EvidenceIndex, rid: str) -> list[Group]:
             for f in facts
             if not any(_restates(f, v, c) for v, c in changes)
             and not garbage(_kv_label(f))
+            and not CLAUSE_LABEL.search(_kv_label(f))
             and not CONTENTS.search(f.quote or "")
             and not in_date(f)
         ]
@@ -328,12 +338,16 @@ def _compare(
 ) -> tuple[list[Comparison], list[Figure]]:
     """Baseline/improved pairs within a row (columns), else across rows (a baseline row), else facts."""
     comps, facts = _pairs(rows, _caption_metric(caption) if _swept(rows) else "", baseline)
-    # One table speaks one way: speedups (×) only when every computed change of it is large, else percentages.
+    _one_way(comps)
+    return comps, facts
+
+
+def _one_way(comps: list[Comparison]) -> None:
+    """One table speaks one way: speedups (×) only when every computed change of it is large, else percentages."""
     computed = [c for c in comps if c.change is None]
     ratio = bool(computed) and all(_factor(c) >= (1.5 if c.after.value < c.before.value else 2.0) for c in computed)
     for c in computed:
         c.ratio = ratio
-    return comps, facts
 
 
 def _factor(c: Comparison) -> float:
@@ -458,3 +472,83 @@ def against(g: Group, term: str) -> Group | None:
     if not comps:
         return None
     return Group(g.report, g.order, g.caption, g.section, g.text, comparisons=comps, rows=g.rows)
+
+
+def earlier(a: str, b: str) -> int:
+    """Which of two names is the before of a before → after (0: `a`, 1: `b`, -1: neither): the lower run
+    (`Run 1` / `Run 2`), the baseline (`baseline` / `optimised`), the one before (`优化前` / `优化后`)."""
+    runs = [next((int(n) for n in m.groups() if n), 0) if (m := RUN.search(x)) else 0 for x in (a, b)]
+    if all(runs) and runs[0] != runs[1]:
+        return 0 if runs[0] < runs[1] else 1
+    base = [bool(BASELINE.search(x)) for x in (a, b)]
+    if base[0] != base[1]:
+        return 0 if base[0] else 1
+    for x, y, i in ((a, b, 0), (b, a, 1)):
+        if "前" in x and x.replace("之前", "之后").replace("前", "后") == y:
+            return i
+    return -1
+
+
+def runs(g: Group) -> Group | None:
+    """A table of two runs side by side (`Metric | Run 1 (5.4.0) | Run 2 (5.4.1) | Change`) as before → after, each
+    row's metric from the earlier run's column to the later's, with the row's printed change (`+36.6%`, `-1.16 pp`);
+    None when the table compares already or prints no such pair."""
+    if g.comparisons or not g.rows:
+        return None
+    cols = list(dict.fromkeys(c.col for r in g.rows for c in r.cells if RUN.search(c.col)))
+    if len(cols) != 2 or earlier(*cols) < 0:
+        return None
+    before, after = cols if earlier(*cols) == 0 else cols[::-1]
+    comps = []
+    for r in g.rows:
+        b, a = r.cell(before), r.cell(after)
+        if b is None or a is None or b.unit != a.unit or b.value == a.value or min(b.value, a.value) <= 0:
+            continue
+        change = next((c.fig for c in r.cells if c.col not in cols and c.fig.unit != b.unit
+                       and (c.fig.unit in ("%", "pp") or c.fig.unit in RATIO_UNITS)), None)  # fmt: skip
+        name = _strip_unit(_row_name(r).replace(KEYSEP, " "))
+        comps.append(Comparison(name, "", b, a, change, before_col=before, after_col=after))
+    _one_way(comps)
+    return replace(g, comparisons=comps) if comps else None
+
+
+def twins(g: Group, groups: list[Group]) -> Group | None:
+    """Two tables of one shape, one per run (`Table 3. Aggregate Report — Run 1 (baseline)`, `Table 4. … — Run 2
+    (optimised)`), as one before → after: per row and column, the earlier table's figure to the later's. Named by
+    their section (neither caption names both)."""
+    if g.comparisons or not g.rows:
+        return None
+    shape = _shape(g)
+    for h in groups:
+        if h is g or h.report != g.report or h.comparisons or _shape(h) != shape:
+            continue
+        which = earlier(CAPTION_NUMBER.sub("", g.caption), CAPTION_NUMBER.sub("", h.caption))
+        if which < 0:
+            continue
+        old, new = (g, h) if which == 0 else (h, g)
+        comps = []
+        for ro, rn in zip(old.rows, new.rows, strict=True):
+            name = KEYSEP.join(_measured(ro))
+            for cell in ro.cells:
+                a = rn.cell(cell.col)
+                b = cell.fig
+                if a is None or not cell.col or a.unit != b.unit or a.value == b.value or min(a.value, b.value) <= 0:
+                    continue
+                comps.append(Comparison(_strip_unit(cell.col), name, b, a, before_col=old.caption,
+                                        after_col=new.caption, apart=True))  # fmt: skip
+        if comps:
+            return Group(
+                g.report, old.order, "", old.section, f"{old.text} {new.text}", comparisons=comps, rows=new.rows
+            )
+    return None
+
+
+def _shape(g: Group) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...]]:
+    """A table's row names and columns, in order."""
+    return tuple(_measured(r) for r in g.rows), tuple(dict.fromkeys(c.col for r in g.rows for c in r.cells))
+
+
+def _measured(r: Row) -> tuple[str, ...]:
+    """What a row measures, its count of samples aside (`GET /api/v2/cart`, not `# Samples 829,260`: each run
+    sends its own count)."""
+    return tuple(k for k in r.keys if not CONDITION.search(re.sub(r"[\s\d.,]+$", "", k)))
