@@ -427,7 +427,7 @@ def _column_groups(members: list[Fig]) -> None:
             cols.setdefault(x.col, (stems(x.col_tokens), set()))[1].add(x.unit.dim)
         if x.row and x.row_terms:
             rows.setdefault(x.row, (x.row_terms, set()))[1].add(x.unit.dim)
-    for way in (*_ways(cols, 4, 2), *_ways(rows, 2, 1)):
+    for way in (*_ways(cols, *_COLUMN_WAYS), *_ways(rows, 2, 1)):
         for x in members:
             k = next((i for i, (at, _, _) in enumerate(way) if x.col in at or x.row in at), None)
             if k is not None:
@@ -435,6 +435,20 @@ def _column_groups(members: list[Fig]) -> None:
 
 
 _NO_NAMES = frozenset().union(*KINDS) | COUNT_WORDS
+_COLUMN_WAYS = (4, 2)  # columns grouped by the systems they name: four at least, two or more under each
+
+
+def column_ways(labels: list[str]) -> list[list[tuple[frozenset[int], frozenset[str]]]]:
+    """The ways words group a table's column labels by the systems it compares (`vLLM 0.6.3 TTFT p50/ms`, … |
+    `TensorRT-LLM 0.13.0 TTFT p50/ms`, …), QC's rule (`_column_groups`) for the drafter: each way as its groups, each
+    its label indexes and the words (stemmed) naming it."""
+    parts = {i: (stems(context_tokens(lb)), set[str]()) for i, lb in enumerate(labels)}
+    return [[(at, words) for at, words, _ in way] for way in _ways(parts, *_COLUMN_WAYS)]
+
+
+def names_of(token: str, words: frozenset[str]) -> bool:
+    """Whether a printed token is one of a group's naming words (as `column_ways` gives them)."""
+    return bool(stems(context_tokens(token)) & words)
 
 
 def _ways(

@@ -144,3 +144,30 @@ def test_the_systems_a_question_names_come_before_the_column_groups(tmp_path: Pa
     section = sections[question]
     _line(section, "Threads 1", "Disruptor", "25,914,530 ops/s", "ABQ", "5,321,004 ops/s", "higher for Disruptor")
     assert "higher for Platform" not in section, section
+
+
+def test_systems_under_each_metric_are_set_side_by_side(tmp_path: Path) -> None:
+    # `TTFT (ms)` over `vLLM | SGLang`, `TPOT (ms)` over the same: the metric heads the group, the systems are the
+    # columns under it (QC's reading of the column groups, `qc.prepare.column_ways`). Batch 1: TTFT 78 ms (vLLM)
+    # against 64 ms (SGLang), TPOT 7.0 against 5.9 ms; SGLang is lower.
+    rows = [
+        ["Batch", "TTFT (ms)", "", "TPOT (ms)", ""],
+        ["", "vLLM", "SGLang", "vLLM", "SGLang"],
+        ["1", "78", "64", "7.0", "5.9"],
+        ["8", "215", "172", "8.3", "6.7"],
+        ["128", "2,906", "2,213", "25.0", "19.1"],
+    ]
+    index = table_index(
+        tmp_path / "m.pdf", "R1", ["3 Latency", "Table 2: TTFT and TPOT by batch size"], rows, (60, 160, 260, 360, 460)
+    )
+    (tmp_path / "root").mkdir()
+    _, sections = _draft(tmp_path / "root", index, "en", [QUESTION])
+    section = sections[QUESTION]
+    _line(section, "Batch 1", "TTFT (ms) vLLM", "78 ms", "TTFT (ms) SGLang", "64 ms", "lower for SGLang")
+    _line(section, "Batch 128", "TPOT (ms) vLLM", "25.0 ms", "TPOT (ms) SGLang", "19.1 ms", "lower for SGLang")
+    text = (tmp_path / "root" / "articles" / "t.md").read_text(encoding="utf-8")
+    said = "TTFT (ms) vLLM 78 ms, against TTFT (ms) SGLang 64 ms"
+    swapped = text.replace(said, "TTFT (ms) vLLM 64 ms, against TTFT (ms) SGLang 78 ms")
+    assert swapped != text
+    errors = judge(parse_draft(swapped, Path("t.md")), index, {}).errors()
+    assert {n.text for n in errors} >= {"64 ms", "78 ms"}, errors

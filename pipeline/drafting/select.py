@@ -37,6 +37,7 @@ from pipeline.drafting.tables import (
 )
 from qc.glossary import glossary, glossary_terms
 from qc.index import EvidenceIndex
+from qc.prepare import column_ways, known_unit, names_of
 from qc.units import parse_unit
 
 MAX_GROUPS = 4  # tables per section: the reference gives each question two to four scenarios
@@ -420,28 +421,48 @@ def _side_by_side(row: str, figures: list[tuple[str, str, Figure | None]]) -> Ve
 
 def _column_groups(labels: list[str], a: Ask, pairs: dict[str, str]) -> list[list[tuple[str, int]]]:
     """Columns printed under the systems' group headers (`vLLM 0.6.3` over `TTFT p50 (ms) | TPOT p50 (ms)`, then
-    `TensorRT-LLM 0.13.0` over the same): the same metrics under each, two at least; per metric a line of (system,
-    label index); of the metrics those naming most of the question's terms, one per set of them (`TTFT p50`,
-    `TPOT p50`). A group named by a kind of quantity (`TTFT` over `vLLM | TRT`) is a metric, no system: [] then."""
-    words = [lb.split() for lb in labels]
-    for k in range(1, max((len(w) for w in words), default=0)):
-        groups: dict[str, dict[str, int]] = {}
-        for i, w in enumerate(words):
-            if len(w) <= k or groups.setdefault(" ".join(w[:k]), {}).setdefault(" ".join(w[k:]), i) != i:
-                break
-        else:
-            metrics = [list(m) for m in groups.values()]
-            if len(groups) < 2 or len(metrics[0]) < 2 or any(set(m) != set(metrics[0]) for m in metrics):
-                continue
-            if any(both_terms(name, pairs) & {w for w, _ in _kind_words()} for name in groups):
-                return []
-            named = {m: frozenset(both_terms(m, pairs) & a.terms) for m in metrics[0]}
-            best = max(len(n) for n in named.values())
-            chosen = [m for m, n in named.items() if len(n) == best]
-            if best:  # (`TTFT p50` and `TTFT p99` both name `TTFT`: the first tells it)
-                chosen = [m for m in chosen if m == next(o for o in chosen if named[o] == named[m])]
-            return [[(name, cols[m]) for name, cols in groups.items()] for m in chosen]
+    `TensorRT-LLM 0.13.0` over the same), the groups QC reads (`qc.prepare.column_ways`): the same metrics under each,
+    two at least; per metric a line of (system, label index); of the metrics those naming most of the question's
+    terms, one per set of them (`TTFT p50`, `TPOT p50`). A group named by a kind of quantity (`TTFT` over
+    `vLLM | TRT`) is a metric, no system."""
+    kinds = {w for w, _ in _kind_words()}
+    for way in column_ways(labels):
+        groups = [_under(labels, at, words) for at, words in way]
+        if any(g is None or both_terms(g[0], pairs) & kinds for g in groups):
+            continue
+        named_groups = [g for g in groups if g is not None]
+        metrics = list(named_groups[0][1])
+        if any(set(m) != set(metrics) for _, m in named_groups):
+            continue
+        named = {m: frozenset(both_terms(" ".join(m), pairs) & a.terms) for m in metrics}
+        best = max(len(n) for n in named.values())
+        chosen = [m for m, n in named.items() if len(n) == best]
+        if best:  # (`TTFT p50` and `TTFT p99` both name `TTFT`: the first tells it)
+            chosen = [m for m in chosen if m == next(o for o in chosen if named[o] == named[m])]
+        return [[(name, cols[m]) for name, cols in named_groups] for m in chosen]
     return []
+
+
+def _under(
+    labels: list[str], at: frozenset[int], words: frozenset[str]
+) -> tuple[str, dict[tuple[str, ...], int]] | None:
+    """A group's name as printed, the run of words all its labels print that holds its naming `words` (`vLLM 0.6.3`
+    of `vLLM 0.6.3 TTFT p50/ms`, not its `ms`), and its labels by the rest (the metric: `TTFT p50 ms`); None when
+    two of its labels print the same metric or none names it."""
+    tokens = [TOKEN.findall(labels[i]) for i in sorted(at)]
+    common = set.intersection(*(set(t) for t in tokens))
+    runs: list[list[str]] = [[]]
+    for t in tokens[0]:
+        if t in common and known_unit(t) is None:  # (a unit every label prints, `ms`, names no system)
+            runs[-1].append(t)
+        elif runs[-1]:
+            runs.append([])
+    name = next((run for run in runs if any(names_of(t, words) for t in run)), [])
+    metrics: dict[tuple[str, ...], int] = {}
+    for i, t in zip(sorted(at), tokens, strict=True):
+        if metrics.setdefault(tuple(x for x in t if x not in name), i) != i:
+            return None
+    return (" ".join(name), metrics) if name else None
 
 
 def _lines(labels: list[str], a: Ask, pairs: dict[str, str]) -> list[list[tuple[str, int]]]:
