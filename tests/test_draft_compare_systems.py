@@ -11,6 +11,7 @@ from pdf_support import table_index
 from pipeline.brief import Brief
 from pipeline.config import open_root
 from pipeline.drafting.article import draft_article
+from pipeline.drafting.prompts import build_messages
 from pipeline.drafting.verdict import judge
 from qc.draft import parse_draft, read_draft
 from qc.index import EvidenceIndex
@@ -151,3 +152,18 @@ def test_the_direct_answer_states_a_figure_once(tmp_path: Path, ycsb_ops: Eviden
     answer, sections = _draft(tmp_path, ycsb_ops, "en", questions)
     _line(sections[questions[1]], "HBase max", "1669 ms", "Cassandra max", "8387 ms", "lower for HBase")
     assert answer.count("1669") == 1, answer
+
+
+def test_the_model_is_given_the_systems_side_by_side(ycsb_ops: EvidenceIndex) -> None:
+    # The LLM path gets the offline drafter's selection: for a question comparing systems, each system's figure of
+    # the same row, named together (Read: HBase max 1669 ms against Cassandra max 8387 ms), not the update row.
+    brief = Brief(slug="t", title="t", lang="en", tags=["t"], evidence=["R1"], audience="engineers",
+                  brief="Answer from the report.", questions=["Which is faster for reads, HBase or Cassandra?"],
+                  faq_count=0)  # fmt: skip
+    (_, _), (_, user) = build_messages(brief, ycsb_ops)
+    ids = {f.value: f.id for f in ycsb_ops.figures["R1"] if f.kind == "cell"}
+    compares = [ln for ln in user.splitlines() if ln.startswith("compare")]
+    assert f"compare at Read: HBase {ids[1669]} against Cassandra {ids[8387]}" in compares, compares
+    assert all(ids[2011] not in ln for ln in compares)
+    rows = {ln.split(" | ")[0] for ln in user.splitlines() if ln.count(" | ") >= 7}
+    assert {ids[1669], ids[8387], ids[7], ids[747]} <= rows

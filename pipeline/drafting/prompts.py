@@ -11,6 +11,7 @@ from pipeline.brief import Brief
 from pipeline.drafting.lang import PROMPTS
 from pipeline.drafting.schema import marker
 from pipeline.drafting.select import select
+from pipeline.drafting.tables import KEYSEP
 from qc.glossary import glossary_text
 from qc.index import EvidenceIndex
 from qc.models import FileResult
@@ -41,7 +42,8 @@ def cell(text: str, limit: int = 300) -> str:
 
 def figure_table(brief: Brief, index: EvidenceIndex) -> str:
     """The figures that answer each question (the offline drafter's selection), question by question:
-    id | report | page | value | unit | as printed | labels | quote — not every figure of a 44-page deck."""
+    id | report | page | value | unit | as printed | labels | quote — not every figure of a 44-page deck; then, where
+    the question compares systems, a `compare` line per condition naming each system's figure."""
     rows = []
     for qi, picks in enumerate(select(brief, index)):
         rows.append(f"# question {qi + 1}")
@@ -53,12 +55,16 @@ def figure_table(brief: Brief, index: EvidenceIndex) -> str:
             figures = [] if g.rows else list(g.facts)  # a table's facts are its cells: take those asked for
             figures += [c.fig for r in shown for c in r.cells if not cols or c.col in cols]
             figures += [f for c in g.comparisons for f in (c.before, c.after, c.change) if f is not None]
+            figures += [f for v in p.versus for _, _, f in v.figures]
             for f in {f.id: f for f in figures}.values():
                 labels = " / ".join(cell(lbl, 80) for lbl in f.labels)
                 rows.append(
                     f"{f.id} | {f.report} | {f.page} | {f.value:g} | {cell(f.unit)} | {cell(f.raw)} | {labels} | "
                     f"{cell(f.quote)}"
                 )
+            for v in p.versus:  # the systems the question compares, as the offline draft sets them side by side
+                at = f" at {cell(v.row.replace(KEYSEP, ', '), 80)}" if v.row else ""
+                rows.append(f"compare{at}: " + " against ".join(f"{cell(s, 40)} {f.id}" for s, _, f in v.figures))
     return "\n".join(rows)
 
 
