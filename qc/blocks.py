@@ -107,11 +107,15 @@ def body_blocks(body: str) -> list[Block]:
     # after it (`上表取自完整矩阵【出处:C1】`, a table under a heading with its source line below): per context.
     unsourced: dict[int, list[list[str]]] = {}
     with_blocks: set[int] = set()  # list items that have a block already (their first line holds the marker)
+    # …or of the list right after it when each of its items cites (a table under a heading, then cited bullets on
+    # its rows): the reports every item cites. Per open list: its items and the sourceless blocks before it.
+    opened: list[tuple[list[Item], list[list[str]]]] = []
     for tok in md.parse(body):
         ctx = id(items[-1])
         if tok.type in ("bullet_list_open", "ordered_list_open"):
             prev = last_para.get(ctx)
             intro = prev.cites if prev else (items[-1].cites if items[-1] else [])
+            opened.append(([], list(unsourced.get(ctx, []))))
             if not intro:
                 intro = []  # its own list, filled in place by the paragraph after the list
                 unsourced.setdefault(ctx, []).append(intro)
@@ -119,9 +123,18 @@ def body_blocks(body: str) -> list[Block]:
         elif tok.type in ("bullet_list_close", "ordered_list_close"):
             lists.pop()
             last_para[ctx] = None  # what follows a list is introduced by nothing
+            members, before = opened.pop()
+            common = [c for c in members[0].cites if all(c in m.cites for m in members)] if members else []
+            if common and before:
+                for intro in before:
+                    intro.extend(common)
+                unsourced[ctx] = [i for i in unsourced.get(ctx, []) if all(i is not b for b in before)]
         elif tok.type == "list_item_open":
             parent = items[-1]
-            items.append(Item(parent, lists[-1] if lists else []))
+            member = Item(parent, lists[-1] if lists else [])
+            items.append(member)
+            if opened:
+                opened[-1][0].append(member)
         elif tok.type == "list_item_close":
             items.pop()
         elif tok.type in ("paragraph_open", "heading_open") and tok.map:

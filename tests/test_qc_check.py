@@ -112,6 +112,21 @@ def test_table_or_list_without_a_source_takes_the_paragraph_right_after_it(index
     assert find(r, "691").status == "uncited"  # a heading between: the next section's source is not the table's
 
 
+def test_table_without_a_source_takes_the_reports_every_item_of_the_list_after_it_cites(index: EvidenceIndex) -> None:
+    # A table under its heading, then bullets on its rows, each citing R9: the table's numbers are R9's.
+    table = "| 模型 | NFS 加载 (s) |\n|---|---|\n| DeepSeek-70B | 1399 |\n\n"
+    body = (
+        f"## 加载\n\n{table}- DeepSeek-32B 从 691s 降至 112s【出处:R9 实测】。\n- 加速 6.2 倍【出处:R9 实测】。\n\n"
+        f"## 混合\n\n{table}- DeepSeek-32B 从 691s 降至 112s【出处:R9 实测】。\n- 保存 94s【出处:R1 实测】。\n\n"
+        f"## 部分\n\n{table}- DeepSeek-32B 从 691s 降至 112s【出处:R9 实测】。\n- 没有出处。\n"
+    )
+    r = check(draft(body), index)
+    assert find(r, "1399").cited == ["R9"] and find(r, "1399").status == "verified"
+    # items citing different reports, or one item citing none, name no source of the table
+    assert find(r, "1399", 1).status == "uncited" and find(r, "1399", 2).status == "uncited"
+    assert find(r, "94s").status == "verified" and find(r, "6.2 倍").status == "verified"
+
+
 def test_front_matter_uses_the_evidence_list_unless_a_marker_decides(index: EvidenceIndex) -> None:
     faq = "faq:\n  - q: 会话多大?\n    a: 29.8K token 的会话约 7.15 GB。\n  - q: 加载?\n    a: 加速 6.2 倍【出处:R1 实测】。\n"
     r = check(draft("正文。\n", answer="TTFT 降低 26–32%,吞吐提升 29–40%。", faq=faq), index)
