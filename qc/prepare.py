@@ -649,10 +649,20 @@ def _row_terms(members: list[Fig]) -> None:
     if len(rows) < 2:
         return
     whole = set(members[0].f.labels).intersection(*(x.f.labels for x in members[1:]))
+    # a caption or section heading over several rows but not all (a heading the table runs past, a list item taken
+    # for one: `3. 小负载场景下吞吐量波动较大…`) names no row either, where a cell has a row label of its own
+    over: dict[str, set[str]] = {}
+    for x in members:
+        for lab in x.f.labels:
+            if x.row is not None and _is_heading(lab):
+                over.setdefault(lab, set()).add(x.row)
+    spread = {lab for lab, rows_of in over.items() if len(rows_of) > 1}
     own: dict[int, frozenset[str]] = {}
     for x in members:
         if x.row is not None and x.col is not None:
             labs = [lab for lab in x.f.labels if lab not in x.col and lab not in whole]
+            if any(lab not in spread for lab in labs):
+                labs = [lab for lab in labs if lab not in spread]
             said = frozenset().union(*(context_tokens(lab) for lab in x.f.labels))
             # (with the names the report's abbreviations add: `ABQ` is `ArrayBlockingQueue`)
             own[id(x)] = frozenset().union(*(context_tokens(lab) for lab in labs)) | (x.tokens - said)
