@@ -1111,6 +1111,8 @@ def _spelled(words: list[str], abbr: str) -> str | None:
 def _listed(f: Figure, raw_num: str) -> bool:
     """The figure's number stands in a list or an identifier (`Option 2/3/4/5/7`, `batch=1/4/8/16`, `方案 3`): it
     names a choice, it measures nothing."""
+    if f.kind == "prose" and raw_num and in_title(f.quote, raw_num):
+        return True  # (`3.《高测股份: 再签建湖 10GW 硅片切割代工产能…》`: a cited work's name, no figure of its own)
     if f.unit or not raw_num:
         return False
     if _enumerator(f.quote, raw_num):
@@ -1123,6 +1125,12 @@ def _listed(f: Figure, raw_num: str) -> bool:
             if _IN_LIST.match(text, b) or _LIST_BEFORE.search(text, max(0, a - 12), a) or _CHOICE.search(text, 0, a):
                 return True
     return False
+
+
+def in_title(line: str, raw: str) -> bool:
+    """Whether every time the line prints the number it stands inside a title in 《》 (open till the line's end)."""
+    hits = [m.start() for m in re.finditer(rf"(?<![\d.]){re.escape(raw)}(?![\d])", line)]
+    return bool(hits) and all(line.rfind("《", 0, k) > line.rfind("》", 0, k) for k in hits)
 
 
 def _enumerator(quote: str, raw_num: str) -> bool:
