@@ -620,6 +620,16 @@ def _is_heading(label: str) -> bool:
     return bool(_IS_CAPTION.match(label) or _SECTION_LABEL.match(label))
 
 
+_SECTION_ITEM = re.compile(r"\s*\d{1,2}(?:\.\d{1,2})*\s*、\s*\S")  # `2、测试数据集`, numbered with an enumeration comma
+
+
+def section_words(x: Fig) -> frozenset[str]:
+    """The words of the section headings among a figure's labels (`5.3 完整结果矩阵`, `2、测试数据集`)."""
+    return frozenset().union(
+        *(context_tokens(lab) for lab in x.f.labels if _SECTION_LABEL.match(lab) or _SECTION_ITEM.match(lab))
+    )
+
+
 def own_labels(x: Fig) -> frozenset[str]:
     """A figure's labels but its captions and section headings: its row and column (or its sentence)."""
     return frozenset(lab for lab in x.f.labels if not _is_heading(lab))
