@@ -42,7 +42,20 @@ from qc.index import EvidenceIndex
 from qc.match import KEY_LABEL_MAX, Verdict, key_in_label
 from qc.models import ALL_STATUSES, ERROR_STATUSES, OK_STATUSES, STRENGTHS, FileResult, NumberCheck, Source, TermCheck
 from qc.numbers import Quantity, extract
-from qc.prepare import Fig, Prep, header_unit, labels_of, matches, own_labels, prepare, say, shown, source_of, stems
+from qc.prepare import (
+    Fig,
+    Prep,
+    header_unit,
+    labels_of,
+    matches,
+    own_labels,
+    prepare,
+    say,
+    section_words,
+    shown,
+    source_of,
+    stems,
+)
 from qc.scope import article_index, number_scope, require_known
 from qc.units import NONE, Unit, parse_unit
 
@@ -547,13 +560,19 @@ class _Checker(Derivations):
                 continue
             labs = set(x.f.labels)
             taken = {id(g) for g in others}
-            # (a figure of prose, `Run 1: … 用户态 =2.15s`: the column its header names, `纯处理时间 (s)`)
-            mate = next((g for g in self.prep.table_dim(table, x.unit.dim) if g.row == row and g.col and id(g) not in
-                         taken and (g.col <= labs if x.table else hdr and g.col_tokens <= hdr)), None)  # fmt: skip
+            # (a figure of prose, `Run 1: … 用户态 =2.15s`: the column its header names, `纯处理时间 (s)`; a count,
+            # `1,896 行`, in a column of bare counts too)
+            pool = self.prep.table_dim(table, x.unit.dim)
+            if x.unit.dim.startswith("count:"):
+                pool = [*pool, *self.prep.table_dim(table, "")]
+            mate = next((g for g in pool if g.row == row and g.col and id(g) not in taken
+                         and (g.col <= labs if x.table else hdr and g.col_tokens <= hdr)), None)  # fmt: skip
             if mate is None or mate.base == x.base:
                 continue
-            if not stems(words).isdisjoint(stems(x.tokens - mate.tokens)):
-                continue  # the article's row names the cell's own table
+            # the article's row names the cell's own table (not by a word of the section it stands in: a stub
+            # `数据集` names no `2、测试数据集` table)
+            if not stems(words).isdisjoint(stems(x.tokens - mate.tokens - section_words(x))):
+                continue
             _stands_for(v, x, mate, "article table row")
 
     def _swaps(self, claims: list[tuple[Quantity, Verdict, frozenset[str], list[str]]]) -> None:

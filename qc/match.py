@@ -20,6 +20,7 @@ from qc.prepare import (
     Fig,
     Prep,
     counts_off,
+    in_title,
     labels_of,
     matches,
     next_item,
@@ -1315,7 +1316,7 @@ class Matching:
                         quote = next((ln for ln, nl in rp.lines(i) if _find_bounded(nl, n)), cand)
                         if term and _term_before_another(quote, term, raw):
                             continue
-                        if _in_title(quote, raw):
+                        if in_title(quote, raw):
                             continue  # (`5.《高测股份(688556.SH): 21 年业…》`: the name of a cited work, no figure)
                         return cand.strip(), page, quote
         return None
@@ -1706,12 +1707,6 @@ _RUN_MARK = re.compile(r"\bRun\s*#?\s*(\d+)\s*[:：]", re.I)
 
 
 _ACRONYM = re.compile(r"[A-Z]{2,5}")
-
-
-def _in_title(line: str, raw: str) -> bool:
-    """Whether every time the line prints the number it stands inside a title in 《》 (open till the line's end)."""
-    hits = [m.start() for m in re.finditer(rf"(?<![\d.]){re.escape(raw)}(?![\d])", line)]
-    return bool(hits) and all(line.rfind("《", 0, k) > line.rfind("》", 0, k) for k in hits)
 
 
 def _talks_about(words: frozenset[str], x: Fig) -> bool:

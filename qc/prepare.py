@@ -634,6 +634,16 @@ def _is_heading(label: str) -> bool:
     return bool(_IS_CAPTION.match(label) or _SECTION_LABEL.match(label))
 
 
+_SECTION_ITEM = re.compile(r"\s*\d{1,2}(?:\.\d{1,2})*\s*、\s*\S")  # `2、测试数据集`, numbered with an enumeration comma
+
+
+def section_words(x: Fig) -> frozenset[str]:
+    """The words of the section headings among a figure's labels (`5.3 完整结果矩阵`, `2、测试数据集`)."""
+    return frozenset().union(
+        *(context_tokens(lab) for lab in x.f.labels if _SECTION_LABEL.match(lab) or _SECTION_ITEM.match(lab))
+    )
+
+
 def own_labels(x: Fig) -> frozenset[str]:
     """A figure's labels but its captions and section headings: its row and column (or its sentence)."""
     return frozenset(lab for lab in x.f.labels if not _is_heading(lab))
@@ -663,10 +673,20 @@ def _row_terms(members: list[Fig]) -> None:
     if len(rows) < 2:
         return
     whole = set(members[0].f.labels).intersection(*(x.f.labels for x in members[1:]))
+    # a caption or section heading over several rows but not all (a heading the table runs past, a list item taken
+    # for one: `3. 小负载场景下吞吐量波动较大…`) names no row either, where a cell has a row label of its own
+    over: dict[str, set[str]] = {}
+    for x in members:
+        for lab in x.f.labels:
+            if x.row is not None and _is_heading(lab):
+                over.setdefault(lab, set()).add(x.row)
+    spread = {lab for lab, rows_of in over.items() if len(rows_of) > 1}
     own: dict[int, frozenset[str]] = {}
     for x in members:
         if x.row is not None and x.col is not None:
             labs = [lab for lab in x.f.labels if lab not in x.col and lab not in whole]
+            if any(lab not in spread for lab in labs):
+                labs = [lab for lab in labs if lab not in spread]
             said = frozenset().union(*(context_tokens(lab) for lab in x.f.labels))
             # (with the names the report's abbreviations add: `ABQ` is `ArrayBlockingQueue`)
             own[id(x)] = frozenset().union(*(context_tokens(lab) for lab in labs)) | (x.tokens - said)
@@ -1115,6 +1135,8 @@ def _spelled(words: list[str], abbr: str) -> str | None:
 def _listed(f: Figure, raw_num: str) -> bool:
     """The figure's number stands in a list or an identifier (`Option 2/3/4/5/7`, `batch=1/4/8/16`, `方案 3`): it
     names a choice, it measures nothing."""
+    if f.kind == "prose" and raw_num and in_title(f.quote, raw_num):
+        return True  # (`3.《高测股份: 再签建湖 10GW 硅片切割代工产能…》`: a cited work's name, no figure of its own)
     if f.unit or not raw_num:
         return False
     if _enumerator(f.quote, raw_num):
@@ -1127,6 +1149,12 @@ def _listed(f: Figure, raw_num: str) -> bool:
             if _IN_LIST.match(text, b) or _LIST_BEFORE.search(text, max(0, a - 12), a) or _CHOICE.search(text, 0, a):
                 return True
     return False
+
+
+def in_title(line: str, raw: str) -> bool:
+    """Whether every time the line prints the number it stands inside a title in 《》 (open till the line's end)."""
+    hits = [m.start() for m in re.finditer(rf"(?<![\d.]){re.escape(raw)}(?![\d])", line)]
+    return bool(hits) and all(line.rfind("《", 0, k) > line.rfind("》", 0, k) for k in hits)
 
 
 def _enumerator(quote: str, raw_num: str) -> bool:
