@@ -175,15 +175,24 @@ def set_against(text: str, end: int, stop: int) -> str | None:
     return m.group(1) if m is not None else None
 
 
-# `the load test's 567 ms`: a possessive right before a number names whose figure it is (up to three words).
-_POSSESSOR = re.compile(r"([A-Za-z][\w&.+-]*(?:[ \u00a0]+[A-Za-z][\w&.+-]*){0,2})['\u2019]s[ \u00a0]+$")
+# `the load test's 567 ms`, `从 TiKV 的 286,240`: a possessive right before a number names whose figure it is (up to
+# three words, a version among them: `TiKV 7.5.1 的`).
+_POSSESSOR = re.compile(
+    r"([A-Za-z][\w&.+-]*(?:[ \u00a0]+[A-Za-z0-9][\w&.+-]*){0,2})(?:['\u2019]s[ \u00a0]+|[ \u00a0]*的[ \u00a0]*)$"
+)
 
 
 def possessor(text: str, start: int, lo: int) -> str | None:
     """The name a possessive right before a number (starting at `start`, not before `lo`) gives as its owner: `load
-    test` in `about 3.1 times the load test's 567 ms`."""
+    test` in `about 3.1 times the load test's 567 ms`, `TiKV` in `从 TiKV 的 286,240`."""
     m = _POSSESSOR.search(text, max(lo, start - 48), start)
     return m.group(1) if m is not None else None
+
+
+def _possessor_at(text: str, start: int, lo: int) -> int | None:
+    """Where `possessor`'s name starts, or None."""
+    m = _POSSESSOR.search(text, max(lo, start - 48), start)
+    return m.start(1) if m is not None else None
 
 
 # `ranges from 1.36% to 20%`: a pair a range verb leads is a span, no change from one to the other
@@ -375,6 +384,11 @@ def own_terms(sent: Sentence, qs: list[Quantity], text: str) -> list[frozenset[s
         mine = label_span(text, q.num_start)
         if mine is not None and sent.start <= mine[0] < clause and (prev is None or mine[0] >= prev.end):
             cs = mine[0]  # (a term inside the clause is its lead, both numbers' subject: `读带宽从 0.98 GB/s 提升至 …`)
+        # a possessive names its own number alone (`从 TiKV 的 286,240 提升到 TideKV 的 412,060`), not the one before
+        if nxt is not None and (p := _possessor_at(text, nxt.start, q.end)) is not None:
+            ce = min(ce, p)
+        if (p := _possessor_at(text, q.start, prev.end if prev is not None else sent.start)) is not None:
+            cs = min(cs, p)
         lo, hi = bisect_left(at, cs), bisect_left(at, ce)
         out.append(kinds(frozenset(tok for tok, pos in where[lo:hi] if not q.start <= pos < q.end)))
     return out
