@@ -565,16 +565,26 @@ class _Checker(Derivations):
         # a report sentence stating two of the numbers' values tells them apart by its clauses (elsewhere a clause
         # can lack the subject an earlier sentence named: its words alone decide nothing)
         said = Counter(k for f in figs for k in {_quote_key(x) for x in f})  # in how many numbers' figures
-        shared = _shared_setting(figs)
-        items = [(own, [(_swap_words(x, shared), _clause_tokens(x) if said[_quote_key(x)] > 1 else x.col_tokens)
-                        for x in f]) for (_, _, _, own, _), f in zip(live, figs, strict=True)]  # fmt: skip
-        for i, j in crossed(items):
+
+        def item(k: int, shared: frozenset[str]) -> tuple[frozenset[str], list[tuple[frozenset[str], frozenset[str]]]]:
+            return live[k][3], [(_swap_words(x, shared), _clause_tokens(x) if said[_quote_key(x)] > 1 else x.col_tokens)
+                                for x in figs[k]]  # fmt: skip
+
+        for i, j in combinations(range(len(live)), 2):
+            # the setting both numbers' figures share names neither (a third number's figures have no say: a cell
+            # of each run's table, `262 ms` in both, leaves the two runs' captions telling 143 from 112)
+            shared = _shared_setting([figs[i], figs[j]])
+            items = [item(i, shared), item(j, shared)]
+            if not crossed(items):
+                continue
             (qi, vi, fi, oi, _), (qj, vj, fj, oj, _) = live[i], live[j]
             if fi.unit.dim != fj.unit.dim or fi.base == fj.base or qi.value == qj.value:
                 continue  # (`持续 2 分钟时约 2 秒`: two numbers printed alike swap into the same sentence)
+            if _restated_bound(qi, qj) or _restated_bound(qj, qi):
+                continue  # a bound the other value passes restates it (`达到 21.58 ms,超过 20 ms`): no second figure
             if self._owned(qi, fi, fj) or self._owned(qj, fj, fi):
                 continue  # (`the load test's 567 ms` under a `Load test` heading: its owner named, no swap is plain)
-            if not fi.unit.dim and (fi.table is None or fi.table != fj.table) and not plainly_crossed(items, i, j):
+            if not fi.unit.dim and (fi.table is None or fi.table != fj.table) and not plainly_crossed(items, 0, 1):
                 continue  # bare numbers (`6`-layer, a 0.934 score) are one kind of quantity only within one table,
                 # unless each one's words name the other's figure better than its own
             # the figure to name: of the other number's value, the one the number's own words fit best
@@ -863,6 +873,13 @@ def _stands_for(v: Verdict, x: Fig, mate: Fig, where: str) -> None:
     """A number verified by `x` stands for `mate`, the cell of its column in the row its mates rest on: a mismatch."""
     v.status, v.source, v.fig, v.strength = "mismatch", source_of(mate), mate, ""
     v.message = f"{say(mate)}: the {where}'s other numbers are that row's; {shown(x)} is {labels_of(x.f, 3)}"
+
+
+def _restated_bound(q: Quantity, other: Quantity) -> bool:
+    """Whether `q` is a lower bound (`超过 20 ms`, `above 20 ms`) that `other`, of its unit, passes (`21.58 ms`):
+    the bound says where the value stands, it measures nothing of its own (an upper bound, `no more than 45 degrees`
+    beside a 30, is as often a second limit)."""
+    return q.bound in (">", "≥") and q.unit == other.unit and (other.value or 0.0) > (q.value or 0.0)
 
 
 def _quote_key(x: Fig) -> tuple[str, int, str]:
