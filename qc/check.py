@@ -902,6 +902,17 @@ def _clause_tokens(x: Fig) -> frozenset[str]:
     return context_tokens(quote[start:end])
 
 
+def _up_to_own_clause(x: Fig) -> str:
+    """A prose figure's report sentence up to the end of the figure's own clause: a key carries to later clauses,
+    never back (`QPS 最高达到 438,920,在 256 并发及以下 p99 …`: the 256 is the next clause's)."""
+    quote = x.f.quote
+    at = [m.end() for m in re.finditer(rf"(?<![\d.]){re.escape(x.raw_num)}(?![\d]|\.\d)", quote)] if x.raw_num else []
+    if len(at) != 1:
+        return quote
+    end = OWN_CLAUSE.search(quote, at[0])
+    return quote[: end.start()] if end is not None else quote
+
+
 def _list_lead(lead: str, prev: Block | None, bl: Block) -> str:
     """The paragraph a list item stands under: the one right before its list, kept through the list's items."""
     if bl.kind != "item" or prev is None:
@@ -1131,7 +1142,7 @@ def _keys_of_kind(x: Fig, kind: str) -> frozenset[str]:
     figure of prose, in its report sentence."""
     labs = [lab for lab in x.f.labels if len(lab) <= KEY_LABEL_MAX and lab in own_labels(x)]
     if not x.table and x.f.kind in ("prose", "kv") and x.f.quote:
-        labs.append(x.f.quote)
+        labs.append(_up_to_own_clause(x))
     out: set[str] = set()
     for lab in labs:
         if not kind:  # a bare label: a chart's category (`5`)

@@ -846,11 +846,15 @@ _UNIT_TAIL = re.compile(r"^\D*[\d,.]+")  # a number's text up to its last digit:
 
 def restatement(sent: Sentence, q: Quantity, text: str) -> Quantity | None:
     """The number right after `q` that restates it in another unit of its kind (`or about 0.025 s`, `约合 33.04 亿元`),
-    if any."""
-    if not q.unit:
-        return None
-    dim = parse_unit(q.unit).dim
+    or a bare count rounded to a magnitude (`438,920,约 43.9 万`), if any."""
     after = next((o for o in sent.quantities if o.start >= q.end and not o.exempt), None)
+    if not q.unit:
+        # `438,920,约 43.9 万`: a bare count said again in a magnitude word right after it (`约 38.9 万` there
+        # restates it wrongly: `_restated_apart`)
+        if after is None or not after.magnitude or after.unit:
+            return None
+        return after if _RESTATE.fullmatch(text, q.end, after.start) else None
+    dim = parse_unit(q.unit).dim
     if after is None or not after.unit or parse_unit(after.unit).dim not in (dim, dim.removesuffix("/frame")):
         return None  # (`1715 ms/frame, about 1.7 s`: the time of a frame, in seconds)
     if after.unit == q.unit and _UNIT_TAIL.sub("", after.text).strip() == _UNIT_TAIL.sub("", q.text).strip():
