@@ -8,7 +8,7 @@ import re
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable
-from functools import partial
+from functools import lru_cache, partial
 from itertools import combinations, pairwise
 
 from evidence.models import Page
@@ -915,8 +915,12 @@ def _clause_tokens(x: Fig) -> frozenset[str]:
 def _up_to_own_clause(x: Fig) -> str:
     """A prose figure's report sentence up to the end of the figure's own clause: a key carries to later clauses,
     never back (`QPS 最高达到 438,920,在 256 并发及以下 p99 …`: the 256 is the next clause's)."""
-    quote = x.f.quote
-    at = [m.end() for m in re.finditer(rf"(?<![\d.]){re.escape(x.raw_num)}(?![\d]|\.\d)", quote)] if x.raw_num else []
+    return _up_to_clause(x.f.quote, x.raw_num) if x.raw_num else x.f.quote
+
+
+@lru_cache(maxsize=2048)
+def _up_to_clause(quote: str, num: str) -> str:
+    at = [m.end() for m in re.finditer(rf"(?<![\d.]){re.escape(num)}(?![\d]|\.\d)", quote)]
     if len(at) != 1:
         return quote
     end = OWN_CLAUSE.search(quote, at[0])
