@@ -8,7 +8,7 @@ import re
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable
-from functools import partial
+from functools import lru_cache, partial
 from itertools import combinations, pairwise
 
 from evidence.models import Page
@@ -584,16 +584,26 @@ class _Checker(Derivations):
         # a report sentence stating two of the numbers' values tells them apart by its clauses (elsewhere a clause
         # can lack the subject an earlier sentence named: its words alone decide nothing)
         said = Counter(k for f in figs for k in {_quote_key(x) for x in f})  # in how many numbers' figures
-        shared = _shared_setting(figs)
-        items = [(own, [(_swap_words(x, shared), _clause_tokens(x) if said[_quote_key(x)] > 1 else x.col_tokens)
-                        for x in f]) for (_, _, _, own, _), f in zip(live, figs, strict=True)]  # fmt: skip
-        for i, j in crossed(items):
+
+        def item(k: int, shared: frozenset[str]) -> tuple[frozenset[str], list[tuple[frozenset[str], frozenset[str]]]]:
+            return live[k][3], [(_swap_words(x, shared), _clause_tokens(x) if said[_quote_key(x)] > 1 else x.col_tokens)
+                                for x in figs[k]]  # fmt: skip
+
+        for i, j in combinations(range(len(live)), 2):
+            # the setting both numbers' figures share names neither (a third number's figures have no say: a cell
+            # of each run's table, `262 ms` in both, leaves the two runs' captions telling 143 from 112)
+            shared = _shared_setting([figs[i], figs[j]])
+            items = [item(i, shared), item(j, shared)]
+            if not crossed(items):
+                continue
             (qi, vi, fi, oi, _), (qj, vj, fj, oj, _) = live[i], live[j]
             if fi.unit.dim != fj.unit.dim or fi.base == fj.base or qi.value == qj.value:
                 continue  # (`持续 2 分钟时约 2 秒`: two numbers printed alike swap into the same sentence)
+            if _restated_bound(qi, qj) or _restated_bound(qj, qi):
+                continue  # a bound the other value passes restates it (`达到 21.58 ms,超过 20 ms`): no second figure
             if self._owned(qi, fi, fj) or self._owned(qj, fj, fi):
                 continue  # (`the load test's 567 ms` under a `Load test` heading: its owner named, no swap is plain)
-            if not fi.unit.dim and (fi.table is None or fi.table != fj.table) and not plainly_crossed(items, i, j):
+            if not fi.unit.dim and (fi.table is None or fi.table != fj.table) and not plainly_crossed(items, 0, 1):
                 continue  # bare numbers (`6`-layer, a 0.934 score) are one kind of quantity only within one table,
                 # unless each one's words name the other's figure better than its own
             # the figure to name: of the other number's value, the one the number's own words fit best
@@ -689,7 +699,7 @@ class _Checker(Derivations):
                     continue  # its own clause holds a number of another report sentence (`200 个线程下…约 1 秒`)
                 free = [g for g in self.prep.figs_of(y.f.report, x.unit.dim) if g.f.quote == y.f.quote
                         and g.f.page == y.f.page and id(g) not in used and g.base != x.base]  # fmt: skip
-                if len(free) != 1:
+                if len(free) != 1 or self._stated_in_full(sent, free[0]):
                     continue
                 g = free[0]
                 own = unnumbered(own_terms(sent, [q], self._text)[0]) if own is None else own
@@ -699,6 +709,16 @@ class _Checker(Derivations):
                 v.message = (f"{say(g)}: the sentence's {p.text.strip()} is from that report sentence; "
                              f"{shown(x)} is {labels_of(x.f, 3) or 'another figure'}")  # fmt: skip
                 break
+
+    def _stated_in_full(self, sent: Sentence, g: Fig) -> bool:
+        """Whether a number of the full sentence around `sent` (its parts up to `。`) states figure `g`'s value in its
+        unit, whichever figure backs it (`CPU 使用率为 61.3%,…;磁盘写带宽为 412.5 MB/s,较 TiKV 的 655.8 MB/s 减少
+        37.1%`: the report sentence's 61.3% is stood for, though a table cell verifies it)."""
+        text = self._text
+        lo = max((m.end() for m in FULL_END.finditer(text, 0, sent.start)), default=0)
+        hi = m.end() if (m := FULL_END.search(text, max(sent.start, sent.end - 1))) is not None else len(text)
+        return any(o.value == g.f.value and (parse_unit(o.unit) if o.unit else NONE).dim == g.unit.dim
+                   for o in extract(text[lo:hi]) if not o.exempt)  # fmt: skip
 
     @staticmethod
     def _one_figure_two_claims(
@@ -884,6 +904,13 @@ def _stands_for(v: Verdict, x: Fig, mate: Fig, where: str) -> None:
     v.message = f"{say(mate)}: the {where}'s other numbers are that row's; {shown(x)} is {labels_of(x.f, 3)}"
 
 
+def _restated_bound(q: Quantity, other: Quantity) -> bool:
+    """Whether `q` is a lower bound (`超过 20 ms`, `above 20 ms`) that `other`, of its unit, passes (`21.58 ms`):
+    the bound says where the value stands, it measures nothing of its own (an upper bound, `no more than 45 degrees`
+    beside a 30, is as often a second limit)."""
+    return q.bound in (">", "≥") and q.unit == other.unit and (other.value or 0.0) > (q.value or 0.0)
+
+
 def _quote_key(x: Fig) -> tuple[str, int, str]:
     return (x.f.report, x.f.page, x.f.quote if not x.table else "")
 
@@ -902,6 +929,21 @@ def _clause_tokens(x: Fig) -> frozenset[str]:
     start = max((e for _, e in seps if e <= at[0]), default=0)
     end = min((b for b, _ in seps if b >= at[0] + len(x.raw_num)), default=len(quote))
     return context_tokens(quote[start:end])
+
+
+def _up_to_own_clause(x: Fig) -> str:
+    """A prose figure's report sentence up to the end of the figure's own clause: a key carries to later clauses,
+    never back (`QPS 最高达到 438,920,在 256 并发及以下 p99 …`: the 256 is the next clause's)."""
+    return _up_to_clause(x.f.quote, x.raw_num) if x.raw_num else x.f.quote
+
+
+@lru_cache(maxsize=2048)
+def _up_to_clause(quote: str, num: str) -> str:
+    at = [m.end() for m in re.finditer(rf"(?<![\d.]){re.escape(num)}(?![\d]|\.\d)", quote)]
+    if len(at) != 1:
+        return quote
+    end = OWN_CLAUSE.search(quote, at[0])
+    return quote[: end.start()] if end is not None else quote
 
 
 def _list_lead(lead: str, prev: Block | None, bl: Block) -> str:
@@ -1133,7 +1175,7 @@ def _keys_of_kind(x: Fig, kind: str) -> frozenset[str]:
     figure of prose, in its report sentence."""
     labs = [lab for lab in x.f.labels if len(lab) <= KEY_LABEL_MAX and lab in own_labels(x)]
     if not x.table and x.f.kind in ("prose", "kv") and x.f.quote:
-        labs.append(x.f.quote)
+        labs.append(_up_to_own_clause(x))
     out: set[str] = set()
     for lab in labs:
         if not kind:  # a bare label: a chart's category (`5`)

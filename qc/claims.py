@@ -175,15 +175,27 @@ def set_against(text: str, end: int, stop: int) -> str | None:
     return m.group(1) if m is not None else None
 
 
-# `the load test's 567 ms`: a possessive right before a number names whose figure it is (up to three words).
-_POSSESSOR = re.compile(r"([A-Za-z][\w&.+-]*(?:[ \u00a0]+[A-Za-z][\w&.+-]*){0,2})['\u2019]s[ \u00a0]+$")
+# `the load test's 567 ms`, `从 TiKV 的 286,240`: a possessive right before a number names whose figure it is (up to
+# three words, a version among them: `TiKV 7.5.1 的`).
+_POSSESSOR = re.compile(
+    r"([A-Za-z][\w&.+-]*(?:[ \u00a0]+[A-Za-z0-9][\w&.+-]*){0,2})(?:['\u2019]s[ \u00a0]+|[ \u00a0]*的[ \u00a0]*)$"
+)
 
 
 def possessor(text: str, start: int, lo: int) -> str | None:
     """The name a possessive right before a number (starting at `start`, not before `lo`) gives as its owner: `load
-    test` in `about 3.1 times the load test's 567 ms`."""
+    test` in `about 3.1 times the load test's 567 ms`, `TiKV` in `从 TiKV 的 286,240`."""
     m = _POSSESSOR.search(text, max(lo, start - 48), start)
     return m.group(1) if m is not None else None
+
+
+def _possessor_at(text: str, start: int, lo: int) -> int | None:
+    """Where `possessor`'s name starts (of an `X's`, its last word: `1,445 ms higher than TensorRT-LLM's 3,689 ms`
+    leaves `higher than` to the number before it), or None."""
+    m = _POSSESSOR.search(text, max(lo, start - 48), start)
+    if m is None:
+        return None
+    return m.start(1) + m.group(1).rfind(" ") + 1 if "的" not in m.group() else m.start(1)
 
 
 # `ranges from 1.36% to 20%`: a pair a range verb leads is a span, no change from one to the other
@@ -331,6 +343,9 @@ def label_span(text: str, num_start: int) -> tuple[int, int] | None:
     return m.start(1), m.end(1)
 
 
+_PARTS = re.compile(r"\b(?:against|versus|vs\.?)(?!\w)", re.I)
+
+
 def own_terms(sent: Sentence, qs: list[Quantity], text: str) -> list[frozenset[str]]:
     """The words that belong to each of `qs` (numbers of `sent`) alone: those of its clause (split at `,` `;` `、`
     `and` `while` `而`) between the number of its kind before it and the one after it. Shared words decide nothing
@@ -375,6 +390,17 @@ def own_terms(sent: Sentence, qs: list[Quantity], text: str) -> list[frozenset[s
         mine = label_span(text, q.num_start)
         if mine is not None and sent.start <= mine[0] < clause and (prev is None or mine[0] >= prev.end):
             cs = mine[0]  # (a term inside the clause is its lead, both numbers' subject: `读带宽从 0.98 GB/s 提升至 …`)
+        # `143 ms in Run 1 against 112 ms in Run 2`: the words before `against` are the first number's, those after
+        # it the second's
+        if nxt is not None and (part := _PARTS.search(text, q.end, nxt.start)) is not None:
+            ce = min(ce, part.start())
+        if prev is not None and (ms := list(_PARTS.finditer(text, max(cs, prev.end), q.start))):
+            cs = max(cs, ms[-1].end())
+        # a possessive names its own number alone (`从 TiKV 的 286,240 提升到 TideKV 的 412,060`), not the one before
+        if nxt is not None and (p := _possessor_at(text, nxt.start, q.end)) is not None:
+            ce = min(ce, p)
+        if (p := _possessor_at(text, q.start, prev.end if prev is not None else sent.start)) is not None:
+            cs = min(cs, p)
         lo, hi = bisect_left(at, cs), bisect_left(at, ce)
         out.append(kinds(frozenset(tok for tok, pos in where[lo:hi] if not q.start <= pos < q.end)))
     return out
@@ -482,8 +508,8 @@ def roles(sent: Sentence, qs: list[Quantity], text: str, list_lead: str = "") ->
                 _DOWN.search(whole := text[sent.start : sent.end]) or _UP.search(whole)
             ):
                 out[k], out[k + 1] = _LOW, _HIGH  # `Nonmetals, from -253 °C to 4827 °C`: a span, lowest first
-        elif _VERSUS.match(gap) or _VS_CJK.fullmatch(gap):
-            pairs.append((k, False))
+        elif (_VERSUS.match(gap) or _VS_CJK.fullmatch(gap)) and bool(a.unit) == bool(b.unit):
+            pairs.append((k, False))  # (`Run 1 against 112 ms`: a run's number is set against no latency)
     _respective(sent, qs, text, out)
     _named_respectively(sent, qs, text, out)
     _declared_order(sent, qs, text, list_lead, out)
@@ -820,11 +846,15 @@ _UNIT_TAIL = re.compile(r"^\D*[\d,.]+")  # a number's text up to its last digit:
 
 def restatement(sent: Sentence, q: Quantity, text: str) -> Quantity | None:
     """The number right after `q` that restates it in another unit of its kind (`or about 0.025 s`, `约合 33.04 亿元`),
-    if any."""
-    if not q.unit:
-        return None
-    dim = parse_unit(q.unit).dim
+    or a bare count rounded to a magnitude (`438,920,约 43.9 万`), if any."""
     after = next((o for o in sent.quantities if o.start >= q.end and not o.exempt), None)
+    if not q.unit:
+        # `438,920,约 43.9 万`: a bare count said again in a magnitude word right after it (`约 38.9 万` there
+        # restates it wrongly: `_restated_apart`)
+        if after is None or not after.magnitude or after.unit:
+            return None
+        return after if _RESTATE.fullmatch(text, q.end, after.start) else None
+    dim = parse_unit(q.unit).dim
     if after is None or not after.unit or parse_unit(after.unit).dim not in (dim, dim.removesuffix("/frame")):
         return None  # (`1715 ms/frame, about 1.7 s`: the time of a frame, in seconds)
     if after.unit == q.unit and _UNIT_TAIL.sub("", after.text).strip() == _UNIT_TAIL.sub("", q.text).strip():

@@ -34,6 +34,8 @@ class lazy:
 KINDS = (frozenset({"min", "minimum", "lowest", "最低", "最小"}), frozenset({"max", "maximum", "highest", "最高", "最大"}),
          frozenset({"avg", "average", "mean", "平均"}))  # fmt: skip
 DEC = re.compile(r"\d\d*\.\d+")  # = \d+\.\d+, written to start with a character set (a fast scan)
+# `1,132,920` is one number, not the words `1`, `132` and `920` (a `Run 1` is no `# Samples 1,132,920` row)
+_GROUPED = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?![\d,])")
 _CAPTION = re.compile(r"(?:表|图|table|tab\.|fig\.|figure)\s*[a-z]?\d+(?:[-.–]\d+)*", re.I)
 # On lower-cased text re.I only matters for ı and ſ (they match i and s); without it the literals make a fast scan.
 _CAPTION_LOWER = re.compile(_CAPTION.pattern)
@@ -93,7 +95,7 @@ def context_tokens(text: str) -> frozenset[str]:
     # `v1.8` vs `v2.0`: a version names a system (a column of a before/after table); the decimal rule below would
     # leave only its `v`, so two versions' columns would be one
     versions = _VERSION.findall(low) if "v" in low else []
-    t = DEC.sub(" ", low)
+    t = DEC.sub(" ", _GROUPED.sub(lambda m: m.group().replace(",", ""), low) if "," in low else low)
     t = _SECTION_NO.sub(" ", (_CAPTION_LOWER if "ı" not in t and "ſ" not in t else _CAPTION).sub(" ", t))
     words = _LAT.findall(t)
     if words:
