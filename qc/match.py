@@ -1663,11 +1663,18 @@ def _term_before_another(line: str, term: str, raw: str) -> bool:
 
 
 def printed_terms(y: Fig) -> list[str]:
-    """The terms figure `y`'s sentence prints right before its number (`label_term`; `系统态` of `系统态 =0.49s`)."""
+    """The terms figure `y`'s sentence prints right before its number (`label_term`; `系统态` of `系统态 =0.49s`), and
+    a remark in brackets right after it and its unit (`单副本` of `约 1 TB(单副本)`)."""
     quote = y.f.quote
-    found = (label_term(quote, m.start()) for m in re.finditer(rf"(?<![\d.,]){re.escape(y.raw_num)}(?![\d]|[.,]\d)",
-                                                                 quote)) if y.raw_num else ()  # fmt: skip
+    found: list[str | None] = []
+    for m in re.finditer(rf"(?<![\d.,]){re.escape(y.raw_num)}(?![\d]|[.,]\d)", quote) if y.raw_num else ():
+        found.append(label_term(quote, m.start()))
+        if (r := _REMARK_AFTER.match(quote, m.end())) and re.search(r"[A-Za-z\u3400-\u9fff]", r.group(1)):
+            found.append(r.group(1))
     return [t for t in found if t is not None]
+
+
+_REMARK_AFTER = re.compile(r"[ \t]*[^\s\d()（）,，;；。]{0,8}?[ \t]*[(（]([^()（）,，]{1,12})[)）]")
 
 
 def _printed_before(y: Fig, term: str) -> bool:
