@@ -427,6 +427,8 @@ class Matching:
                 # The number's own clause names the other figure (`recall is 0.77, precision 0.80`): that figure being
                 # another number of the sentence does not excuse it, it is a swap (see _rival_in).
                 found = self._rival_in(own, f, q, value, step, unit, sent, endpoint, strict=True)
+                if found is not None and self._owned_apart(f, found, sent, q):
+                    return None
                 return found or self._sibling_rival(f, q, value, sent)
         found = self._rival_in(self._up_to_own(q, sent), f, q, value, step, unit, sent, endpoint)
         return found or (None if endpoint else self._sibling_rival(f, q, value, sent))
@@ -756,6 +758,15 @@ class Matching:
             if hit is not None and hit != k and x.unit.dim in groups[hit][1]:
                 return way, hit
         return None
+
+    def _owned_apart(self, x: Fig, g: Fig, sent: Sentence, q: Quantity) -> bool:
+        """Whether the number's words give it to `x`'s column rather than `g`'s, another column of its row (`against
+        52.3 GB for vLLM`, TensorRT-LLM named before it): the other column's name is another number's."""
+        if not x.col or not g.col or x.row != g.row or x.col == g.col:
+            return False
+        mine, theirs = stems(x.col_tokens - g.col_tokens), stems(g.col_tokens - x.col_tokens)
+        lo = max((m.end() for m in FULL_END.finditer(self._text, 0, sent.start)), default=0)
+        return bool(mine and theirs) and owner(self._text, lo, q, sent, [mine, theirs]) == 0
 
     def _group_fix(self, x: Fig, sent: Sentence, q: Quantity) -> Fig | None:
         """The cell of the group `_group_conflict` says the number belongs to that stands where `x` stands: in its row,
