@@ -836,7 +836,7 @@ def _cell_words(cell: str, nums: list[Number]) -> list[str]:
     text = cell
     for num in reversed(nums):
         text = text[: num.start] + " " + text[num.end :]
-    words = re.split(r"[\s,，;；、:：()（）]+", text)
+    words = re.split(r"[\s,，;；、:：=()（）]+", text)
     # (a model number, `c6i.2xlarge`, `P5510`, would be a key the claim must name: words only)
     return [w for w in words if re.search(r"[A-Za-z\u3400-\u9fff]", w) and not re.search(r"\d|^[x×]$", w)]
 
