@@ -832,4 +832,13 @@ def restatement(sent: Sentence, q: Quantity, text: str) -> Quantity | None:
         return None  # (`1715 ms/frame, about 1.7 s`: the time of a frame, in seconds)
     if after.unit == q.unit and _UNIT_TAIL.sub("", after.text).strip() == _UNIT_TAIL.sub("", q.text).strip():
         return None  # (`330,435.30 万元,约合 33.04 亿元`: another magnitude of the unit restates it too)
-    return after if _RESTATE.fullmatch(text, q.end, after.start) else None
+    if _RESTATE.fullmatch(text, q.end, after.start):
+        return after
+    # `Its 1,340 s start-up includes the engine build, about 22 minutes`: a rounded value in another unit set after
+    # its clause, ending it, restates the number before it however many words stand between
+    apposed = after.approx and after.unit != q.unit and _APPOSED.search(text, q.end, after.start)
+    return after if apposed and _CLAUSE_END.match(text, after.end) else None
+
+
+_APPOSED = re.compile(r"[,\uff0c][ \u00a0]*$")  # (the restatement's `about` is part of its number)
+_CLAUSE_END = re.compile(r"[ \u00a0]*(?:[;；.。,，]|\[source|【|$)", re.I)
