@@ -41,3 +41,9 @@ def test_a_difference_in_millions_is_derived(runs: EvidenceIndex) -> None:
     assert _verdicts(runs, said.format("1.1"))["about 1.1 million"] == "derived"
     # 3,952,655 − 2,874,310 = 1,078,345: no 1.4 million
     assert _verdicts(runs, said.format("1.4"))["about 1.4 million"] not in ("verified", "derived")
+
+
+def test_a_zero_in_millions_rests_on_no_bare_zero(runs: EvidenceIndex) -> None:
+    # the report's `0` (a page or a bare count) is no 0.0 million of anything, nor its 1,905 errors rounded
+    body = "Run B served 3,952,655 requests and about {} million errors [source: R3]."
+    assert _verdicts(runs, body.format("0.0"))["about 0.0 million"] not in ("verified", "derived")
