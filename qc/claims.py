@@ -223,6 +223,7 @@ _OWNED_AFTER = re.compile(
     r"(?:about|around|roughly|only|just|约|仅)?[ \u00a0]*"
 )
 _FOR_BEFORE = re.compile(r"\b(?:for|on|in|under|using|by)[ \u00a0]+(?:the[ \u00a0]+)?$", re.I)
+_IS = re.compile(r"[ \u00a0]+(?:is|are|was|were)[ \u00a0]+(?:the[ \u00a0]+)?", re.I)  # `of which 17.6 GB is weights`
 _JOINED = re.compile(r"[ \u00a0]*(?:[,、/&\uff0c]|\band\b|\bor\b|\bvs\.?|\bversus\b|和|与|及|对比?)[ \u00a0]*", re.I)
 
 
@@ -250,12 +251,14 @@ def _spots(chunk: str, lo: int) -> tuple[tuple[str, int], ...]:
 
 def _named_after(text: str, lo: int, q: Quantity, sent: Sentence, found: list[tuple[int, int, int]],
                  nxt: Quantity | None) -> int | None:  # fmt: skip
-    """The name of `found` that `q`'s own clause gives it after it: through `for`, `on`… (`7 ms for HBase`) or right
-    after it (`343 output tokens`)."""
+    """The name of `found` that `q`'s own clause gives it after it: through `for`, `on`… (`7 ms for HBase`), `is`
+    (`17.6 GB is weights`) or right after it (`343 output tokens`)."""
     part = OWN_CLAUSE.search(text, q.end, sent.end)
     stop = min(part.start() if part else sent.end, nxt.start if nxt else sent.end)
     for s, _, k in found:
-        if q.end <= s < stop and (_FOR_BEFORE.search(text, max(lo, s - 16), s) or not text[q.end : s].strip()):
+        if q.end <= s < stop and (
+            _FOR_BEFORE.search(text, max(lo, s - 16), s) or not text[q.end : s].strip() or _IS.fullmatch(text, q.end, s)
+        ):
             return k
     return None
 
@@ -859,4 +862,13 @@ def restatement(sent: Sentence, q: Quantity, text: str) -> Quantity | None:
         return None  # (`1715 ms/frame, about 1.7 s`: the time of a frame, in seconds)
     if after.unit == q.unit and _UNIT_TAIL.sub("", after.text).strip() == _UNIT_TAIL.sub("", q.text).strip():
         return None  # (`330,435.30 万元,约合 33.04 亿元`: another magnitude of the unit restates it too)
-    return after if _RESTATE.fullmatch(text, q.end, after.start) else None
+    if _RESTATE.fullmatch(text, q.end, after.start):
+        return after
+    # `Its 1,340 s start-up includes the engine build, about 22 minutes`: a rounded value in another unit set after
+    # its clause, ending it, restates the number before it however many words stand between
+    apposed = after.approx and after.unit != q.unit and _APPOSED.search(text, q.end, after.start)
+    return after if apposed and _CLAUSE_END.match(text, after.end) else None
+
+
+_APPOSED = re.compile(r"[,\uff0c][ \u00a0]*$")  # (the restatement's `about` is part of its number)
+_CLAUSE_END = re.compile(r"[ \u00a0]*(?:[;；.。,，]|\[source|【|$)", re.I)

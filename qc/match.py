@@ -428,6 +428,8 @@ class Matching:
                 # The number's own clause names the other figure (`recall is 0.77, precision 0.80`): that figure being
                 # another number of the sentence does not excuse it, it is a swap (see _rival_in).
                 found = self._rival_in(own, f, q, value, step, unit, sent, endpoint, strict=True)
+                if found is not None and self._owned_apart(f, found, sent, q):
+                    return None
                 return found or self._sibling_rival(f, q, value, sent)
         found = self._rival_in(self._up_to_own(q, sent), f, q, value, step, unit, sent, endpoint)
         return found or (None if endpoint else self._sibling_rival(f, q, value, sent))
@@ -758,6 +760,15 @@ class Matching:
                 return way, hit
         return None
 
+    def _owned_apart(self, x: Fig, g: Fig, sent: Sentence, q: Quantity) -> bool:
+        """Whether the number's words give it to `x`'s column rather than `g`'s, another column of its row (`against
+        52.3 GB for vLLM`, TensorRT-LLM named before it): the other column's name is another number's."""
+        if not x.col or not g.col or x.row != g.row or x.col == g.col:
+            return False
+        mine, theirs = stems(x.col_tokens - g.col_tokens), stems(g.col_tokens - x.col_tokens)
+        lo = max((m.end() for m in FULL_END.finditer(self._text, 0, sent.start)), default=0)
+        return bool(mine and theirs) and owner(self._text, lo, q, sent, [mine, theirs]) == 0
+
     def _group_fix(self, x: Fig, sent: Sentence, q: Quantity) -> Fig | None:
         """The cell of the group `_group_conflict` says the number belongs to that stands where `x` stands: in its row,
         its column otherwise the same (`Cassandra min (ms)` for HBase's min where the words say Cassandra), or in its
@@ -929,6 +940,8 @@ class Matching:
                     unit = noun
                     break
         cands = [x for x in matches(self.prep, value, step, unit, scope, rounded=q.approx) if self._bound_ok(q, x)]
+        if q.magnitude and value == 0:  # `0.0 million tokens` is no bare `0` of the report: zero times any magnitude
+            cands = [x for x in cands if x.f.value == 0 and _MAGNITUDE_RAW.search(x.f.raw)]
         if not unit.dim or unit.dim.startswith("count:"):
             # A bare count (8 卡, 并发 8) rests on a unitless figure only where the sentence talks about the same thing.
             own = {num_text(value)}
@@ -1385,6 +1398,7 @@ class Matching:
 
 
 _FAMILY = re.compile(r"([a-z]{2,})#")  # the shape of a row label that is a name and a number (`resnet50`)
+_MAGNITUDE_RAW = re.compile(r"\d\s?(?:[KkMB万亿]|thousand|million|billion)")  # a figure printed with a magnitude
 _PART = re.compile(r",(?!\d{3}(?!\d))|[,;:\uff0c\uff1b\uff1a]|\band\b|\bwhile\b|以及|并且")  # CLAUSE without `、`
 
 
@@ -1664,11 +1678,18 @@ def _term_before_another(line: str, term: str, raw: str) -> bool:
 
 
 def printed_terms(y: Fig) -> list[str]:
-    """The terms figure `y`'s sentence prints right before its number (`label_term`; `系统态` of `系统态 =0.49s`)."""
+    """The terms figure `y`'s sentence prints right before its number (`label_term`; `系统态` of `系统态 =0.49s`), and
+    a remark in brackets right after it and its unit (`单副本` of `约 1 TB(单副本)`)."""
     quote = y.f.quote
-    found = (label_term(quote, m.start()) for m in re.finditer(rf"(?<![\d.,]){re.escape(y.raw_num)}(?![\d]|[.,]\d)",
-                                                                 quote)) if y.raw_num else ()  # fmt: skip
+    found: list[str | None] = []
+    for m in re.finditer(rf"(?<![\d.,]){re.escape(y.raw_num)}(?![\d]|[.,]\d)", quote) if y.raw_num else ():
+        found.append(label_term(quote, m.start()))
+        if (r := _REMARK_AFTER.match(quote, m.end())) and re.search(r"[A-Za-z\u3400-\u9fff]", r.group(1)):
+            found.append(r.group(1))
     return [t for t in found if t is not None]
+
+
+_REMARK_AFTER = re.compile(r"[ \t]*[^\s\d()（）,，;；。]{0,8}?[ \t]*[(（]([^()（）,，]{1,12})[)）]")
 
 
 def _printed_before(y: Fig, term: str) -> bool:

@@ -38,10 +38,12 @@ def prose_index(path: Path, rid: str, lines: list[str], size: float = 10, left: 
 
 
 def table_index(path: Path, rid: str, lines: list[str], rows: list[list[str]], xs: tuple[float, ...],
-                top: float = 760.0, gap: float = 20.0) -> EvidenceIndex:  # fmt: skip
+                top: float = 760.0, gap: float = 20.0, pitch: float = 16.0,
+                right: tuple[int, ...] = ()) -> EvidenceIndex:  # fmt: skip
     """One A4 page: `lines` (STSong-Light, one every `gap` pt from `top`), then the table `rows` under them, a cell
-    at each of `xs`, one row every 16 pt, a Latin cell in Helvetica (the CID font's Latin glyphs are a full em wide:
-    cells would run into each other), a Chinese one in STSong-Light; read as `rid`."""
+    at each of `xs` (a column in `right` ending there, as Word sets a right-aligned cell), one row every `pitch`
+    pt, a Latin cell in Helvetica (the CID font's Latin glyphs are a full em wide: cells would run into each other),
+    a Chinese one in STSong-Light; read as `rid`."""
     from reportlab.lib.pagesizes import A4
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.cidfonts import UnicodeCIDFont
@@ -55,10 +57,10 @@ def table_index(path: Path, rid: str, lines: list[str], rows: list[list[str]], x
         c.drawString(60, y, line)
         y -= gap
     for row in rows:
-        for x, cell in zip(xs, row, strict=True):
+        for n, (x, cell) in enumerate(zip(xs, row, strict=True)):
             c.setFont("Helvetica" if cell.isascii() else "STSong-Light", 9)
-            c.drawString(x, y, cell)
-        y -= 16
+            (c.drawRightString if n in right else c.drawString)(x, y, cell)
+        y -= pitch
     c.showPage()
     c.save()
     return parsed_index(path, rid)

@@ -78,6 +78,8 @@ _NUMBER = re.compile(
     r"(?P<sign>[+\-±])?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
 )
 _MAGNITUDE = {"K": 1e3, "k": 1e3, "M": 1e6, "B": 1e9, "万": 1e4, "亿": 1e8}
+_MAGNITUDE_WORD = re.compile(r" (thousand|million|billion)\b")  # `about 3 million tokens`
+_WORD_FACTOR = {"thousand": 1e3, "million": 1e6, "billion": 1e9}
 # Spans that hold digits but are not figures: dates, versions, IPs, times, references, page numbers, citations.
 _NOT_FIGURES = re.compile(
     (
@@ -239,6 +241,11 @@ def _find_numbers(text: str, keep_years: bool, bytes_ok: bool | None, billions: 
             if not byte_context and not _BYTE_WORD_BEFORE.search(text[max(0, start - 16) : start]):
                 continue
         found_unit = None if billion else unit_at(masked, end) or storage_size_at(masked, end)
+        if found_unit is None and (word := _MAGNITUDE_WORD.match(masked, end)):
+            value *= _WORD_FACTOR[word.group(1)]
+            raw += word.group(0)
+            end = word.end()
+            found_unit = unit_at(masked, end)
         if found_unit is None and nxt in _MAGNITUDE:
             after = masked[end + 1] if end + 1 < len(masked) else " "
             if not (after.isascii() and after.isalpha()) and not (nxt == "B" and not billion):

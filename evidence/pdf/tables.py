@@ -13,6 +13,7 @@ from evidence.pdf.numbers import (
     BYTE_HEADER,
     BYTE_UNITS,
     PARAM_LABEL,
+    Number,
     find_numbers,
     header_unit,
     is_code,
@@ -95,7 +96,7 @@ def is_row(line: Line, page_width: float) -> bool:
     return (
         len(segs) == 2
         and len(first) <= 20
-        and len(second) <= 40
+        and len(second) <= 60
         and not find_numbers(first)
         and bool(find_numbers(second, bytes_ok=True))
         and not SENTENCE_END.search(line.text)
@@ -753,6 +754,7 @@ def table_figures(table: Table, page_width: float, heading: str) -> list[tuple[R
         or bool(BYTE_HEADER.search(headers[c]))
         for c in range(ncol)
     ]
+    own_words = _own_words(cells, key_cols)
     # A unit in a label column's header (`Boiling Points °C`, `利润表(百万元)`) is the unit of the cells to its right.
     out: list[tuple[Raw, Line]] = []
     for r, (row, ln) in enumerate(zip(cells, row_lines, strict=True)):
@@ -793,9 +795,12 @@ def table_figures(table: Table, page_width: float, heading: str) -> list[tuple[R
             if col_unit is None and footers[c] and unit_at(footers[c], 0):
                 col_unit = unit_at(footers[c], 0)[0]  # type: ignore[index]
             params = bool(PARAM_LABEL.search(" ".join([headers[c], *row_labels])))
+            said = own_words.get((r, c), "")
             for num in find_numbers(cell, keep_years=not key, bytes_ok=byte_cols[c] or None, billions=params):
                 if key and not number_cell(cell):
                     continue  # numbers inside a row label (`480P 32*32`) describe the row
+                if not num.unit and not number_cell(cell) and _PRODUCT.search(cell, 0, num.start):
+                    continue  # a product's version in a cell of words (`Redis 7.2, 2 nodes`, `OpenJDK 21`)
                 unit = num.unit or col_unit or ""
                 if not unit and not key and not bare:
                     unit = next((_unit_cell(row[u]) for u in units_at if row[u]), None) or ""
@@ -806,9 +811,34 @@ def table_figures(table: Table, page_width: float, heading: str) -> list[tuple[R
                     labels = [table.caption, headers[c], section_of[r], *row_labels, heading]
                 else:
                     card = footers[c] if len(cells) == 1 else ""
-                    labels = [table.caption, section_of[r], *row_labels, headers[c], card, heading]
+                    labels = [table.caption, section_of[r], *row_labels, headers[c], card, said, heading]
                 out.append((Raw(num.value, unit, num.raw, clean_labels(labels), quote, "cell"), ln))
     return out
+
+
+def _own_words(cells: list[list[str]], key_cols: list[int]) -> dict[tuple[int, int], str]:
+    """The words of each value cell of words that no other row's cells print, numbers, units and model numbers left
+    out (`4 × 3.84 TB NVMe SSD` beside `2 × 480 GB SATA SSD` → `NVMe`): what a test-bed table's value says it
+    measures, a label of its figures that names its row alone."""
+    found: dict[tuple[int, int], list[str]] = {}
+    for r, row in enumerate(cells):
+        for c, cell in enumerate(row):
+            if c not in key_cols and cell and not number_cell(cell):
+                found[(r, c)] = _cell_words(cell, find_numbers(cell, bytes_ok=True))
+    rows_of: dict[str, set[int]] = {}
+    for (r, _c), words in found.items():
+        for w in words:
+            rows_of.setdefault(w.lower(), set()).add(r)
+    return {at: " ".join(w for w in words if len(rows_of[w.lower()]) == 1) for at, words in found.items()}
+
+
+def _cell_words(cell: str, nums: list[Number]) -> list[str]:
+    text = cell
+    for num in reversed(nums):
+        text = text[: num.start] + " " + text[num.end :]
+    words = re.split(r"[\s,，;；、:：=()（）]+", text)
+    # (a model number, `c6i.2xlarge`, `P5510`, would be a key the claim must name: words only)
+    return [w for w in words if re.search(r"[A-Za-z\u3400-\u9fff]", w) and not re.search(r"\d|^[x×]$", w)]
 
 
 def _top_aligned(wrapped: list[tuple[int, float, str, int]], row_lines: list[Line], group_cols: set[int]) -> bool:
@@ -862,6 +892,8 @@ def _wraps(row: Line, text: str) -> bool:
     return first.x1 + 0.3 * row.size + width > after.x0
 
 
+# A product's name right before a bare number: a capitalised word with a lower-case letter (`Redis`, `OpenJDK`).
+_PRODUCT = re.compile(r"(?<![\w.-])[A-Z][A-Za-z]*[a-z][A-Za-z]*\s?$")
 _SERIAL = re.compile(r"序号|编号|^No\.?$|\bNo\.|^#$|^(?:ID|S/?N|Index)$")
 _UNITS_HEAD = re.compile(r"(?:单位|Units?|unit)\s*[:：]?")
 
