@@ -941,7 +941,11 @@ class Matching:
                     break
         cands = [x for x in matches(self.prep, value, step, unit, scope, rounded=q.approx) if self._bound_ok(q, x)]
         if q.magnitude and value == 0:  # `0.0 million tokens` is no bare `0` of the report: zero times any magnitude
-            cands = [x for x in cands if x.f.value == 0 and _MAGNITUDE_RAW.search(x.f.raw)]
+            cands = [
+                x
+                for x in cands
+                if x.f.value == 0 and (_MAGNITUDE_RAW.search(x.f.raw) or _MAGNITUDE_UNIT.match(x.f.unit))
+            ]
         if not unit.dim or unit.dim.startswith("count:"):
             # A bare count (8 卡, 并发 8) rests on a unitless figure only where the sentence talks about the same thing.
             own = {num_text(value)}
@@ -1399,6 +1403,7 @@ class Matching:
 
 _FAMILY = re.compile(r"([a-z]{2,})#")  # the shape of a row label that is a name and a number (`resnet50`)
 _MAGNITUDE_RAW = re.compile(r"\d\s?(?:[KkMB万亿]|thousand|million|billion)")  # a figure printed with a magnitude
+_MAGNITUDE_UNIT = re.compile(r"(?:万|亿|千|百万|thousand|million|billion)")  # …or in a unit its table states (`万元`)
 _PART = re.compile(r",(?!\d{3}(?!\d))|[,;:\uff0c\uff1b\uff1a]|\band\b|\bwhile\b|以及|并且")  # CLAUSE without `、`
 
 
