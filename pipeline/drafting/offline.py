@@ -75,7 +75,10 @@ def _show(fig: Figure, w: Lang) -> str:
         en = {"约": "about ", "≈": "about "}.get(q, q + " ")
         prefix = en if w.lang == "en" else (q if q == "约" else q + " ")
     sign = "-" if fig.value < 0 else ""  # `-269` (NUMBER reads the digits only)
-    return f"{prefix}{sign}{printed_number(fig)}{w.unit(fig.unit)}"
+    number, unit = printed_number(fig), w.unit(fig.unit)
+    if unit == f" {fig.unit}" and f"{number}{fig.unit}" in fig.quote and f"{number} {fig.unit}" not in fig.quote:
+        unit = fig.unit  # as the report sets it: `2.40GHz`
+    return f"{prefix}{sign}{number}{unit}"
 
 
 def _round(value: float, ratio: bool) -> str:
