@@ -159,6 +159,8 @@ class Derivations(Matching):
             theirs = id_shapes(infos[i][0])
             if any(shape in theirs and ids.isdisjoint(theirs[shape]) for shape, ids in mine.items()):
                 continue  # the clause names another row's key of the kind (`128K 下…约为原来的 3.0 倍`, a 32K row)
+            if self._keyed_apart(row, q, sent):
+                continue  # the sentence gives the row's key another number (`At ef=128 …, 45.1% more`: no ef 256 row)
             hit = formula(row_ops, target, tol, unit, q, direction, gap)
             if not hit or _columns_conflict(row[hit[1]], row[hit[2]]):
                 continue
@@ -317,7 +319,8 @@ class Derivations(Matching):
             for figs in rp.by_table.values() if rp else ():
                 hit = _pair_in_table(figs, q, target, tol, unit, direction, gap, (sent.tokens, s_nums),
                                      (clause, c_nums), base)  # fmt: skip
-                if hit and hit[1].unit.dim and not_stated(stated, hit[1], hit[2], least=1):
+                if hit and ((hit[1].unit.dim and not_stated(stated, hit[1], hit[2], least=1))
+                            or self._keyed_apart([hit[1], hit[2]], q, sent)):  # fmt: skip
                     hit = None
                 if hit and hit[1].table and hit[1].row is not None and hit[1].row == hit[2].row:
                     row = [g for g in figs if g.row == hit[1].row]
@@ -452,6 +455,14 @@ class Derivations(Matching):
                     continue
                 if any(k & words and not k & clause for k in self._row_own(other)):
                     return True
+        return False
+
+    def _keyed_apart(self, row: list[Fig], q: Quantity, sent: Sentence) -> bool:
+        """Whether the sentence gives a row key of the row's cells (`ef 256`) another number (`ef=128`)."""
+        for kw, val, _ in dict.fromkeys(k for x in row for k in x.row_keys):
+            vals, _ = self._key_values(kw, q, sent)
+            if vals and val not in vals:
+                return True
         return False
 
     def _table_of(self, x: Fig, default: list[Fig]) -> list[Fig]:
