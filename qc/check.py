@@ -548,9 +548,10 @@ class _Checker(Derivations):
                 continue
             labs = set(x.f.labels)
             taken = {id(g) for g in others}
+            own = _mates_labels(row, x, others)
             # (a figure of prose, `Run 1: … 用户态 =2.15s`: the column its header names, `纯处理时间 (s)`)
             mate = next((g for g in self.prep.table_dim(table, x.unit.dim) if g.row == row and g.col and id(g) not in
-                         taken and (g.col <= labs if x.table else hdr and g.col_tokens <= hdr)), None)  # fmt: skip
+                         taken and (g.col - own <= labs if x.table else hdr and g.col_tokens <= hdr)), None)  # fmt: skip
             if mate is None or mate.base == x.base:
                 continue
             if not stems(words).isdisjoint(stems(x.tokens - mate.tokens)):
@@ -568,7 +569,8 @@ class _Checker(Derivations):
             if not hdr or not rows or (row := rows.most_common(1)[0])[1] < 2 or (x.table and x.row != row[0]):
                 continue
             table = next(g.table for _, _, g, _ in live if g.row == row[0]) or ""
-            said = stems(hdr)
+            own = _mates_labels(row[0], x, [g for _, _, g, _ in live if g is not x])
+            said = stems(hdr - frozenset().union(*(context_tokens(lab) for lab in own)))
             score = {id(g): len(said & stems(g.col_tokens)) for g in self.prep.table_dim(table, x.unit.dim)
                      if g.row == row[0] and g.col_tokens}  # fmt: skip
             best = max(score.values(), default=0)
@@ -883,6 +885,13 @@ _OPTION = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*(?:=| +)$")
 def _option_value(text: str, q: Quantity) -> bool:
     """Whether `q` is the value of a command-line option the sentence quotes (`siege -c 200`)."""
     return bool(_OPTION.search(text, max(0, q.start - 40), q.start))
+
+
+def _mates_labels(row: str | None, x: Fig, mates: list[Fig]) -> frozenset[str]:
+    """The labels that `x`'s mates in report row `row` (of its dimension) share: the row's own, caption and section,
+    which name no column (a label cell with a unit, `128 MiB`, keeps the row label off the column's labels)."""
+    same = [frozenset(g.f.labels) for g in mates if g.row == row and g.unit.dim == x.unit.dim]
+    return frozenset.intersection(*same) if same else frozenset()
 
 
 def _stands_for(v: Verdict, x: Fig, mate: Fig, where: str) -> None:

@@ -392,9 +392,6 @@ def _prepare_report(rid: str, figures: list[Figure], pages: list[Page]) -> Repor
     for members in rows.values():  # a row's own labels (row keys) vs each cell's column labels
         # (a row of scores with one timed cell, `HTML 0.969 … 0.857 5.39`: all its cells share its row labels)
         measured = [x for x in members if x.unit.dim]
-        # (its label cell, `128 MiB 74.8 41.2 55.9`: printed first and labelled by its column alone, it shares none)
-        if len(lead := [x for x in measured if not re.match(rf"{re.escape(x.raw_num)}(?![\d.,])", x.f.quote)]) >= 2:
-            measured = lead
         if len(measured) < 2:
             measured = members
         if len(measured) > 1:
