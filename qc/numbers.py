@@ -92,8 +92,8 @@ _CJK_AFTER = re.compile(r"[\u4e00-\u9fff]{1,2}")
 SIZE_RE = re.compile(r"[ \u00a0]?[*×xX][ \u00a0]?\d+(?![\d.])")
 # Members of a list written `1,521/1,582/1,646 亿元` or `4.7、7.2、9.3 亿元`: the unit printed once covers each.
 LIST_SEP_RE = re.compile(r"[ \u00a0]*[/、][ \u00a0]*")
-MAG_RE = re.compile(r"[KkMB](?![A-Za-z0-9/])|[ \u00a0]?[万亿](?!分)")
-_MAG = {"K": 1e3, "k": 1e3, "M": 1e6, "B": 1e9, "万": 1e4, "亿": 1e8}
+MAG_RE = re.compile(r"[KkMB](?![A-Za-z0-9/])|[ \u00a0]?[万亿](?!分)|[ \u00a0](?:million|billion)\b")
+_MAG = {"K": 1e3, "k": 1e3, "M": 1e6, "B": 1e9, "万": 1e4, "亿": 1e8, "million": 1e6, "billion": 1e9}
 _MONTHS = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
 DATE_RE = re.compile(
     rf"(?<![\d.])(?:(?:19|20)\d{{2}}[-/.](?:0?[1-9]|1[0-2])[-/.](?:0?[1-9]|[12]\d|3[01])(?![\d.])"
@@ -118,6 +118,13 @@ PREFIX_RE = re.compile(
     r"|(?P<le>≤|<=|⩽|不超过|(?P<verb>最多(?:提升|提高|增加|减少|降低|下降|缩短|节省))|最多|最高|高达|up to|at most|no more than)"
     r"|(?P<lt><|低于|少于|不到|less than|under|below))[ \u00a0]*$",
     re.IGNORECASE,
+)
+# A sentence opening `Over` a count whose phrase ends in a comma within four words (`Over 30 runs, the p99 …`).
+_ACROSS = re.compile(r"(?:^|[.;:!?]\s+|\n)Over[ \u00a0]*$")
+_PHRASE_END = re.compile(r"(?:[ \u00a0]+[A-Za-z0-9][A-Za-z0-9-]*){0,4},")
+# `48 times a day`: how often (a count of times), never a multiple.
+_FREQUENCY = re.compile(
+    r"[ \u00a0]+(?:a|an|per|each|every)[ \u00a0]+(?:second|minute|hour|day|week|month|year)\b", re.I
 )
 ID_PREFIX_RE = re.compile(
     r"(?:表|图|Table|Tab\.|Fig\.|Figure|Section|Sec\.|§|Eq\.|Equation|No\.|#|第|章节|Step|Gate)[ \u00a0]*$"
@@ -280,6 +287,8 @@ class _Scanner:
             u = um.group("u")
             if u in ("x", "X", "×") and COUNT_AFTER.match(t, um.end()):
                 count = True  # 8×H100, 8x A100: eight of something
+            elif u.lower() == "times" and _FREQUENCY.match(t, um.end()):
+                unit = parse_unit("次").name
             else:
                 unit = parse_unit(u).name
             pos = um.end()
@@ -312,6 +321,9 @@ class _Scanner:
                 value = -value
         approx, bound = False, None
         pm = PREFIX_RE.search(t, max(0, start - 16), start) if _may_end(t, start, PREFIX_ENDS, True) else None
+        counted = not (dim := parse_unit(unit).dim) or dim.startswith("count:")
+        if pm and counted and _ACROSS.search(t, max(0, start - 24), start) and _PHRASE_END.match(t, pos):
+            pm = None  # `Over 30 back-to-back saves, …`: a leading phrase over a count is across them, no bound
         if pm:
             kind = pm.lastgroup
             if kind == "approx":
