@@ -376,13 +376,16 @@ class Derivations(Matching):
             cs, ce = self._clause_bounds(q, sent)
             if _OTHER_SIDE.search(self._text, cs, ce):
                 continue  # `4.6× faster than TCP`, `比 brpc 快`: the clause names what it is compared with
-            if not _AS_MUCH.match(self._text, q.end):
+            base = (m := _TIMES_THE.match(self._text, q.end)) and next((o for o in qs if o.start == m.end()), None)
+            if not base and not _AS_MUCH.match(self._text, q.end):
                 continue  # (`… and improved TTFT 4.1x` states a ratio of its own; `N times as fast` compares)
             by_dim: dict[str, list[Quantity]] = {}
-            for o in qs[:k]:
+            for o in [*qs[:k], *([base] if base else [])]:
                 u = parse_unit(o.unit) if o.unit and not (o.exempt or o.count or o.is_range) else NONE
                 if unit_of_ops(u, u) and o.value and not self._names_row(o, sent, scope):
                     by_dim.setdefault(u.dim, []).append(o)
+            if base:  # `137.9 GB/s …, 2.55 times the 54.1 GB/s`: the measure it multiplies, and the one it gives
+                by_dim = {d: os_ for d, os_ in by_dim.items() if base in os_}
             pairs = [os_ for os_ in by_dim.values() if len(os_) == 2]
             if not pairs or any(len(os_) > 2 for os_ in by_dim.values()):
                 continue  # no pair, or more measures of a kind than one comparison: nothing says which are compared
@@ -709,6 +712,8 @@ class Derivations(Matching):
 _OTHER_SIDE = re.compile(
     r"\bthan\b|\bover\b|\bvs\.?|\bversus\b|\bcompared\b|\brelative to\b|比|较|相比|相对|对比", re.I
 )
+# `2.55 times the 54.1 GB/s`: a ratio stating the measure it multiplies right after it.
+_TIMES_THE = re.compile(r"[ \u00a0]+(?:the|that of)[ \u00a0]+(?=\d)", re.I)
 # `2.2 times as fast`: a ratio that compares two things of one measure (the sentence's), naming none of its own.
 _AS_MUCH = re.compile(r"[ \u00a0]+as[ \u00a0]+(?:fast|quick|high|large|much|many|big|long)\b", re.I)
 # What may stand between a from→to pair and the change it states when nothing else is named there.

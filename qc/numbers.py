@@ -92,8 +92,8 @@ _CJK_AFTER = re.compile(r"[\u4e00-\u9fff]{1,2}")
 SIZE_RE = re.compile(r"[ \u00a0]?[*×xX][ \u00a0]?\d+(?![\d.])")
 # Members of a list written `1,521/1,582/1,646 亿元` or `4.7、7.2、9.3 亿元`: the unit printed once covers each.
 LIST_SEP_RE = re.compile(r"[ \u00a0]*[/、][ \u00a0]*")
-MAG_RE = re.compile(r"[KkMB](?![A-Za-z0-9/])|[ \u00a0]?[万亿](?!分)|[ \u00a0](?:million|billion)\b")
-_MAG = {"K": 1e3, "k": 1e3, "M": 1e6, "B": 1e9, "万": 1e4, "亿": 1e8, "million": 1e6, "billion": 1e9}
+MAG_RE = re.compile(r"[KkMB](?![A-Za-z0-9/])|[ \u00a0]?[万亿](?!分)")
+_MAG = {"K": 1e3, "k": 1e3, "M": 1e6, "B": 1e9, "万": 1e4, "亿": 1e8}
 _MONTHS = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
 DATE_RE = re.compile(
     rf"(?<![\d.])(?:(?:19|20)\d{{2}}[-/.](?:0?[1-9]|1[0-2])[-/.](?:0?[1-9]|[12]\d|3[01])(?![\d.])"

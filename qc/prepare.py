@@ -162,7 +162,7 @@ _ROW_KEY = re.compile(
 )
 
 
-# Two-letter words that key no row (a search parameter `ef 64` or a queue depth `QD 32` does)
+# Two-letter words that key no row (a lower-case search parameter `ef 64` does; `TP 8` is a name, TP8)
 _NO_KEY = frozenset(["an", "as", "at", "by", "in", "is", "no", "of", "on", "or", "to", "up", "vs"])
 # A count of a part named by its kind (`# enc-layers 2`, `dec-layers 4`): the kind keys the row (enc vs dec).
 _PART_KEY = re.compile(r"^\s*#?\s*([A-Za-z]{3,})-[A-Za-z]+\s*[=:]?\s*(\d+)\s*$")
@@ -176,9 +176,12 @@ def row_key(label: str) -> tuple[str, str] | None:
     if y is not None:  # a year column (`2024A`, `2026E`): the key is the year
         return "year", y.group(1)
     m = _ROW_KEY.match(label) or _PART_KEY.match(label)
-    if m is None or _IS_CAPTION.match(label) or m.group(1).lower() in _NO_KEY:
+    if m is None or _IS_CAPTION.match(label):
         return None
-    return m.group(1).lower(), m.group(2)
+    word = m.group(1)
+    if len(word) == 2 and (not word.islower() or word in _NO_KEY):
+        return None
+    return word.lower(), m.group(2)
 
 
 _IS_CAPTION = re.compile(r"\s*(?:表|图|Table|Fig\.?|Figure)\s*[A-Z]?\d", re.I)
