@@ -179,7 +179,7 @@ def row_key(label: str) -> tuple[str, str] | None:
     if m is None or _IS_CAPTION.match(label):
         return None
     word = m.group(1)
-    if len(word) == 2 and (not word.islower() or word in _NO_KEY):
+    if len(word) == 2 and word.isascii() and (not word.islower() or word in _NO_KEY):
         return None
     return word.lower(), m.group(2)
 
