@@ -370,6 +370,7 @@ class _Checker(Derivations):
                 self._one_figure_two_claims([(q, v, context_tokens(hdr)) for q, v, hdr, _ in cells])
                 self._row_of_table_mates([(q, v, context_tokens(f"{stubs[row]} {hdr}") | self._stub,
                                            context_tokens(hdr or "")) for q, v, hdr, _ in cells])  # fmt: skip
+                self._header_column([(q, v, context_tokens(hdr or "")) for q, v, hdr, _ in cells])
             for sent, qs, scope, verdicts, _, _ in judged:
                 self._record(bl, sent, qs, scope, verdicts)
             # its verified cells, for a change the text below states between two of them
@@ -560,13 +561,14 @@ class _Checker(Derivations):
                 continue
             labs = set(x.f.labels)
             taken = {id(g) for g in others}
+            own = _mates_labels(row, x, others)
             # (a figure of prose, `Run 1: … 用户态 =2.15s`: the column its header names, `纯处理时间 (s)`; a count,
             # `1,896 行`, in a column of bare counts too)
             pool = self.prep.table_dim(table, x.unit.dim)
             if x.unit.dim.startswith("count:"):
                 pool = [*pool, *self.prep.table_dim(table, "")]
             mate = next((g for g in pool if g.row == row and g.col and id(g) not in taken
-                         and (g.col <= labs if x.table else hdr and g.col_tokens <= hdr)), None)  # fmt: skip
+                         and (g.col - own <= labs if x.table else hdr and g.col_tokens <= hdr)), None)  # fmt: skip
             if mate is None or mate.base == x.base:
                 continue
             # the article's row names the cell's own table (not by a word of the section it stands in: a stub
@@ -574,6 +576,32 @@ class _Checker(Derivations):
             if not stems(words).isdisjoint(stems(x.tokens - mate.tokens - section_words(x))):
                 continue
             _stands_for(v, x, mate, "article table row")
+
+    def _header_column(self, cells: list[tuple[Quantity, Verdict, frozenset[str]]]) -> None:
+        """`| 1 MiB | 48.3 | 27.5 |` under `| 对象大小 | 岚存 GET | Ceph GET |`: where two or more other cells of an
+        article table's row are cells of one report table row, a cell verified by another column of that row, or by a
+        figure of prose, stands for the row's cell of the one column whose labels its header names most, if that is
+        not its own (nor a prose figure its header names better)."""
+        live = [(q, v, v.fig, hdr) for q, v, hdr in cells if v.status == "verified" and v.fig is not None]
+        for q, v, x, hdr in live:
+            rows = Counter(g.row for o, _, g, _ in live if o is not q and g.table and g.row)
+            if not hdr or not rows or (row := rows.most_common(1)[0])[1] < 2 or (x.table and x.row != row[0]):
+                continue
+            table = next(g.table for _, _, g, _ in live if g.row == row[0]) or ""
+            own = _mates_labels(row[0], x, [g for _, _, g, _ in live if g is not x])
+            said = stems(hdr - frozenset().union(*(context_tokens(lab) for lab in own)))
+            score = {id(g): len(said & stems(g.col_tokens)) for g in self.prep.table_dim(table, x.unit.dim)
+                     if g.row == row[0] and g.col_tokens}  # fmt: skip
+            best = max(score.values(), default=0)
+            top = [g for g in self.prep.table_dim(table, x.unit.dim) if score.get(id(g)) == best]
+            if best <= score.get(id(x), 0) or len(top) != 1 or top[0].base == x.base:
+                continue
+            if not x.table and not said.isdisjoint(stems(x.tokens - top[0].tokens)):
+                continue
+            v.status, v.source, v.fig, v.strength = "mismatch", source_of(top[0]), top[0], ""
+            v.message = (
+                f"{say(top[0])}: the article table's header names that column; {shown(x)} is {labels_of(x.f, 3)}"
+            )
 
     def _swaps(self, claims: list[tuple[Quantity, Verdict, frozenset[str], list[str]]]) -> None:
         """Numbers of one sentence (or table row) verified by figures that each other's own words name: swapped."""
@@ -896,6 +924,13 @@ _OPTION = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*(?:=| +)$")
 def _option_value(text: str, q: Quantity) -> bool:
     """Whether `q` is the value of a command-line option the sentence quotes (`siege -c 200`)."""
     return bool(_OPTION.search(text, max(0, q.start - 40), q.start))
+
+
+def _mates_labels(row: str | None, x: Fig, mates: list[Fig]) -> frozenset[str]:
+    """The labels that `x`'s mates in report row `row` (of its dimension) share: the row's own, caption and section,
+    which name no column (a label cell with a unit, `128 MiB`, keeps the row label off the column's labels)."""
+    same = [frozenset(g.f.labels) for g in mates if g.row == row and g.unit.dim == x.unit.dim]
+    return frozenset.intersection(*same) if same else frozenset()
 
 
 def _stands_for(v: Verdict, x: Fig, mate: Fig, where: str) -> None:

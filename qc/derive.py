@@ -159,6 +159,8 @@ class Derivations(Matching):
             theirs = id_shapes(infos[i][0])
             if any(shape in theirs and ids.isdisjoint(theirs[shape]) for shape, ids in mine.items()):
                 continue  # the clause names another row's key of the kind (`128K 下…约为原来的 3.0 倍`, a 32K row)
+            if self._keyed_apart(row, q, sent):
+                continue  # the sentence gives the row's key another number (`At ef=128 …, 45.1% more`: no ef 256 row)
             hit = formula(row_ops, target, tol, unit, q, direction, gap)
             if not hit or _columns_conflict(row[hit[1]], row[hit[2]]):
                 continue
@@ -317,7 +319,8 @@ class Derivations(Matching):
             for figs in rp.by_table.values() if rp else ():
                 hit = _pair_in_table(figs, q, target, tol, unit, direction, gap, (sent.tokens, s_nums),
                                      (clause, c_nums), base)  # fmt: skip
-                if hit and hit[1].unit.dim and not_stated(stated, hit[1], hit[2], least=1):
+                if hit and ((hit[1].unit.dim and not_stated(stated, hit[1], hit[2], least=1))
+                            or self._keyed_apart([hit[1], hit[2]], q, sent)):  # fmt: skip
                     hit = None
                 if hit and hit[1].table and hit[1].row is not None and hit[1].row == hit[2].row:
                     row = [g for g in figs if g.row == hit[1].row]
@@ -373,13 +376,16 @@ class Derivations(Matching):
             cs, ce = self._clause_bounds(q, sent)
             if _OTHER_SIDE.search(self._text, cs, ce):
                 continue  # `4.6× faster than TCP`, `比 brpc 快`: the clause names what it is compared with
-            if not _AS_MUCH.match(self._text, q.end):
+            base = (m := _TIMES_THE.match(self._text, q.end)) and next((o for o in qs if o.start == m.end()), None)
+            if not base and not _AS_MUCH.match(self._text, q.end):
                 continue  # (`… and improved TTFT 4.1x` states a ratio of its own; `N times as fast` compares)
             by_dim: dict[str, list[Quantity]] = {}
-            for o in qs[:k]:
+            for o in [*qs[:k], *([base] if base else [])]:
                 u = parse_unit(o.unit) if o.unit and not (o.exempt or o.count or o.is_range) else NONE
                 if unit_of_ops(u, u) and o.value and not self._names_row(o, sent, scope):
                     by_dim.setdefault(u.dim, []).append(o)
+            if base:  # `137.9 GB/s …, 2.55 times the 54.1 GB/s`: the measure it multiplies, and the one it gives
+                by_dim = {d: os_ for d, os_ in by_dim.items() if base in os_}
             pairs = [os_ for os_ in by_dim.values() if len(os_) == 2]
             if not pairs or any(len(os_) > 2 for os_ in by_dim.values()):
                 continue  # no pair, or more measures of a kind than one comparison: nothing says which are compared
@@ -452,6 +458,14 @@ class Derivations(Matching):
                     continue
                 if any(k & words and not k & clause for k in self._row_own(other)):
                     return True
+        return False
+
+    def _keyed_apart(self, row: list[Fig], q: Quantity, sent: Sentence) -> bool:
+        """Whether the sentence gives a row key of the row's cells (`ef 256`) another number (`ef=128`)."""
+        for kw, val, _ in dict.fromkeys(k for x in row for k in x.row_keys):
+            vals, _ = self._key_values(kw, q, sent)
+            if vals and val not in vals:
+                return True
         return False
 
     def _table_of(self, x: Fig, default: list[Fig]) -> list[Fig]:
@@ -698,6 +712,8 @@ class Derivations(Matching):
 _OTHER_SIDE = re.compile(
     r"\bthan\b|\bover\b|\bvs\.?|\bversus\b|\bcompared\b|\brelative to\b|比|较|相比|相对|对比", re.I
 )
+# `2.55 times the 54.1 GB/s`: a ratio stating the measure it multiplies right after it.
+_TIMES_THE = re.compile(r"[ \u00a0]+(?:the|that of)[ \u00a0]+(?=\d)", re.I)
 # `2.2 times as fast`: a ratio that compares two things of one measure (the sentence's), naming none of its own.
 _AS_MUCH = re.compile(r"[ \u00a0]+as[ \u00a0]+(?:fast|quick|high|large|much|many|big|long)\b", re.I)
 # What may stand between a from→to pair and the change it states when nothing else is named there.

@@ -1540,7 +1540,8 @@ def _key_pattern(kw: str) -> re.Pattern[str]:
     if kw == "year":  # `2024 年`, `in 2024`, `2026E`
         return re.compile(r"(?<![\d.])((?:19|20)\d\d)(?:\s*年|[AEF]?(?![\d.%]))()()")
     if kw.isascii():
-        return re.compile(rf"(?<![A-Za-z]){kw}[a-z]*\s*(?:[=:\uff1a]|\bto\b|\bof\b|\bis\b|\bfrom\b|从|为|是)?\s*{_KEY_NUM}{_KEY_TO}()",
+        tail = "[a-z]*" if len(kw) > 2 else "(?![A-Za-z])"  # (`ef 32`, `ef set to 32`; no `effort`)
+        return re.compile(rf"(?<![A-Za-z]){kw}{tail}\s*(?:[=:\uff1a]|\b(?:set )?to\b|\bof\b|\bis\b|\bfrom\b|从|为|是)?\s*{_KEY_NUM}{_KEY_TO}()",
                           re.I)  # fmt: skip
     return re.compile(
         rf"{kw}[\u3400-\u9fff]{{0,2}}\s*(?:[=:\uff1a]|为|是|从|由)?\s*{_KEY_NUM}{_KEY_TO}|{_KEY_NUM}\s*{kw}"

@@ -119,6 +119,13 @@ PREFIX_RE = re.compile(
     r"|(?P<lt><|低于|少于|不到|less than|under|below))[ \u00a0]*$",
     re.IGNORECASE,
 )
+# A sentence opening `Over` a count whose phrase ends in a comma within four words (`Over 30 runs, the p99 …`).
+_ACROSS = re.compile(r"(?:^|[.;:!?]\s+|\n)Over[ \u00a0]*$")
+_PHRASE_END = re.compile(r"(?:[ \u00a0]+[A-Za-z0-9][A-Za-z0-9-]*){0,4},")
+# `48 times a day`: how often (a count of times), never a multiple.
+_FREQUENCY = re.compile(
+    r"[ \u00a0]+(?:a|an|per|each|every)[ \u00a0]+(?:second|minute|hour|day|week|month|year)\b", re.I
+)
 ID_PREFIX_RE = re.compile(
     r"(?:表|图|Table|Tab\.|Fig\.|Figure|Section|Sec\.|§|Eq\.|Equation|No\.|#|第|章节|Step|Gate)[ \u00a0]*$"
 )
@@ -280,6 +287,8 @@ class _Scanner:
             u = um.group("u")
             if u in ("x", "X", "×") and COUNT_AFTER.match(t, um.end()):
                 count = True  # 8×H100, 8x A100: eight of something
+            elif u.lower() == "times" and _FREQUENCY.match(t, um.end()):
+                unit = parse_unit("次").name
             else:
                 unit = parse_unit(u).name
             pos = um.end()
@@ -312,6 +321,9 @@ class _Scanner:
                 value = -value
         approx, bound = False, None
         pm = PREFIX_RE.search(t, max(0, start - 16), start) if _may_end(t, start, PREFIX_ENDS, True) else None
+        counted = not (dim := parse_unit(unit).dim) or dim.startswith("count:")
+        if pm and counted and _ACROSS.search(t, max(0, start - 24), start) and _PHRASE_END.match(t, pos):
+            pm = None  # `Over 30 back-to-back saves, …`: a leading phrase over a count is across them, no bound
         if pm:
             kind = pm.lastgroup
             if kind == "approx":

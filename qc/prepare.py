@@ -157,11 +157,13 @@ class Fig:
 
 
 _ROW_KEY = re.compile(
-    r"^\s*(?:[A-Za-z][A-Za-z _-]*?\s)?([A-Za-z]{3,}|[\u3400-\u9fff]{2})[\u3400-\u9fff]*\s*[=::]?\s*(\d+)\s*"
+    r"^\s*(?:[A-Za-z][A-Za-z _-]*?\s)?([A-Za-z]{2,}|[\u3400-\u9fff]{2})[\u3400-\u9fff]*\s*[=::]?\s*(\d+)\s*"
     r"(?:ms|s|min|秒|毫秒|分钟)?\s*$"  # a setting in time units keys its row too (`窗口大小 60s` vs `120s`)
 )
 
 
+# Two-letter words that key no row (a lower-case search parameter `ef 64` does; `TP 8` is a name, TP8)
+_NO_KEY = frozenset(["an", "as", "at", "by", "in", "is", "no", "of", "on", "or", "to", "up", "vs"])
 # A count of a part named by its kind (`# enc-layers 2`, `dec-layers 4`): the kind keys the row (enc vs dec).
 _PART_KEY = re.compile(r"^\s*#?\s*([A-Za-z]{3,})-[A-Za-z]+\s*[=:]?\s*(\d+)\s*$")
 _KEY_IN_LABEL = re.compile(r"(?<![A-Za-z])([A-Za-z]{3,})\s*=\s*(\d+)(?![\d.])")
@@ -176,7 +178,10 @@ def row_key(label: str) -> tuple[str, str] | None:
     m = _ROW_KEY.match(label) or _PART_KEY.match(label)
     if m is None or _IS_CAPTION.match(label):
         return None
-    return m.group(1).lower(), m.group(2)
+    word = m.group(1)
+    if len(word) == 2 and word.isascii() and (not word.islower() or word in _NO_KEY):
+        return None
+    return word.lower(), m.group(2)
 
 
 _IS_CAPTION = re.compile(r"\s*(?:表|图|Table|Fig\.?|Figure)\s*[A-Z]?\d", re.I)
