@@ -19,7 +19,7 @@ from evidence.models import Figure, Page, Report
 SCHEMA_VERSION = "1"
 # The extractor's version (evidence/pdf/): bump it when extraction changes, and ingest re-reads unchanged PDFs into
 # their existing versions. It lives here so that checking an up-to-date store never imports the extractor.
-PARSER_VERSION = "pdf-12"
+PARSER_VERSION = "pdf-13"
 _CJK = re.compile(r"([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af])")
 _WORD = re.compile(r"\w+")
 
