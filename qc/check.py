@@ -977,8 +977,11 @@ def _up_to_clause(quote: str, num: str) -> str:
     at = [m.end() for m in re.finditer(rf"(?<![\d.]){re.escape(num)}(?![\d]|\.\d)", quote)]
     if len(at) != 1:
         return quote
-    end = OWN_CLAUSE.search(quote, at[0])
+    end = next((m for m in OWN_CLAUSE.finditer(quote, at[0]) if not _THOUSANDS.match(quote, m.start() - 1)), None)
     return quote[: end.start()] if end is not None else quote
+
+
+_THOUSANDS = re.compile(r"\d,\d{3}(?!\d)")  # a comma inside a number (`per 1,000 requests`) ends no clause
 
 
 def _list_lead(lead: str, prev: Block | None, bl: Block) -> str:

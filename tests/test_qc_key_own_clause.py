@@ -47,3 +47,20 @@ def _verdicts(index: EvidenceIndex, body: str) -> dict[str, str]:
 def test_a_summary_figure_keys_from_its_own_clause(reads: EvidenceIndex, body: str, expected: dict[str, str]) -> None:
     got = _verdicts(reads, body)
     assert {k: got[k] for k in expected} == expected
+
+
+def test_a_thousands_comma_ends_no_clause(tmp_path_factory: pytest.TempPathFactory) -> None:
+    # `per 1,000 requests`: the comma inside 1,000 is no clause end, so the figure's key is `per 1,000`, not `per 1`
+    from pdf_support import prose_index
+
+    index = prose_index(tmp_path_factory.mktemp("c") / "c.pdf", "R3", [
+        "1. Summary", "Serving cost fell from $0.84 to $0.61 per 1,000 requests (-27.4%) on the same GPUs."])  # fmt: skip
+
+    def verdicts(body: str) -> dict[str, str]:
+        text = f"---\ntitle: t\nlang: en\ndate: 2026-07-10\nevidence: [R3]\nanswer: a\n---\n\n{body}\n"
+        return {n.text.strip(): n.status for n in check_draft(parse_draft(text, path="a.md"), index).numbers}
+
+    said = verdicts("Serving cost dropped from $0.84 to $0.61 per 1,000 requests [source: R3].")
+    assert said["1,000"] == "verified" and said["0.84"] == "verified", said
+    other = verdicts("Serving cost dropped from $0.84 to $0.61 per 1,000 requests, on 8 GPUs [source: R3].")
+    assert other["8 GPUs"] not in ("verified", "derived"), other  # the report says no 8
