@@ -451,13 +451,13 @@ def _under(
     two of its labels print the same metric or none names it."""
     tokens = [TOKEN.findall(labels[i]) for i in sorted(at)]
     common = set.intersection(*(set(t) for t in tokens))
-    runs: list[list[str]] = [[]]
+    spans: list[list[str]] = [[]]
     for t in tokens[0]:
         if t in common and known_unit(t) is None:  # (a unit every label prints, `ms`, names no system)
-            runs[-1].append(t)
-        elif runs[-1]:
-            runs.append([])
-    name = next((run for run in runs if any(names_of(t, words) for t in run)), [])
+            spans[-1].append(t)
+        elif spans[-1]:
+            spans.append([])
+    name = next((span for span in spans if any(names_of(t, words) for t in span)), [])
     metrics: dict[tuple[str, ...], int] = {}
     for i, t in zip(sorted(at), tokens, strict=True):
         if metrics.setdefault(tuple(x for x in t if x not in name), i) != i:

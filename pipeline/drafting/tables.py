@@ -477,9 +477,9 @@ def against(g: Group, term: str) -> Group | None:
 def earlier(a: str, b: str) -> int:
     """Which of two names is the before of a before → after (0: `a`, 1: `b`, -1: neither): the lower run
     (`Run 1` / `Run 2`), the baseline (`baseline` / `optimised`), the one before (`优化前` / `优化后`)."""
-    runs = [next((int(n) for n in m.groups() if n), 0) if (m := RUN.search(x)) else 0 for x in (a, b)]
-    if all(runs) and runs[0] != runs[1]:
-        return 0 if runs[0] < runs[1] else 1
+    nums = [next((int(n) for n in m.groups() if n), 0) if (m := RUN.search(x)) else 0 for x in (a, b)]
+    if all(nums) and nums[0] != nums[1]:
+        return 0 if nums[0] < nums[1] else 1
     base = [bool(BASELINE.search(x)) for x in (a, b)]
     if base[0] != base[1]:
         return 0 if base[0] else 1
