@@ -590,10 +590,10 @@ class _Checker(Derivations):
             table = next(g.table for _, _, g, _ in live if g.row == row[0]) or ""
             own = _mates_labels(row[0], x, [g for _, _, g, _ in live if g is not x])
             said = stems(hdr - frozenset().union(*(context_tokens(lab) for lab in own)))
-            score = {id(g): len(said & stems(g.col_tokens)) for g in self.prep.table_dim(table, x.unit.dim)
-                     if g.row == row[0] and g.col_tokens}  # fmt: skip
+            in_row = [g for g in self.prep.table_dim(table, x.unit.dim) if g.row == row[0] and g.col_tokens]
+            score = {id(g): len(said & stems(g.col_tokens)) for g in in_row}
             best = max(score.values(), default=0)
-            top = [g for g in self.prep.table_dim(table, x.unit.dim) if score.get(id(g)) == best]
+            top = [g for g in in_row if score[id(g)] == best]
             if best <= score.get(id(x), 0) or len(top) != 1 or top[0].base == x.base:
                 continue
             if not x.table and not said.isdisjoint(stems(x.tokens - top[0].tokens)):

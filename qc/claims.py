@@ -463,7 +463,9 @@ _AGAINST_WORD = re.compile(r"\bagainst\b|\bvs\b|\bversus\b|对", re.I)
 _CLAUSE_BREAK = re.compile(r"[,;:。\uff0c\uff1b\uff1a]")
 
 
-OWN_CLAUSE = re.compile(r",(?!\d{3}(?!\d))|[,;:\uff0c\uff1b\uff1a、]|\band\b|\bwhile\b|\bwith\b|而|以及|并且")
+# (every comma, a thousands one too: the clause words of a sentence lean on it; a report sentence's cut where a
+# number must stay whole skips it, `check._up_to_clause`)
+OWN_CLAUSE = re.compile(r"[,;:\uff0c\uff1b\uff1a、]|\band\b|\bwhile\b|\bwith\b|而|以及|并且")
 
 
 # What the words around a derived number say it is: a fall, a rise, a gap (a difference needs words saying so).
